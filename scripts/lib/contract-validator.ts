@@ -1,0 +1,200 @@
+// Validates requests and responses against the bundled contract with Ajv (JSON Schema 2020-12), closing the gaps in Prism's own checks.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { deref, type ContractOperation } from "./operations.ts";
+import { isObject, walkObjects, type JsonObject } from "./walk.ts";
+
+// ajv-formats is CommonJS; under ESM its function is the default export's default.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+
+export interface ErrorDetail {
+  location: "path" | "query" | "header" | "body";
+  field: string;
+  message: string;
+}
+
+export interface RequestInput {
+  pathParams: Record<string, string>;
+  query: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+  /** The raw body text; undefined or empty when the request had none. */
+  body: string | undefined;
+  contentType: string | undefined;
+}
+
+export interface RequestVerdict {
+  /** The security header the operation needs and the request lacks, if any. */
+  missingCredential?: string;
+  details: ErrorDetail[];
+  /** The parsed JSON body, when there was a valid one. */
+  body?: unknown;
+}
+
+/**
+ * Requests must use a listed value of a non-exhaustive enumeration; responses may carry any string.
+ * So the request side validates against a copy whose open enumerations keep only their listed branch.
+ */
+export function closeNonExhaustiveEnums<T>(document: T): T {
+  const copy = structuredClone(document);
+  walkObjects(copy, (schema) => {
+    if (schema["x-svc-non-exhaustive"] !== true || !Array.isArray(schema.anyOf)) return;
+    schema.anyOf = schema.anyOf.filter((branch) => isObject(branch) && Array.isArray(branch.enum));
+  });
+  return copy;
+}
+
+/** A copy of a schema taken out of the contract, whose local `$ref`s still point into the contract. */
+function anchoredToContract(schema: unknown): object {
+  const copy = closeNonExhaustiveEnums(schema);
+  walkObjects(copy, (node) => {
+    if (typeof node.$ref === "string" && node.$ref.startsWith("#/")) node.$ref = `contract.json${node.$ref}`;
+  });
+  return copy as object;
+}
+
+function pointerFor(template: string, ...rest: string[]): string {
+  const escape = (token: string) => token.replaceAll("~", "~0").replaceAll("/", "~1");
+  return ["#", "paths", escape(template), ...rest.map(escape)].join("/");
+}
+
+/** Where the JSON schema of a request body or response lives, whether it is inline or a component. */
+function jsonSchemaRef(node: unknown, inlinePointer: string): string {
+  const base = isObject(node) && typeof node.$ref === "string" ? node.$ref : inlinePointer;
+  return `contract.json${base}/content/application~1json/schema`;
+}
+
+function describe(error: ErrorObject): string {
+  if (error.keyword === "enum") return `must be one of: ${(error.params.allowedValues as unknown[]).join(", ")}`;
+  if (error.keyword === "required") return "is required";
+  return error.message ?? "is invalid";
+}
+
+/** One detail per field: the most specific error, not the anyOf and null-branch noise around it. */
+function toDetails(location: ErrorDetail["location"], errors: ErrorObject[], fieldOf: (error: ErrorObject) => string): ErrorDetail[] {
+  const byField = new Map<string, ErrorObject[]>();
+  for (const error of errors) {
+    const field = fieldOf(error);
+    byField.set(field, [...(byField.get(field) ?? []), error]);
+  }
+  return [...byField].map(([field, fieldErrors]) => {
+    const telling = fieldErrors.filter((e) => e.keyword !== "anyOf" && !(e.keyword === "type" && e.params.type === "null"));
+    const chosen = telling.find((e) => e.keyword === "enum") ?? telling[0] ?? fieldErrors[0]!;
+    return { location, field, message: describe(chosen) };
+  });
+}
+
+function bodyField(error: ErrorObject): string {
+  return error.keyword === "required" ? `${error.instancePath}/${String(error.params.missingProperty)}` : error.instancePath;
+}
+
+export class ContractValidator {
+  readonly #document: JsonObject;
+  readonly #requests = new Ajv2020({ strict: false, allErrors: true });
+  readonly #parameters = new Ajv2020({ strict: false, allErrors: true, coerceTypes: "array" });
+  readonly #responses = new Ajv2020({ strict: false, allErrors: true });
+  readonly #cache = new Map<string, ValidateFunction>();
+
+  constructor(document: JsonObject) {
+    this.#document = document;
+    const closed = closeNonExhaustiveEnums(document);
+    for (const [ajv, schema] of [[this.#requests, closed], [this.#parameters, closed], [this.#responses, document]] as const) {
+      addFormats(ajv);
+      ajv.addSchema(schema as object, "contract.json");
+    }
+  }
+
+  #compile(ajv: Ajv2020, kind: string, schema: object): ValidateFunction {
+    const key = `${kind} ${JSON.stringify(schema)}`;
+    let validate = this.#cache.get(key);
+    if (!validate) {
+      validate = ajv.compile(schema);
+      this.#cache.set(key, validate);
+    }
+    return validate;
+  }
+
+  /** The security header an operation needs, by the scheme's definition. */
+  credentialHeader(operation: ContractOperation): string | undefined {
+    const name = operation.securitySchemes[0];
+    if (name === undefined) return undefined;
+    const schemes = (this.#document.components as JsonObject).securitySchemes as JsonObject;
+    return String(deref(this.#document, schemes[name]).name).toLowerCase();
+  }
+
+  validateRequest(operation: ContractOperation, input: RequestInput): RequestVerdict {
+    const header = this.credentialHeader(operation);
+    const credential = header === undefined ? undefined : input.headers[header];
+    if (header !== undefined && (credential === undefined || credential === "")) {
+      return { missingCredential: header, details: [] };
+    }
+    const details: ErrorDetail[] = [];
+    for (const parameter of operation.parameters) {
+      details.push(...this.#validateParameter(parameter, input));
+    }
+    const body = this.#validateBody(operation, input, details);
+    return { details, body };
+  }
+
+  #validateParameter(parameter: JsonObject, input: RequestInput): ErrorDetail[] {
+    const name = String(parameter.name);
+    const location = parameter.in as ErrorDetail["location"];
+    if (location === "header" && name.toLowerCase() === "prefer") return [];
+    const schema = deref(this.#document, parameter.schema);
+    let raw: string | string[] | undefined;
+    if (location === "path") raw = input.pathParams[name];
+    else if (location === "query") {
+      const values = input.query.getAll(name);
+      raw = values.length === 0 ? undefined : schema.type === "array" ? values : values[0];
+    } else if (location === "header") raw = input.headers[name.toLowerCase()];
+    if (raw === undefined) {
+      return parameter.required === true ? [{ location, field: name, message: "is required" }] : [];
+    }
+    const validate = this.#compile(this.#parameters, "parameter", {
+      type: "object",
+      properties: { value: anchoredToContract(parameter.schema) },
+    });
+    const holder = { value: raw };
+    if (validate(holder)) return [];
+    return toDetails(location, validate.errors ?? [], () => name);
+  }
+
+  #validateBody(operation: ContractOperation, input: RequestInput, details: ErrorDetail[]): unknown {
+    const requestBody = operation.operation.requestBody === undefined ? undefined : deref(this.#document, operation.operation.requestBody);
+    const text = input.body ?? "";
+    if (requestBody === undefined) return undefined;
+    if (text.trim() === "") {
+      if (requestBody.required === true) details.push({ location: "body", field: "", message: "a JSON body is required" });
+      return undefined;
+    }
+    if (!/^application\/(.+\+)?json\b/i.test(input.contentType ?? "")) {
+      details.push({ location: "body", field: "", message: "must be sent as Content-Type: application/json" });
+      return undefined;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      details.push({ location: "body", field: "", message: "is not valid JSON" });
+      return undefined;
+    }
+    const validate = this.#compile(this.#requests, "body", {
+      $ref: jsonSchemaRef(operation.operation.requestBody, pointerFor(operation.template, operation.method.toLowerCase(), "requestBody")),
+    });
+    if (!validate(body)) details.push(...toDetails("body", validate.errors ?? [], bodyField));
+    return body;
+  }
+
+  /** Errors in a response body against the operation's declared response for that status. */
+  validateResponse(operation: ContractOperation, status: number, body: unknown): ErrorDetail[] {
+    const responses = (operation.operation.responses ?? {}) as JsonObject;
+    const key = String(status) in responses ? String(status) : "default" in responses ? "default" : undefined;
+    if (key === undefined) return [{ location: "body", field: "", message: `status ${status} is not declared by ${operation.operationId}` }];
+    const response = deref(this.#document, responses[key]);
+    const media = isObject(response.content) ? response.content["application/json"] : undefined;
+    if (!isObject(media)) return body === undefined ? [] : [{ location: "body", field: "", message: "has a body the contract does not declare" }];
+    const validate = this.#compile(this.#responses, "response", {
+      $ref: jsonSchemaRef(responses[key], pointerFor(operation.template, operation.method.toLowerCase(), "responses", key)),
+    });
+    return validate(body) ? [] : toDetails("body", validate.errors ?? [], bodyField);
+  }
+}

@@ -1,0 +1,115 @@
+// Lists the bundled contract's operations and matches a request's method and path to one, aliases included.
+import { isObject, type JsonObject } from "./walk.ts";
+
+export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+export interface ContractOperation {
+  method: string;
+  /** The path template as the contract writes it, such as `/v3/order/{order_id}/psc/info`. */
+  template: string;
+  operationId: string;
+  operation: JsonObject;
+  /** Path-item and operation parameters, with references followed. */
+  parameters: JsonObject[];
+  /** The security scheme names of the first requirement; empty when the operation needs none. */
+  securitySchemes: string[];
+}
+
+export interface RouteMatch {
+  operation: ContractOperation;
+  pathParams: Record<string, string>;
+}
+
+/** Follows local `$ref`s (`#/components/...`) until it reaches a value that is not a reference. */
+export function deref<T = JsonObject>(document: JsonObject, node: unknown): T {
+  let current = node;
+  for (let hops = 0; isObject(current) && typeof current.$ref === "string"; hops++) {
+    if (hops > 32 || !current.$ref.startsWith("#/")) throw new Error(`cannot follow $ref ${String(current.$ref)}`);
+    current = current.$ref
+      .slice(2)
+      .split("/")
+      .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"))
+      .reduce<unknown>((parent, key) => (isObject(parent) ? parent[key] : undefined), document);
+  }
+  return current as T;
+}
+
+export function listOperations(document: JsonObject): ContractOperation[] {
+  const rootSecurity = (document.security ?? []) as Record<string, string[]>[];
+  const operations: ContractOperation[] = [];
+  for (const [template, rawPathItem] of Object.entries((document.paths ?? {}) as Record<string, unknown>)) {
+    const pathItem = deref(document, rawPathItem);
+    const shared = ((pathItem.parameters ?? []) as unknown[]).map((p) => deref(document, p));
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem[method];
+      if (!isObject(operation)) continue;
+      const own = ((operation.parameters ?? []) as unknown[]).map((p) => deref(document, p));
+      const ownKeys = new Set(own.map((p) => `${String(p.in)}:${String(p.name)}`));
+      const security = (operation.security ?? rootSecurity) as Record<string, string[]>[];
+      operations.push({
+        method: method.toUpperCase(),
+        template,
+        operationId: String(operation.operationId),
+        operation,
+        parameters: [...shared.filter((p) => !ownKeys.has(`${String(p.in)}:${String(p.name)}`)), ...own],
+        securitySchemes: Object.keys(security[0] ?? {}),
+      });
+    }
+  }
+  return operations;
+}
+
+function templateRegex(template: string): { regex: RegExp; names: string[] } {
+  const names: string[] = [];
+  const pattern = template
+    .split(/(\{[^}]+\})/)
+    .map((part) => {
+      if (part.startsWith("{") && part.endsWith("}")) {
+        names.push(part.slice(1, -1));
+        return "([^/]+)";
+      }
+      return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    })
+    .join("");
+  return { regex: new RegExp(`^${pattern}$`), names };
+}
+
+export interface Router {
+  match(method: string, pathname: string): RouteMatch | undefined;
+  /** Whether some operation answers at this path with another method. */
+  pathExists(pathname: string): boolean;
+  operations: ContractOperation[];
+}
+
+export function createRouter(document: JsonObject): Router {
+  const operations = listOperations(document);
+  const routes: { regex: RegExp; names: string[]; operation: ContractOperation }[] = [];
+  for (const operation of operations) {
+    const pathItem = deref(document, (document.paths as JsonObject)[operation.template]);
+    const aliases = (pathItem["x-svc-path-aliases"] ?? []) as string[];
+    for (const template of [operation.template, ...aliases]) {
+      routes.push({ ...templateRegex(template), operation });
+    }
+  }
+  // Literal segments beat parameters (`/v3/lab_tests/labs` before `/v3/lab_tests/{lab_test_id}/...`).
+  routes.sort((a, b) => a.names.length - b.names.length);
+  const find = (pathname: string) => routes.filter((route) => route.regex.test(pathname));
+  return {
+    operations,
+    match(method, pathname) {
+      for (const route of find(pathname)) {
+        if (route.operation.method !== method.toUpperCase()) continue;
+        const values = route.regex.exec(pathname)!.slice(1);
+        const pathParams = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(values[i]!)]));
+        return { operation: route.operation, pathParams };
+      }
+      return undefined;
+    },
+    pathExists: (pathname) => find(pathname).length > 0,
+  };
+}
+
+/** The path to send upstream: the canonical template filled with the request's path parameters. */
+export function canonicalPath(match: RouteMatch): string {
+  return match.operation.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(match.pathParams[name] ?? ""));
+}

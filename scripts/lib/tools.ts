@@ -1,0 +1,42 @@
+// Runs the package's command-line tools (Redocly, Spectral, Prism) from node_modules, quietly and offline.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { repoRoot } from "./paths.ts";
+
+/** Environment for every tool: no telemetry or update checks, since the machine has no network. */
+export const toolEnv: NodeJS.ProcessEnv = {
+  ...process.env,
+  REDOCLY_TELEMETRY: "off",
+  REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
+  NO_UPDATE_NOTIFIER: "1",
+};
+
+export function binPath(name: string): string {
+  return path.join(repoRoot, "node_modules", ".bin", name);
+}
+
+export interface ToolResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a tool to completion; rejects with its output when it exits non-zero. */
+export function runTool(name: string, args: string[], options: { allowFailure?: boolean } = {}): Promise<ToolResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binPath(name), args, { cwd: repoRoot, env: toolEnv });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const result = { code: code ?? 1, stdout, stderr };
+      if (result.code !== 0 && !options.allowFailure) {
+        reject(new Error(`${name} ${args.join(" ")} exited ${result.code}\n${stdout}\n${stderr}`));
+      } else {
+        resolve(result);
+      }
+    });
+  });
+}

@@ -1,0 +1,138 @@
+// Serves the mock: checks credentials and requests against the contract, then lets Prism answer with the contract's examples.
+import { readFile } from "node:fs/promises";
+import http from "node:http";
+import { ContractValidator, type ErrorDetail } from "../lib/contract-validator.ts";
+import { canonicalPath, createRouter } from "../lib/operations.ts";
+import type { JsonObject } from "../lib/walk.ts";
+import { MOCK_RULES } from "./rules.ts";
+
+const MAX_BODY_BYTES = 1 << 20;
+const UPSTREAM_TIMEOUT_MS = 15_000;
+
+export interface MockHostOptions {
+  document: JsonObject;
+  prismUrl: string;
+  /** Files served beside the API, such as the reference at /docs. */
+  staticFiles: Record<string, { path: string; type: string }>;
+  log?: (line: string) => void;
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function sendError(res: http.ServerResponse, status: number, code: string, message: string, details?: ErrorDetail[]): void {
+  sendJson(res, status, details === undefined ? { code, message } : { code, message, details });
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new BodyTooLarge());
+        req.destroy();
+      } else chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+const FORWARDED_HEADERS = ["accept", "content-type", "prefer", "x-svc-api-key", "x-svc-link-token"];
+
+export function createMockHost(options: MockHostOptions): http.Server {
+  const router = createRouter(options.document);
+  const validator = new ContractValidator(options.document);
+  const log = options.log ?? (() => {});
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? "/", "http://mock.invalid");
+    const method = (req.method ?? "GET").toUpperCase();
+    const file = options.staticFiles[url.pathname];
+    if (file && method === "GET") {
+      const content = await readFile(file.path).catch(() => undefined);
+      if (content === undefined) return sendError(res, 404, "not_found", `${url.pathname} has not been built; run npm run build.`);
+      res.writeHead(200, { "content-type": file.type, "content-length": content.length });
+      return void res.end(content);
+    }
+
+    const match = router.match(method, url.pathname);
+    if (!match) {
+      return router.pathExists(url.pathname)
+        ? sendError(res, 405, "method_not_allowed", `${method} is not an operation of ${url.pathname}.`)
+        : sendError(res, 404, "not_found", `No operation of the contract answers at ${url.pathname}.`);
+    }
+
+    let bodyText: string;
+    try {
+      bodyText = await readBody(req);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        return sendError(res, 422, "invalid_request", "The request body is larger than 1 MiB.", [
+          { location: "body", field: "", message: "must be at most 1 MiB" },
+        ]);
+      }
+      throw error;
+    }
+    const verdict = validator.validateRequest(match.operation, {
+      pathParams: match.pathParams,
+      query: url.searchParams,
+      headers: req.headers,
+      body: bodyText,
+      contentType: req.headers["content-type"],
+    });
+    if (verdict.missingCredential !== undefined) {
+      return sendError(res, 401, "unauthorized", `The ${verdict.missingCredential} header is missing.`);
+    }
+    if (verdict.details.length > 0) {
+      const parts = verdict.details.length === 1 ? "1 invalid part" : `${verdict.details.length} invalid parts`;
+      return sendError(res, 422, "invalid_request", `The request has ${parts}.`, verdict.details);
+    }
+
+    const headers: Record<string, string> = {};
+    for (const name of FORWARDED_HEADERS) {
+      const value = req.headers[name];
+      if (typeof value === "string") headers[name] = value;
+    }
+    headers.prefer ??= MOCK_RULES[match.operation.operationId]?.(verdict.body) ?? "";
+    if (headers.prefer === "") delete headers.prefer;
+
+    const upstream = await fetch(`${options.prismUrl}${canonicalPath(match)}${url.search}`, {
+      method,
+      headers,
+      body: bodyText === "" ? undefined : bodyText,
+      signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+    });
+    const text = await upstream.text();
+    const responseHeaders: Record<string, string> = { "content-type": upstream.headers.get("content-type") ?? "application/json" };
+    let parsed: unknown;
+    try {
+      parsed = text === "" ? undefined : JSON.parse(text);
+    } catch {
+      parsed = text;
+    }
+    const violations = validator.validateResponse(match.operation, upstream.status, parsed);
+    if (violations.length > 0) {
+      // The contract's own example broke the contract: say so loudly, but still show what Prism sent.
+      responseHeaders["x-svc-mock-contract-violation"] = violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ").slice(0, 500);
+      log(`contract violation in ${match.operation.operationId} ${upstream.status}: ${JSON.stringify(violations)}`);
+    }
+    res.writeHead(upstream.status, responseHeaders);
+    res.end(text);
+  }
+
+  return http.createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log(`mock host error on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+      if (!res.headersSent) sendError(res, 502, "mock_upstream_failed", "The mock could not get an answer from Prism.");
+      else res.destroy();
+    });
+  });
+}
