@@ -5,7 +5,8 @@ import { bundleYamlPath, referenceHtmlPath } from "./lib/paths.ts";
 import { runTool } from "./lib/tools.ts";
 
 export async function buildReference(): Promise<void> {
-  await runTool("redocly", ["build-docs", bundleYamlPath, "--output", referenceHtmlPath]);
+  // --inlineBundle: the page carries Redoc itself instead of loading it from a CDN, so it renders offline.
+  await runTool("redocly", ["build-docs", bundleYamlPath, "--output", referenceHtmlPath, "--inlineBundle"]);
 }
 
 if (isMain(import.meta.url)) {

@@ -1,5 +1,7 @@
 // Starts the whole mock (Prism on a private port behind the validating host) from the bundled contract, and stops both.
-import { bundleJsonPath, bundleYamlPath, readBundle, referenceHtmlPath } from "../lib/paths.ts";
+import { readFile } from "node:fs/promises";
+import { bundleJsonPath, bundleYamlPath, referenceHtmlPath } from "../lib/paths.ts";
+import type { JsonObject } from "../lib/walk.ts";
 import { freePort } from "../lib/net.ts";
 import { createMockHost } from "./host.ts";
 import { startPrism } from "./prism.ts";
@@ -8,13 +10,24 @@ export interface RunningMock {
   url: string;
   port: number;
   prismPid: number;
+  /** Prism itself, without the host in front: for showing what Prism alone would answer. */
+  prismUrl: string;
   stop(): Promise<void>;
 }
 
-export async function startMock(options: { port: number; host?: string; log?: (line: string) => void }): Promise<RunningMock> {
+export interface MockOptions {
+  port: number;
+  host?: string;
+  log?: (line: string) => void;
+  /** Another bundled contract to serve instead of generated/openapi.json (tests use edited copies). */
+  specPath?: string;
+}
+
+export async function startMock(options: MockOptions): Promise<RunningMock> {
   const host = options.host ?? "127.0.0.1";
-  const document = await readBundle();
-  const prism = await startPrism({ specPath: bundleJsonPath, port: await freePort(host), host });
+  const specPath = options.specPath ?? bundleJsonPath;
+  const document = JSON.parse(await readFile(specPath, "utf8")) as JsonObject;
+  const prism = await startPrism({ specPath, port: await freePort(host), host });
   const server = createMockHost({
     document,
     prismUrl: prism.url,
@@ -39,6 +52,7 @@ export async function startMock(options: { port: number; host?: string; log?: (l
     url: `http://${host}:${port}`,
     port,
     prismPid: prism.pid,
+    prismUrl: prism.url,
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -1,0 +1,113 @@
+// Bad input gets a typed JSON error from the mock through the generated client: 401 without a credential, 422 with details otherwise, never 5xx.
+import { describe, expect, it } from "vitest";
+import { assertMatchesContract, operation, operations, requestExample } from "../support/contract.ts";
+import { callOperation, type CallInit } from "../support/calls.ts";
+import { client, TEST_API_KEY, TEST_LINK_TOKEN } from "../support/mock.ts";
+
+const NOT_A_UUID = "not-a-uuid";
+
+interface BadInput {
+  what: string;
+  init: CallInit;
+  /** The error detail the response must name: location and field. */
+  names: { location: string; field: string };
+}
+
+function bodyWith(operationId: string, example: string, change: (body: Record<string, unknown>) => void): unknown {
+  const body = structuredClone(requestExample(operationId, example)) as Record<string, unknown>;
+  change(body);
+  return body;
+}
+
+/** For each operation that takes input, the invalid inputs it must refuse. */
+const BAD_INPUTS: Record<string, BadInput[]> = {
+  createInsurance: [
+    { what: "a missing required body field", init: { body: bodyWith("createInsurance", "commercial_plan", (b) => delete b.member_id) }, names: { location: "body", field: "/member_id" } },
+    { what: "an unknown enum value", init: { body: bodyWith("createInsurance", "commercial_plan", (b) => (b.relationship = "Cousin")) }, names: { location: "body", field: "/relationship" } },
+    { what: "a malformed date", init: { body: bodyWith("createInsurance", "commercial_plan", (b) => ((b.insured as Record<string, unknown>).dob = "01/02/1990")) }, names: { location: "body", field: "/insured/dob" } },
+  ],
+  getLatestInsurance: [{ what: "a non-boolean is_primary", init: { params: { query: { is_primary: "maybe" } } }, names: { location: "query", field: "is_primary" } }],
+  createSignInToken: [{ what: "a malformed uuid", init: { params: { path: { user_id: NOT_A_UUID } } }, names: { location: "path", field: "user_id" } }],
+  listLabTestMarkers: [
+    { what: "a malformed uuid", init: { params: { path: { lab_test_id: NOT_A_UUID } } }, names: { location: "path", field: "lab_test_id" } },
+    { what: "page 0", init: { params: { query: { page: 0 } } }, names: { location: "query", field: "page" } },
+    { what: "size 101", init: { params: { query: { size: 101 } } }, names: { location: "query", field: "size" } },
+    { what: "size 0", init: { params: { query: { size: 0 } } }, names: { location: "query", field: "size" } },
+    { what: "a malformed lab_account_id", init: { params: { query: { lab_account_id: NOT_A_UUID } } }, names: { location: "query", field: "lab_account_id" } },
+  ],
+  listOrderSetMarkers: [
+    { what: "page 0", init: { params: { query: { page: 0 } } }, names: { location: "query", field: "page" } },
+    { what: "size 101", init: { params: { query: { size: 101 } } }, names: { location: "query", field: "size" } },
+    { what: "a malformed uuid in lab_test_ids", init: { body: { lab_test_ids: [NOT_A_UUID] } }, names: { location: "body", field: "/lab_test_ids/0" } },
+    { what: "an add_on without provider_ids", init: { body: { add_on: {} } }, names: { location: "body", field: "/add_on/provider_ids" } },
+  ],
+  getOrderPscInfo: [
+    { what: "a malformed uuid", init: { params: { path: { order_id: NOT_A_UUID } } }, names: { location: "path", field: "order_id" } },
+    { what: "a radius that is not one of the allowed miles", init: { params: { query: { radius: 30 } } }, names: { location: "query", field: "radius" } },
+    { what: "an unknown capability", init: { params: { query: { capabilities: ["drive_through"] } } }, names: { location: "query", field: "capabilities" } },
+  ],
+  getOrderPhlebotomyAppointment: [{ what: "a malformed uuid", init: { params: { path: { order_id: NOT_A_UUID } } }, names: { location: "path", field: "order_id" } }],
+  listOrders: [
+    { what: "an unknown interpretation", init: { params: { query: { interpretation: "borderline" } } }, names: { location: "query", field: "interpretation" } },
+    { what: "page 0", init: { params: { query: { page: 0 } } }, names: { location: "query", field: "page" } },
+  ],
+  createLinkToken: [
+    { what: "an empty filter_on_providers", init: { body: bodyWith("createLinkToken", "any_provider", (b) => (b.filter_on_providers = [])) }, names: { location: "body", field: "/filter_on_providers" } },
+    { what: "an unknown provider", init: { body: bodyWith("createLinkToken", "any_provider", (b) => (b.provider = "myspace")) }, names: { location: "body", field: "/provider" } },
+    { what: "a malformed user_id", init: { body: bodyWith("createLinkToken", "any_provider", (b) => (b.user_id = NOT_A_UUID)) }, names: { location: "body", field: "/user_id" } },
+    { what: "a missing user_id", init: { body: bodyWith("createLinkToken", "any_provider", (b) => delete b.user_id) }, names: { location: "body", field: "/user_id" } },
+    { what: "an on_close other than redirect", init: { body: bodyWith("createLinkToken", "any_provider", (b) => (b.on_close = "close")) }, names: { location: "body", field: "/on_close" } },
+  ],
+  bulkImportConnections: [
+    { what: "an unknown provider", init: { body: bodyWith("bulkImportConnections", "oura_two_users", (b) => (b.provider = "renpho")) }, names: { location: "body", field: "/provider" } },
+    { what: "a missing connections field", init: { body: bodyWith("bulkImportConnections", "oura_two_users", (b) => delete b.connections) }, names: { location: "body", field: "/connections" } },
+    { what: "a malformed user_id in a connection", init: { body: bodyWith("bulkImportConnections", "oura_two_users", (b) => ((b.connections as Record<string, unknown>[])[0]!.user_id = NOT_A_UUID)) }, names: { location: "body", field: "/connections/0/user_id" } },
+  ],
+  completeProviderMfa: [
+    { what: "a provider that is not a password provider", init: { params: { path: { provider: "oura" } } }, names: { location: "path", field: "provider" } },
+    { what: "a missing mfa_code", init: { body: {} }, names: { location: "body", field: "/mfa_code" } },
+  ],
+};
+
+describe("no credential", () => {
+  for (const op of operations) {
+    it(`${op.method} ${op.template} answers 401 with a JSON error body`, async () => {
+      const result = await callOperation(client({}), op.operationId);
+      expect(result.status).toBe(401);
+      expect(result.error).toMatchObject({ code: "unauthorized" });
+      assertMatchesContract(op.operationId, 401, result.error);
+    });
+  }
+
+  it("refuses the team API key where only the link token is accepted", async () => {
+    const result = await callOperation(client({ apiKey: TEST_API_KEY }), "completeProviderMfa");
+    expect(result.status).toBe(401);
+    expect(String((result.error as { message: string }).message)).toContain("x-svc-link-token");
+  });
+
+  it("refuses the link token where the team API key is needed", async () => {
+    const result = await callOperation(client({ linkToken: TEST_LINK_TOKEN }), "createLinkToken");
+    expect(result.status).toBe(401);
+    expect(String((result.error as { message: string }).message)).toContain("x-svc-api-key");
+  });
+});
+
+describe("invalid input", () => {
+  it("has bad inputs for every operation that declares 422", () => {
+    const declaring = operations.filter((op) => "422" in (op.operation.responses as object)).map((op) => op.operationId);
+    expect(Object.keys(BAD_INPUTS).sort()).toEqual(declaring.sort());
+  });
+
+  for (const [operationId, cases] of Object.entries(BAD_INPUTS)) {
+    const op = operation(operationId);
+    for (const bad of cases) {
+      it(`${op.method} ${op.template} refuses ${bad.what} with 422 naming ${bad.names.location} ${bad.names.field}`, async () => {
+        const result = await callOperation(client(), operationId, bad.init);
+        expect(result.status).toBe(422);
+        assertMatchesContract(operationId, 422, result.error);
+        expect(result.error).toMatchObject({ code: "invalid_request" });
+        expect((result.error as { details: unknown[] }).details).toContainEqual(expect.objectContaining(bad.names));
+      });
+    }
+  }
+});

@@ -1,0 +1,81 @@
+// The user operations (4.1, 4.2, 4.3, 4.6), called the way an application calls them through the generated client.
+import { describe, expect, it } from "vitest";
+import type { InsuranceCreateRequest } from "../../generated/client.js";
+import { assertMatchesContract, requestExample, responseExample } from "../support/contract.ts";
+import { USER_ID } from "../support/calls.ts";
+import { client, prefer } from "../support/mock.ts";
+
+const path = { user_id: USER_ID };
+
+describe("POST /v2/user/{user_id}/insurance", () => {
+  it("creates an insurance record with the insurer's company", async () => {
+    const body = requestExample("createInsurance", "commercial_plan") as InsuranceCreateRequest;
+    const { data, response } = await client().POST("/v2/user/{user_id}/insurance", { params: { path }, body });
+    expect(response.status).toBe(200);
+    expect(data).toEqual(responseExample("createInsurance", 200, "commercial_plan"));
+    expect(data?.company.name).toBeTruthy();
+    expect(data?.payor_code).toBe(body.payor_code);
+  });
+
+  for (const payor of ["MEDFED", "MAIDFED"]) {
+    it(`replaces ${payor} with the plan of the insured person's state`, async () => {
+      const body = { ...(requestExample("createInsurance", "medicare_inferred_from_state") as InsuranceCreateRequest), payor_code: payor };
+      const { data, response } = await client().POST("/v2/user/{user_id}/insurance", { params: { path }, body });
+      expect(response.status).toBe(200);
+      expect(data).toEqual(responseExample("createInsurance", 200, "medicare_inferred_from_state"));
+      expect(data?.payor_code).not.toBe(payor);
+    });
+  }
+
+  it("refuses MEDFED for a team outside the closed beta with a JSON error", async () => {
+    const body = requestExample("createInsurance", "medicare_inferred_from_state") as InsuranceCreateRequest;
+    const { error, response } = await client().POST("/v2/user/{user_id}/insurance", { params: { path }, body, ...prefer("code=403") });
+    expect(response.status).toBe(403);
+    expect(response.headers.get("content-type")).toMatch(/json/);
+    expect(error?.code).toBe("closed_beta_not_enabled");
+  });
+});
+
+describe("GET /v2/user/{user_id}/insurance/latest (closed beta)", () => {
+  it("returns the latest primary insurance", async () => {
+    const { data, response } = await client().GET("/v2/user/{user_id}/insurance/latest", { params: { path, query: { is_primary: true } } });
+    expect(response.status).toBe(200);
+    assertMatchesContract("getLatestInsurance", 200, data);
+    expect(data?.company).toBeDefined();
+  });
+
+  it("refuses a team that is not enabled", async () => {
+    const { error, response } = await client().GET("/v2/user/{user_id}/insurance/latest", { params: { path }, ...prefer("code=403") });
+    expect(response.status).toBe(403);
+    expect(error?.code).toBe("closed_beta_not_enabled");
+  });
+});
+
+describe("GET /v2/user/{user_id}/info/latest (closed beta)", () => {
+  it("returns the user info with its demographic enumerations", async () => {
+    const { data, response } = await client().GET("/v2/user/{user_id}/info/latest", { params: { path } });
+    expect(response.status).toBe(200);
+    assertMatchesContract("getLatestUserInfo", 200, data);
+    expect(data?.address.zip_code).toBeTruthy();
+  });
+
+  it("returns a minimal record whose enumerations are null", async () => {
+    const { data } = await client().GET("/v2/user/{user_id}/info/latest", { params: { path }, ...prefer("example=minimal") });
+    expect(data?.race).toBeNull();
+    expect(data?.gender_identity).toBeNull();
+  });
+});
+
+describe("POST /v2/user/{user_id}/sign_in_token", () => {
+  it("returns a sign-in token for the user", async () => {
+    const { data, response } = await client().POST("/v2/user/{user_id}/sign_in_token", { params: { path } });
+    expect(response.status).toBe(200);
+    expect(data).toEqual(responseExample("createSignInToken", 200, "sign_in_token"));
+  });
+
+  it("says 404 for an unknown user", async () => {
+    const { error, response } = await client().POST("/v2/user/{user_id}/sign_in_token", { params: { path }, ...prefer("code=404") });
+    expect(response.status).toBe(404);
+    expect(error?.code).toBe("not_found");
+  });
+});

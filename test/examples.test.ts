@@ -1,0 +1,78 @@
+// Every example in the contract (request bodies, responses, parameters) validates against its schema, checked by Ajv independently of the linters.
+import { describe, expect, it } from "vitest";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { contract, operations } from "./support/contract.ts";
+import { deref } from "../scripts/lib/operations.ts";
+import { isObject, walkObjects, type JsonObject } from "../scripts/lib/walk.ts";
+
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+
+interface ExampleCase {
+  where: string;
+  schema: unknown;
+  value: unknown;
+}
+
+/** Media types and parameters with a schema and examples, each example paired with that schema. */
+function collectExamples(document: JsonObject): ExampleCase[] {
+  const cases: ExampleCase[] = [];
+  walkObjects(document, (node, pointer) => {
+    if (pointer.startsWith("/components/examples") || !isObject(node.schema)) return;
+    if (isObject(node.examples)) {
+      for (const [name, example] of Object.entries(node.examples)) {
+        cases.push({ where: `${pointer} example ${name}`, schema: node.schema, value: deref(document, example).value });
+      }
+    }
+    if ("example" in node) cases.push({ where: `${pointer} example`, schema: node.schema, value: node.example });
+  });
+  return cases;
+}
+
+/** Examples may not carry a property their schema does not name, so a misspelt field is caught. */
+function forbidUnknownProperties(document: JsonObject): JsonObject {
+  const copy = structuredClone(document);
+  walkObjects(copy, (node) => {
+    if (isObject(node.properties) && !("additionalProperties" in node)) node.unevaluatedProperties = false;
+  });
+  return copy;
+}
+
+function strictValidator(document: JsonObject) {
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema(forbidUnknownProperties(document), "contract.json");
+  return (schema: unknown, value: unknown) => {
+    const anchored = JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/', '"$ref":"contract.json#/'));
+    const validate = ajv.compile(anchored as object);
+    return validate(value) ? [] : (validate.errors ?? []);
+  };
+}
+
+const cases = collectExamples(contract);
+const validate = strictValidator(contract);
+
+describe("examples", () => {
+  for (const op of operations) {
+    it(`finds examples of ${op.operationId}`, () => {
+      const at = `/paths/${op.template.replaceAll("/", "~1")}/${op.method.toLowerCase()}/`;
+      expect(cases.some((c) => c.where.startsWith(at))).toBe(true);
+    });
+  }
+
+  for (const example of cases) {
+    it(`${example.where} matches its schema`, () => {
+      expect(validate(example.schema, example.value)).toEqual([]);
+    });
+  }
+
+  it("catches an example with a property its schema does not name", () => {
+    const broken = structuredClone(contract);
+    const media = (((broken.paths as JsonObject)["/v3/lab_tests/labs"] as JsonObject).get as JsonObject).responses as JsonObject;
+    const examples = ((((media["200"] as JsonObject).content as JsonObject)["application/json"] as JsonObject).examples as JsonObject);
+    const first = deref(broken, Object.values(examples)[0]);
+    (first.value as JsonObject[])[0]!.zip_code = "62701";
+    const brokenCases = collectExamples(broken).filter((c) => c.where.includes("lab_tests~1labs"));
+    expect(brokenCases.some((c) => strictValidator(broken)(c.schema, c.value).length > 0)).toBe(true);
+  });
+});

@@ -1,0 +1,84 @@
+// Every house rule of .spectral.yaml fires on a fixture that breaks it, and stays quiet on one that does not.
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import YAML from "yaml";
+import { repoRoot } from "../scripts/lib/paths.ts";
+import { runTool } from "../scripts/lib/tools.ts";
+
+type Doc = Record<string, any>;
+const op = (doc: Doc) => doc.paths["/v2/things/{thing_id}"].get;
+const create = (doc: Doc) => doc.paths["/v2/things"].post;
+
+/** Each house rule and one edit of the base fixture that breaks it. */
+const BREAKERS: Record<string, (doc: Doc) => void> = {
+  "svc-path-versioned": (doc) => {
+    doc.paths["/things"] = doc.paths["/v2/things"];
+    delete doc.paths["/v2/things"];
+  },
+  "svc-operation-id-verb-noun": (doc) => (op(doc).operationId = "thing_get"),
+  "svc-summary-style": (doc) => (op(doc).summary = "Gets a thing."),
+  "svc-declares-401": (doc) => delete create(doc).responses["401"],
+  "svc-body-declares-422": (doc) => delete create(doc).responses["422"],
+  "svc-resource-path-declares-404": (doc) => delete op(doc).responses["404"],
+  "svc-closed-beta-declares-403": (doc) => delete op(doc).responses["403"],
+  "svc-closed-beta-form": (doc) => (op(doc)["x-svc-closed-beta"] = "yes"),
+  "svc-provisional-cites-section": (doc) => (op(doc).responses["200"]["x-svc-provisional"] = "Not shown."),
+  "svc-non-exhaustive-form": (doc) => {
+    doc.components.schemas.ThingKind = { "x-svc-non-exhaustive": true, type: "string", enum: ["round", "square"] };
+  },
+  "svc-deprecated-names-replacement": (doc) => (doc.components.schemas.Thing.properties.legacy_name.description = "An old name."),
+  "svc-response-examples": (doc) => delete create(doc).responses["200"].content["application/json"].examples,
+  "svc-request-examples": (doc) => delete create(doc).requestBody.content["application/json"].examples,
+};
+
+interface SpectralResult {
+  code: string;
+  source: string;
+}
+
+let scratch: string;
+let results: SpectralResult[];
+const fixtureFile = (name: string) => path.join(scratch, `${name}.yaml`);
+
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), "svc-lint-rules-"));
+  const base = YAML.parse(await readFile(path.join(repoRoot, "test/fixtures/lint/base.yaml"), "utf8")) as Doc;
+  await writeFile(fixtureFile("base"), YAML.stringify(base));
+  for (const [rule, breakIt] of Object.entries(BREAKERS)) {
+    const broken = structuredClone(base);
+    breakIt(broken);
+    await writeFile(fixtureFile(rule), YAML.stringify(broken));
+  }
+  // One Spectral run over every fixture: it is the slow part.
+  const files = ["base", ...Object.keys(BREAKERS)].map(fixtureFile);
+  const run = await runTool("spectral", ["lint", "--ruleset", ".spectral.yaml", "--format", "json", "--quiet", ...files], { allowFailure: true });
+  results = JSON.parse(run.stdout) as SpectralResult[];
+});
+
+afterAll(async () => {
+  await rm(scratch, { recursive: true, force: true });
+});
+
+function codesFor(name: string): string[] {
+  return results.filter((r) => path.resolve(r.source) === fixtureFile(name)).map((r) => r.code);
+}
+
+describe("house lint rules", () => {
+  it("has a breaking fixture for every svc- rule in .spectral.yaml", async () => {
+    const ruleset = YAML.parse(await readFile(path.join(repoRoot, ".spectral.yaml"), "utf8")) as Doc;
+    const houseRules = Object.keys(ruleset.rules).filter((name) => name.startsWith("svc-"));
+    expect(Object.keys(BREAKERS).sort()).toEqual(houseRules.sort());
+  });
+
+  it("passes the base fixture without a finding", () => {
+    expect(codesFor("base")).toEqual([]);
+  });
+
+  for (const rule of Object.keys(BREAKERS)) {
+    it(`${rule} fires on a fixture that breaks it`, () => {
+      expect(codesFor(rule)).toContain(rule);
+    });
+  }
+});

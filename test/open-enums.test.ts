@@ -1,0 +1,77 @@
+// A value the service adds to a non-exhaustive enumeration breaks neither the generated types, nor the validation of responses, nor the mock.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { renderTypes } from "../scripts/generate-types.ts";
+import { ContractValidator } from "../scripts/lib/contract-validator.ts";
+import { deref } from "../scripts/lib/operations.ts";
+import type { JsonObject } from "../scripts/lib/walk.ts";
+import { startMock, type RunningMock } from "../scripts/mock/server.ts";
+import { contract, operation } from "./support/contract.ts";
+import { TEST_API_KEY } from "./support/mock.ts";
+
+const NEW_RESOURCE = "a_resource_added_later";
+
+describe("generated types", () => {
+  it("list the known values and accept any other string", async () => {
+    const types = await renderTypes(structuredClone(contract));
+    expect(types).toContain('Relationship: "Self" | "Spouse" | "Other" | (string & {});');
+    expect(types).toMatch(/AppointmentStatus: "confirmed" \| "pending" \| "reserved" \| "in_progress" \| "completed" \| "cancelled";/);
+  });
+});
+
+describe("the contract validator", () => {
+  const validator = new ContractValidator(contract);
+  const providers = [{ name: "New", slug: "new", description: "A provider.", logo: null, supported_resources: [NEW_RESOURCE] }];
+
+  it("accepts a new value in a response", () => {
+    expect(validator.validateResponse(operation("listProviders"), 200, providers)).toEqual([]);
+  });
+
+  it("refuses a new value in a request", () => {
+    const verdict = validator.validateRequest(operation("listOrders"), {
+      pathParams: {},
+      query: new URLSearchParams({ interpretation: "borderline" }),
+      headers: { "x-svc-api-key": TEST_API_KEY },
+      body: undefined,
+      contentType: undefined,
+    });
+    expect(verdict.details).toEqual([{ location: "query", field: "interpretation", message: "must be one of: normal, abnormal, critical" }]);
+  });
+
+  it("still refuses a wrong value of a closed enumeration in a response", () => {
+    const wrong = [{ ...providers[0], supported_resources: [], auth_type: "carrier_pigeon" }];
+    expect(validator.validateResponse(operation("listProviders"), 200, wrong)).not.toEqual([]);
+  });
+});
+
+describe("the mock, serving an example with a value added later", () => {
+  let scratch: string;
+  let mock: RunningMock;
+
+  beforeAll(async () => {
+    const edited = structuredClone(contract);
+    const responses = (((edited.paths as JsonObject)["/v2/providers"] as JsonObject).get as JsonObject).responses as JsonObject;
+    const media = ((responses["200"] as JsonObject).content as JsonObject)["application/json"] as JsonObject;
+    const example = deref(edited, (media.examples as JsonObject).providers);
+    ((example.value as JsonObject[])[0]!.supported_resources as string[]).push(NEW_RESOURCE);
+    scratch = await mkdtemp(path.join(os.tmpdir(), "svc-open-enum-"));
+    const specPath = path.join(scratch, "openapi.json");
+    await writeFile(specPath, JSON.stringify(edited));
+    mock = await startMock({ port: 0, specPath });
+  });
+
+  afterAll(async () => {
+    await mock?.stop();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it("answers 200 with the new value and reports no contract violation (Prism runs with --errors)", async () => {
+    const response = await fetch(`${mock.url}/v2/providers`, { headers: { "x-svc-api-key": TEST_API_KEY } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-svc-mock-contract-violation")).toBeNull();
+    const body = (await response.json()) as { supported_resources: string[] }[];
+    expect(body[0]!.supported_resources).toContain(NEW_RESOURCE);
+  });
+});

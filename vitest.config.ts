@@ -1,0 +1,14 @@
+// Vitest: one mock for the whole run (test/global-setup.ts); contract tests call it through the generated client.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    globalSetup: ["test/global-setup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // Lint and generation spawn tools; two cores are enough for two files at a time.
+    maxWorkers: 2,
+    reporters: ["default", "./test/support/summary-reporter.ts"],
+  },
+});
