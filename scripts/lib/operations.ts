@@ -78,6 +78,8 @@ export interface Router {
   match(method: string, pathname: string): RouteMatch | undefined;
   /** Whether some operation answers at this path with another method. */
   pathExists(pathname: string): boolean;
+  /** The methods the operations at this path answer. */
+  methodsAt(pathname: string): string[];
   operations: ContractOperation[];
 }
 
@@ -106,6 +108,7 @@ export function createRouter(document: JsonObject): Router {
       return undefined;
     },
     pathExists: (pathname) => find(pathname).length > 0,
+    methodsAt: (pathname) => [...new Set(find(pathname).map((route) => route.operation.method))],
   };
 }
 

@@ -47,6 +47,22 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 
 const FORWARDED_HEADERS = ["accept", "content-type", "prefer", "x-svc-api-key", "x-svc-link-token"];
 
+/** Front ends call the mock from their own dev server's origin, so every answer allows any origin. */
+function allowCors(req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.setHeader("access-control-allow-origin", req.headers.origin ?? "*");
+  res.setHeader("vary", "origin");
+  res.setHeader("access-control-expose-headers", "x-svc-mock-contract-violation");
+}
+
+function answerPreflight(req: http.IncomingMessage, res: http.ServerResponse, methods: string[]): void {
+  res.writeHead(204, {
+    "access-control-allow-methods": methods.join(", "),
+    "access-control-allow-headers": req.headers["access-control-request-headers"] ?? FORWARDED_HEADERS.join(", "),
+    "access-control-max-age": "600",
+  });
+  res.end();
+}
+
 export function createMockHost(options: MockHostOptions): http.Server {
   const router = createRouter(options.document);
   const validator = new ContractValidator(options.document);
@@ -55,6 +71,10 @@ export function createMockHost(options: MockHostOptions): http.Server {
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://mock.invalid");
     const method = (req.method ?? "GET").toUpperCase();
+    allowCors(req, res);
+    if (method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined && router.pathExists(url.pathname)) {
+      return answerPreflight(req, res, router.methodsAt(url.pathname));
+    }
     const file = options.staticFiles[url.pathname];
     if (file && method === "GET") {
       const content = await readFile(file.path).catch(() => undefined);
