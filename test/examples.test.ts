@@ -1,12 +1,9 @@
 // Every example in the contract (request bodies, responses, parameters) validates against its schema, checked by Ajv independently of the linters.
 import { describe, expect, it } from "vitest";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import { anchorRefs, createContractAjv } from "../scripts/lib/ajv.ts";
 import { contract, operations } from "./support/contract.ts";
 import { deref } from "../scripts/lib/operations.ts";
 import { isObject, walkObjects, type JsonObject } from "../scripts/lib/walk.ts";
-
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
 interface ExampleCase {
   where: string;
@@ -39,12 +36,9 @@ function forbidUnknownProperties(document: JsonObject): JsonObject {
 }
 
 function strictValidator(document: JsonObject) {
-  const ajv = new Ajv2020({ strict: false, allErrors: true });
-  addFormats(ajv);
-  ajv.addSchema(forbidUnknownProperties(document), "contract.json");
+  const ajv = createContractAjv(forbidUnknownProperties(document));
   return (schema: unknown, value: unknown) => {
-    const anchored = JSON.parse(JSON.stringify(schema).replaceAll('"$ref":"#/', '"$ref":"contract.json#/'));
-    const validate = ajv.compile(anchored as object);
+    const validate = ajv.compile(anchorRefs(structuredClone(schema)) as object);
     return validate(value) ? [] : (validate.errors ?? []);
   };
 }

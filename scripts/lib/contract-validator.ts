@@ -1,11 +1,8 @@
 // Validates requests and responses against the bundled contract with Ajv (JSON Schema 2020-12), closing the gaps in Prism's own checks.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import addFormatsModule from "ajv-formats";
+import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
+import { anchorRefs, CONTRACT_ID, createContractAjv } from "./ajv.ts";
 import { deref, type ContractOperation } from "./operations.ts";
 import { isObject, walkObjects, type JsonObject } from "./walk.ts";
-
-// ajv-formats is CommonJS; under ESM its function is the default export's default.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
 
 export interface ErrorDetail {
   location: "path" | "query" | "header" | "body";
@@ -43,15 +40,6 @@ export function closeNonExhaustiveEnums<T>(document: T): T {
   return copy;
 }
 
-/** A copy of a schema taken out of the contract, whose local `$ref`s still point into the contract. */
-function anchoredToContract(schema: unknown): object {
-  const copy = closeNonExhaustiveEnums(schema);
-  walkObjects(copy, (node) => {
-    if (typeof node.$ref === "string" && node.$ref.startsWith("#/")) node.$ref = `contract.json${node.$ref}`;
-  });
-  return copy as object;
-}
-
 function pointerFor(template: string, ...rest: string[]): string {
   const escape = (token: string) => token.replaceAll("~", "~0").replaceAll("/", "~1");
   return ["#", "paths", escape(template), ...rest.map(escape)].join("/");
@@ -60,7 +48,7 @@ function pointerFor(template: string, ...rest: string[]): string {
 /** Where the JSON schema of a request body or response lives, whether it is inline or a component. */
 function jsonSchemaRef(node: unknown, inlinePointer: string): string {
   const base = isObject(node) && typeof node.$ref === "string" ? node.$ref : inlinePointer;
-  return `contract.json${base}/content/application~1json/schema`;
+  return `${CONTRACT_ID}${base}/content/application~1json/schema`;
 }
 
 function describe(error: ErrorObject): string {
@@ -89,18 +77,18 @@ function bodyField(error: ErrorObject): string {
 
 export class ContractValidator {
   readonly #document: JsonObject;
-  readonly #requests = new Ajv2020({ strict: false, allErrors: true });
-  readonly #parameters = new Ajv2020({ strict: false, allErrors: true, coerceTypes: "array" });
-  readonly #responses = new Ajv2020({ strict: false, allErrors: true });
+  readonly #requests: Ajv2020;
+  readonly #parameters: Ajv2020;
+  readonly #responses: Ajv2020;
   readonly #cache = new Map<string, ValidateFunction>();
 
   constructor(document: JsonObject) {
     this.#document = document;
     const closed = closeNonExhaustiveEnums(document);
-    for (const [ajv, schema] of [[this.#requests, closed], [this.#parameters, closed], [this.#responses, document]] as const) {
-      addFormats(ajv);
-      ajv.addSchema(schema as object, "contract.json");
-    }
+    this.#requests = createContractAjv(closed);
+    // Query and path values arrive as text: "25" must count as the integer 25, "a" as the list ["a"].
+    this.#parameters = createContractAjv(closed, { coerceTypes: "array" });
+    this.#responses = createContractAjv(document);
   }
 
   #compile(ajv: Ajv2020, kind: string, schema: object): ValidateFunction {
@@ -151,7 +139,7 @@ export class ContractValidator {
     }
     const validate = this.#compile(this.#parameters, "parameter", {
       type: "object",
-      properties: { value: anchoredToContract(parameter.schema) },
+      properties: { value: anchorRefs(closeNonExhaustiveEnums(parameter.schema)) as object },
     });
     const holder = { value: raw };
     if (validate(holder)) return [];

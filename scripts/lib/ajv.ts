@@ -1,0 +1,26 @@
+// Makes Ajv (JSON Schema 2020-12, with formats) validators over the bundled contract, for the mock host and the tests.
+import { Ajv2020, type Options } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import { walkObjects } from "./walk.ts";
+
+// ajv-formats is CommonJS; under ESM its function is the default export's default.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
+
+/** The id under which the contract is added, so `contract.json#/components/...` reaches any part of it. */
+export const CONTRACT_ID = "contract.json";
+
+/** An Ajv holding the contract (or a variant of it); OpenAPI keywords such as `example` are ignored. */
+export function createContractAjv(contract: object, options: Options = {}): Ajv2020 {
+  const ajv = new Ajv2020({ strict: false, allErrors: true, ...options });
+  addFormats(ajv);
+  ajv.addSchema(contract, CONTRACT_ID);
+  return ajv;
+}
+
+/** Points a copied schema's local `$ref`s (`#/...`) into the contract, in place. */
+export function anchorRefs<T>(schema: T): T {
+  walkObjects(schema, (node) => {
+    if (typeof node.$ref === "string" && node.$ref.startsWith("#/")) node.$ref = `${CONTRACT_ID}${node.$ref}`;
+  });
+  return schema;
+}
