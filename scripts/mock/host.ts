@@ -121,7 +121,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
       const value = req.headers[name];
       if (typeof value === "string") headers[name] = value;
     }
-    headers.prefer ??= MOCK_RULES[match.operation.operationId]?.(verdict.body) ?? "";
+    headers.prefer ??= MOCK_RULES[match.operation.operationId]?.({ body: verdict.body, query: url.searchParams }) ?? "";
     if (headers.prefer === "") delete headers.prefer;
 
     const upstream = await fetch(`${options.prismUrl}${canonicalPath(match)}${url.search}`, {
