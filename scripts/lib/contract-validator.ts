@@ -132,6 +132,7 @@ export class ContractValidator {
     if (location === "path") raw = input.pathParams[name];
     else if (location === "query") {
       const values = input.query.getAll(name);
+      if (values.length > 1 && schema.type !== "array") return [{ location, field: name, message: "must be given once" }];
       raw = values.length === 0 ? undefined : schema.type === "array" ? values : values[0];
     } else if (location === "header") raw = input.headers[name.toLowerCase()];
     if (raw === undefined) {

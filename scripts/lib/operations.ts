@@ -74,6 +74,15 @@ function templateRegex(template: string): { regex: RegExp; names: string[] } {
   return { regex: new RegExp(`^${pattern}$`), names };
 }
 
+/** A path segment as text; a malformed %-escape stays as sent, so validation reports it instead of a crash. */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export interface Router {
   match(method: string, pathname: string): RouteMatch | undefined;
   /** Whether some operation answers at this path with another method. */
@@ -102,7 +111,7 @@ export function createRouter(document: JsonObject): Router {
       for (const route of find(pathname)) {
         if (route.operation.method !== method.toUpperCase()) continue;
         const values = route.regex.exec(pathname)!.slice(1);
-        const pathParams = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(values[i]!)]));
+        const pathParams = Object.fromEntries(route.names.map((name, i) => [name, decodeSegment(values[i]!)]));
         return { operation: route.operation, pathParams };
       }
       return undefined;

@@ -27,20 +27,16 @@ function sendError(res: http.ServerResponse, status: number, code: string, messa
   sendJson(res, status, details === undefined ? { code, message } : { code, message, details });
 }
 
-class BodyTooLarge extends Error {}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
+/** The body as text, or undefined when it is over the limit; an oversized body is drained, not cut off, so the 422 still reaches the caller. */
+function readBody(req: http.IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new BodyTooLarge());
-        req.destroy();
-      } else chunks.push(chunk);
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString("utf8")));
     req.on("error", reject);
   });
 }
@@ -90,16 +86,11 @@ export function createMockHost(options: MockHostOptions): http.Server {
         : sendError(res, 404, "not_found", `No operation of the contract answers at ${url.pathname}.`);
     }
 
-    let bodyText: string;
-    try {
-      bodyText = await readBody(req);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        return sendError(res, 422, "invalid_request", "The request body is larger than 1 MiB.", [
-          { location: "body", field: "", message: "must be at most 1 MiB" },
-        ]);
-      }
-      throw error;
+    const bodyText = await readBody(req);
+    if (bodyText === undefined) {
+      return sendError(res, 422, "invalid_request", "The request body is larger than 1 MiB.", [
+        { location: "body", field: "", message: "must be at most 1 MiB" },
+      ]);
     }
     const verdict = validator.validateRequest(match.operation, {
       pathParams: match.pathParams,
@@ -127,7 +118,8 @@ export function createMockHost(options: MockHostOptions): http.Server {
     const upstream = await fetch(`${options.prismUrl}${canonicalPath(match)}${url.search}`, {
       method,
       headers,
-      body: bodyText === "" ? undefined : bodyText,
+      // Only operations that declare a body get one; Prism refuses a body on a GET in its own shape.
+      body: bodyText === "" || match.operation.operation.requestBody === undefined ? undefined : bodyText,
       signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
     });
     const text = await upstream.text();
