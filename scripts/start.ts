@@ -8,7 +8,11 @@ const port = Number(values.port ?? process.env.PORT ?? 4010);
 const host = values.host ?? "127.0.0.1";
 
 await build();
-const mock = await startMock({ port, host, log: (line) => console.error(line) });
+const mock = await startMock({ port, host, log: (line) => console.error(line) }).catch((error: NodeJS.ErrnoException) => {
+  if (error.code !== "EADDRINUSE") throw error;
+  console.error(`Port ${port} on ${host} is in use. Stop what holds it, or run: npm start -- --port ${port + 1}`);
+  process.exit(1);
+});
 console.log(`
 Mock server:  ${mock.url}   (Prism ${"--errors"} behind a validating host; pid ${mock.prismPid})
 Reference:    ${mock.url}/docs   (also generated/reference.html)
