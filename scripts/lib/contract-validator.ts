@@ -126,7 +126,6 @@ export class ContractValidator {
   #validateParameter(parameter: JsonObject, input: RequestInput): ErrorDetail[] {
     const name = String(parameter.name);
     const location = parameter.in as ErrorDetail["location"];
-    if (location === "header" && name.toLowerCase() === "prefer") return [];
     const schema = deref(this.#document, parameter.schema);
     let raw: string | string[] | undefined;
     if (location === "path") raw = input.pathParams[name];

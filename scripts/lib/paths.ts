@@ -1,4 +1,5 @@
 // Where the package's sources and artifacts live, so every script and test names them the same way.
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -9,8 +10,7 @@ export const bundleJsonPath = path.join(generatedDir, "openapi.json");
 export const bundleYamlPath = path.join(generatedDir, "openapi.yaml");
 export const referenceHtmlPath = path.join(generatedDir, "reference.html");
 
-/** The bundled contract as the last `npm run bundle` wrote it; later pipeline steps start from it. */
-export async function readBundle(): Promise<Record<string, unknown>> {
-  const { readFile } = await import("node:fs/promises");
-  return JSON.parse(await readFile(bundleJsonPath, "utf8")) as Record<string, unknown>;
+/** The bundled contract as the last `npm run bundle` wrote it (or another bundle file); later pipeline steps start from it. */
+export async function readBundle(file: string = bundleJsonPath): Promise<Record<string, unknown>> {
+  return JSON.parse(await readFile(file, "utf8")) as Record<string, unknown>;
 }

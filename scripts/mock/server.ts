@@ -1,7 +1,5 @@
 // Starts the whole mock (Prism on a private port behind the validating host) from the bundled contract, and stops both.
-import { readFile } from "node:fs/promises";
-import { bundleJsonPath, bundleYamlPath, referenceHtmlPath } from "../lib/paths.ts";
-import type { JsonObject } from "../lib/walk.ts";
+import { bundleJsonPath, bundleYamlPath, readBundle, referenceHtmlPath } from "../lib/paths.ts";
 import { freePort } from "../lib/net.ts";
 import { createMockHost } from "./host.ts";
 import { startPrism } from "./prism.ts";
@@ -26,7 +24,7 @@ export interface MockOptions {
 export async function startMock(options: MockOptions): Promise<RunningMock> {
   const host = options.host ?? "127.0.0.1";
   const specPath = options.specPath ?? bundleJsonPath;
-  const document = JSON.parse(await readFile(specPath, "utf8")) as JsonObject;
+  const document = await readBundle(specPath);
   const prism = await startPrism({ specPath, port: await freePort(host), host });
   const server = createMockHost({
     document,

@@ -1,11 +1,10 @@
 // Reads the bundled contract for tests: its operations, their declared examples, and an Ajv validator of requests and responses.
-import { readFileSync } from "node:fs";
 import { ContractValidator } from "../../scripts/lib/contract-validator.ts";
 import { deref, listOperations, type ContractOperation } from "../../scripts/lib/operations.ts";
-import { bundleJsonPath } from "../../scripts/lib/paths.ts";
+import { readBundle } from "../../scripts/lib/paths.ts";
 import type { JsonObject } from "../../scripts/lib/walk.ts";
 
-export const contract = JSON.parse(readFileSync(bundleJsonPath, "utf8")) as JsonObject;
+export const contract = (await readBundle()) as JsonObject;
 export const operations = listOperations(contract);
 export const validator = new ContractValidator(contract);
 
@@ -15,29 +14,31 @@ export function operation(operationId: string): ContractOperation {
   return found;
 }
 
+/** The JSON media type object of an operation's response for a status, or of its request body. */
+function jsonMedia(operationId: string, status?: number): JsonObject {
+  const op = operation(operationId).operation;
+  const holder = status === undefined ? deref(contract, op.requestBody) : deref(contract, (op.responses as JsonObject)[String(status)]);
+  return (holder.content as JsonObject)["application/json"] as JsonObject;
+}
+
+function exampleValue(media: JsonObject, name: string, where: string): unknown {
+  const example = deref(contract, (media.examples as JsonObject)[name]);
+  if (example === undefined) throw new Error(`${where} has no example ${name}`);
+  return example.value;
+}
+
 /** The value of a named example of an operation's JSON response, as the contract declares it. */
 export function responseExample(operationId: string, status: number, name: string): unknown {
-  const responses = operation(operationId).operation.responses as JsonObject;
-  const response = deref(contract, responses[String(status)]);
-  const media = (response.content as JsonObject)["application/json"] as JsonObject;
-  const example = deref(contract, (media.examples as JsonObject)[name]);
-  if (example === undefined) throw new Error(`${operationId} ${status} has no example ${name}`);
-  return example.value;
+  return exampleValue(jsonMedia(operationId, status), name, `${operationId} ${status}`);
 }
 
 /** The value of a named example of an operation's JSON request body. */
 export function requestExample(operationId: string, name: string): unknown {
-  const body = deref(contract, operation(operationId).operation.requestBody);
-  const media = (body.content as JsonObject)["application/json"] as JsonObject;
-  const example = deref(contract, (media.examples as JsonObject)[name]);
-  if (example === undefined) throw new Error(`${operationId} request has no example ${name}`);
-  return example.value;
+  return exampleValue(jsonMedia(operationId), name, `${operationId} request`);
 }
 
 export function exampleNames(operationId: string, status: number): string[] {
-  const responses = operation(operationId).operation.responses as JsonObject;
-  const response = deref(contract, responses[String(status)]);
-  return Object.keys(((response.content as JsonObject)["application/json"] as JsonObject).examples as JsonObject);
+  return Object.keys(jsonMedia(operationId, status).examples as JsonObject);
 }
 
 /** Throws with the violations when a response body does not match the operation's declared response. */
