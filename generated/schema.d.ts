@@ -473,13 +473,13 @@ export interface components {
             message: string;
         };
         /**
-         * Error
+         * Error body
          * @description The body of every error response. `code` is for programs, `message` is for people, and `details`
          *     lists each invalid part of the request when `code` is `invalid_request`.
          *
          *     **Provisional:** The interface document does not show the general error body (section 7, rule 5).
          */
-        Error: {
+        ErrorBody: {
             code: components["schemas"]["ErrorCode"];
             /** @description A human-readable explanation, in English, meant for developers. */
             message: string;
@@ -1390,7 +1390,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description A resource named in the path does not exist, or does not belong to the team. */
@@ -1399,7 +1399,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description The request breaks the contract; `details` lists each invalid part. */
@@ -1408,7 +1408,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -1421,7 +1421,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -1435,7 +1435,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["Error"];
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
     };
@@ -1521,7 +1521,7 @@ export type LinkToken = components['schemas']['LinkToken'];
 export type ErrorCode = components['schemas']['ErrorCode'];
 export type ErrorLocation = components['schemas']['ErrorLocation'];
 export type ErrorDetail = components['schemas']['ErrorDetail'];
-export type Error = components['schemas']['Error'];
+export type ErrorBody = components['schemas']['ErrorBody'];
 export type BulkImportProvider = components['schemas']['BulkImportProvider'];
 export type ConnectionRecipe = components['schemas']['ConnectionRecipe'];
 export type BulkImportRequest = components['schemas']['BulkImportRequest'];

@@ -12,11 +12,13 @@ import { buildReference } from "./build-docs.ts";
 export async function renderArtifacts(): Promise<Record<string, string>> {
   const document = await bundleContract();
   const { yaml, json } = renderBundle(document);
+  const types = await renderTypes(structuredClone(document));
   return {
     "openapi.yaml": yaml,
     "openapi.json": json,
-    "schema.d.ts": await renderTypes(structuredClone(document)),
-    ...renderClient(document),
+    "schema.d.ts": types,
+    "schema.d.cts": types,
+    ...(await renderClient(document)),
   };
 }
 
@@ -41,7 +43,10 @@ export async function build(options: { log?: (line: string) => void } = {}): Pro
   const rendered = await renderArtifacts();
   const stale = await staleArtifacts(rendered);
   await mkdir(generatedDir, { recursive: true });
-  for (const name of stale) await writeFile(path.join(generatedDir, name), rendered[name]!);
+  for (const name of stale) {
+    await mkdir(path.dirname(path.join(generatedDir, name)), { recursive: true });
+    await writeFile(path.join(generatedDir, name), rendered[name]!);
+  }
   log(stale.length ? `build: wrote ${stale.map((n) => `generated/${n}`).join(", ")}` : "build: generated/ is up to date");
   if (stale.length || (await isOlder(referenceHtmlPath, bundleJsonPath))) {
     await buildReference();

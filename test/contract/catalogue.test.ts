@@ -1,6 +1,6 @@
 // The lab-testing catalogue (4.8, 4.9, 4.13) and the providers (4.11), called through the generated client.
 import { describe, expect, it } from "vitest";
-import type { OrderSetMarkersRequest } from "../../generated/client.js";
+import type { OrderSetMarkersRequest } from "../../generated/client/index.js";
 import { assertMatchesContract, requestExample, responseExample } from "../support/contract.ts";
 import { LAB_TEST_ID } from "../support/calls.ts";
 import { client, mockUrl, prefer, TEST_API_KEY } from "../support/mock.ts";

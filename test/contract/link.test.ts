@@ -1,9 +1,9 @@
 // The link operations (4.4, 4.5, 4.7), called the way an application calls them through the generated client.
 import { describe, expect, it } from "vitest";
-import type { BulkImportRequest, LinkTokenRequest } from "../../generated/client.js";
+import type { BulkImportRequest, LinkTokenRequest } from "../../generated/client/index.js";
 import { assertMatchesContract, requestExample, responseExample } from "../support/contract.ts";
 import { USER_ID } from "../support/calls.ts";
-import { client, prefer, TEST_API_KEY, TEST_LINK_TOKEN } from "../support/mock.ts";
+import { bareClient, client, expectStatus, prefer, TEST_API_KEY, TEST_LINK_TOKEN } from "../support/mock.ts";
 
 describe("POST /v2/link/token", () => {
   for (const name of ["any_provider", "single_provider", "filtered_with_redirects"]) {
@@ -45,8 +45,9 @@ describe("POST /v2/link/bulk_import", () => {
   });
 
   it("refuses a team whose bulk import is not enabled with a JSON error", async () => {
-    const { error, response } = await client().POST("/v2/link/bulk_import", { body, ...prefer("code=403") });
-    expect(response.status).toBe(403);
+    const answer = await client().POST("/v2/link/bulk_import", { body, ...prefer("code=403") });
+    expectStatus(answer, 403);
+    const { error, response } = answer;
     expect(error?.code).toBe("feature_not_enabled");
   });
 });
@@ -55,10 +56,11 @@ describe("POST /v2/link/provider/password/{provider}/complete_mfa", () => {
   const linkOnly = () => client({ linkToken: TEST_LINK_TOKEN });
 
   it("takes the link token, not the team API key", async () => {
-    const call = (api: ReturnType<typeof client>) =>
-      api.POST("/v2/link/provider/password/{provider}/complete_mfa", { params: { path: { provider: "whoop" } }, body: { mfa_code: "123456" } });
-    expect((await call(linkOnly())).response.status).toBe(200);
-    expect((await call(client({ apiKey: TEST_API_KEY }))).response.status).toBe(401);
+    const init = { params: { path: { provider: "whoop" } }, body: { mfa_code: "123456" } } as const;
+    expect((await linkOnly().POST("/v2/link/provider/password/{provider}/complete_mfa", init)).status).toBe(200);
+    // The package's client will not send it with the API key alone; a caller that does gets 401.
+    const withApiKey = await bareClient({ "x-svc-api-key": TEST_API_KEY }).POST("/v2/link/provider/password/{provider}/complete_mfa", init);
+    expect(withApiKey.response.status).toBe(401);
   });
 
   for (const [name, state] of [

@@ -1,9 +1,9 @@
 // The user operations (4.1, 4.2, 4.3, 4.6), called the way an application calls them through the generated client.
 import { describe, expect, it } from "vitest";
-import type { InsuranceCreateRequest } from "../../generated/client.js";
+import type { InsuranceCreateRequest } from "../../generated/client/index.js";
 import { assertMatchesContract, requestExample, responseExample } from "../support/contract.ts";
 import { USER_ID } from "../support/calls.ts";
-import { client, prefer } from "../support/mock.ts";
+import { client, expectStatus, prefer } from "../support/mock.ts";
 
 const path = { user_id: USER_ID };
 
@@ -29,8 +29,9 @@ describe("POST /v2/user/{user_id}/insurance", () => {
 
   it("refuses MEDFED for a team outside the closed beta with a JSON error", async () => {
     const body = requestExample("createInsurance", "medicare_inferred_from_state") as InsuranceCreateRequest;
-    const { error, response } = await client().POST("/v2/user/{user_id}/insurance", { params: { path }, body, ...prefer("code=403") });
-    expect(response.status).toBe(403);
+    const answer = await client().POST("/v2/user/{user_id}/insurance", { params: { path }, body, ...prefer("code=403") });
+    expectStatus(answer, 403);
+    const { error, response } = answer;
     expect(response.headers.get("content-type")).toMatch(/json/);
     expect(error?.code).toBe("closed_beta_not_enabled");
   });
@@ -45,8 +46,9 @@ describe("GET /v2/user/{user_id}/insurance/latest (closed beta)", () => {
   });
 
   it("refuses a team that is not enabled", async () => {
-    const { error, response } = await client().GET("/v2/user/{user_id}/insurance/latest", { params: { path }, ...prefer("code=403") });
-    expect(response.status).toBe(403);
+    const answer = await client().GET("/v2/user/{user_id}/insurance/latest", { params: { path }, ...prefer("code=403") });
+    expectStatus(answer, 403);
+    const { error, response } = answer;
     expect(error?.code).toBe("closed_beta_not_enabled");
   });
 });
@@ -74,8 +76,9 @@ describe("POST /v2/user/{user_id}/sign_in_token", () => {
   });
 
   it("says 404 for an unknown user", async () => {
-    const { error, response } = await client().POST("/v2/user/{user_id}/sign_in_token", { params: { path }, ...prefer("code=404") });
-    expect(response.status).toBe(404);
+    const answer = await client().POST("/v2/user/{user_id}/sign_in_token", { params: { path }, ...prefer("code=404") });
+    expectStatus(answer, 404);
+    const { error, response } = answer;
     expect(error?.code).toBe("not_found");
   });
 });

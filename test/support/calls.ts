@@ -1,5 +1,6 @@
 // One valid call per operation, made through the generated client, so generic tests can reach every operation and branch.
-import type { SvcClient } from "../../generated/client.js";
+import type { SvcClient } from "../../generated/client/index.js";
+import type { bareClient } from "./mock.ts";
 import { operation, requestExample } from "./contract.ts";
 
 export const USER_ID = "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f";
@@ -37,8 +38,8 @@ export interface CallResult {
   response: Response;
 }
 
-/** Calls an operation by its id through the generated client, with its valid call merged with `init`. */
-export async function callOperation(api: SvcClient, operationId: string, init: CallInit = {}): Promise<CallResult> {
+/** Calls an operation by its id through the package's client (or bare openapi-fetch), with its valid call merged with `init`. */
+export async function callOperation(api: SvcClient | ReturnType<typeof bareClient>, operationId: string, init: CallInit = {}): Promise<CallResult> {
   const { method, template } = operation(operationId);
   const base = VALID_CALLS[operationId] ?? {};
   const merged = {

@@ -1,5 +1,5 @@
 // Compiled by `npm run typecheck` (test/typecheck.test.ts): what the generated types accept and refuse.
-import type { AppointmentStatus, LabSlug, LinkProvider, LinkTokenRequest, Relationship } from "../../generated/client.js";
+import type { AppointmentStatus, LabSlug, LinkProvider, LinkTokenRequest, Relationship } from "../../generated/client/index.js";
 
 // A value the service adds later still type-checks where an enumeration is non-exhaustive.
 export const addedLater: LinkProvider = "a_provider_added_next_year";

@@ -1,0 +1,212 @@
+// createClient: openapi-fetch with each operation's credential checked and set, answers typed by status, retries,
+// timeouts and paging; one call path shared by every method.
+import * as openapiFetch from "openapi-fetch";
+import { credentials, operations } from "../../generated/operations.js";
+import { ApiError, MissingCredentialError, type OperationRef } from "./errors.js";
+import { retryPolicy } from "./retry.js";
+import { callFailure, Deadline, transport, type CallState, type Fetch } from "./transport.js";
+import type { ClientOptions, CredentialOption, Credentials, GivenCredentials, SvcClient } from "./types.js";
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+// Node's CommonJS interop hands openapi-fetch's whole exports object to a default import; the function is its `default`.
+const createFetchClient: typeof openapiFetch.default =
+  typeof openapiFetch.default === "function" ? openapiFetch.default : (openapiFetch.default as unknown as { default: typeof openapiFetch.default }).default;
+
+interface OperationRow {
+  operationId: string;
+  credential?: CredentialOption;
+  statuses: readonly number[];
+  paging?: { items: string; sizeDefault: number; sizeMax: number };
+}
+
+/** A call's init as the implementation sees it; the public types are stricter. */
+interface LooseInit {
+  params?: { path?: Record<string, unknown>; query?: Record<string, unknown> };
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  retry?: ClientOptions["retry"];
+}
+
+interface LooseOutcome {
+  ok: boolean;
+  status: number;
+  data?: unknown;
+  error?: unknown;
+  response: Response;
+}
+
+function checkTimeout(where: string, value: unknown): void {
+  if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value) || value < 0)) {
+    throw new TypeError(`${where}: timeoutMs must be a finite number of milliseconds >= 0 (0 waits for ever), not ${String(value)}`);
+  }
+}
+
+function checkOptions(options: ClientOptions): void {
+  const baseUrl = (options as Partial<ClientOptions> | undefined)?.baseUrl;
+  let url: URL | undefined;
+  try {
+    url = typeof baseUrl === "string" ? new URL(baseUrl) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || !/^https?:$/.test(url.protocol)) {
+    throw new TypeError(
+      `createClient: baseUrl must be the service's absolute http(s) address, such as https://api.svc.example or the mock's http://127.0.0.1:4010; got ${JSON.stringify(baseUrl)}`,
+    );
+  }
+  checkTimeout("createClient", options.timeoutMs);
+  if (options.fetch !== undefined && typeof options.fetch !== "function") throw new TypeError("createClient: fetch must be a function");
+  checkCredentials("createClient", options);
+}
+
+function checkCredentials(where: string, given: Credentials): void {
+  for (const option of Object.keys(credentials) as CredentialOption[]) {
+    const value = given[option];
+    if (value !== undefined && typeof value !== "string") throw new TypeError(`${where}: ${option} must be a string`);
+  }
+}
+
+function hasHeader(headers: Record<string, string> | undefined, name: string): boolean {
+  return headers !== undefined && Object.keys(headers).some((key) => key.toLowerCase() === name);
+}
+
+function malformed(operation: OperationRef, response: Response, body: unknown): ApiError {
+  return new ApiError({
+    status: response.status,
+    body,
+    operation,
+    response,
+    message: `${operation.method} ${operation.path} answered ${response.status} without the JSON body the contract declares for it`,
+  });
+}
+
+/** The typed outcome of an answer, or the ApiError it throws: always for a declared status without its JSON body, and for any failure when asked to. */
+function outcome(operation: OperationRef, row: OperationRow, answer: { data?: unknown; error?: unknown; response: Response }, throwOnError: boolean): LooseOutcome {
+  const { response } = answer;
+  const { status } = response;
+  const declared = row.statuses.includes(status);
+  let body = response.ok ? answer.data : answer.error;
+  // Success bodies arrive as text (parseAs "text"), so a body that is not JSON is caught here, not thrown by openapi-fetch.
+  if (response.ok && typeof body === "string") {
+    try {
+      body = body === "" ? undefined : JSON.parse(body);
+    } catch {
+      if (declared) throw malformed(operation, response, body);
+    }
+  } else if (declared && typeof body === "string") {
+    throw malformed(operation, response, body);
+  }
+  if (declared && body === undefined) throw malformed(operation, response, body);
+  const ok = declared && status >= 200 && status < 300;
+  if (!ok && throwOnError) throw new ApiError({ status, body, operation, response });
+  return ok ? { ok, status, data: body, response } : { ok, status, error: body, response };
+}
+
+interface Settings {
+  baseUrl: string;
+  fetch: Fetch | undefined;
+  timeoutMs: number;
+  retry: ClientOptions["retry"];
+  throwOnError: boolean;
+  headers: Record<string, string> | undefined;
+}
+
+function makeClient(settings: Settings, held: Credentials): SvcClient<CredentialOption, boolean> {
+  const core = createFetchClient({ baseUrl: settings.baseUrl, headers: settings.headers });
+  const table = operations as Record<string, OperationRow>;
+
+  async function call(method: string, path: string, init: LooseInit = {}, throwOnError = settings.throwOnError): Promise<LooseOutcome> {
+    const row = table[`${method} ${path}`];
+    if (row === undefined) throw new TypeError(`${method} ${path} is not an operation of the contract`);
+    const operation: OperationRef = { method, path, operationId: row.operationId };
+    const { params, body, signal, retry } = init;
+    let { headers } = init;
+    if (row.credential !== undefined) {
+      const { header } = credentials[row.credential];
+      if (!hasHeader(headers, header)) {
+        const value = held[row.credential];
+        if (!value) throw new MissingCredentialError(operation, row.credential, header);
+        headers = { [header]: value, ...headers };
+      }
+    }
+    checkTimeout(`${method} ${path}`, init.timeoutMs);
+    const timeoutMs = init.timeoutMs ?? settings.timeoutMs;
+    const state: CallState = { deadline: new Deadline(timeoutMs, signal, operation), answered: false };
+    try {
+      const fetch = transport({
+        fetch: settings.fetch ?? ((request) => globalThis.fetch(request)),
+        operation,
+        policy: retryPolicy(method, retry, settings.retry),
+        timeoutMs,
+        caller: signal,
+        state,
+      });
+      const answer = await core.request(method as "get", path as never, {
+        params,
+        body,
+        headers,
+        signal: state.deadline.signal,
+        parseAs: "text",
+        fetch,
+      } as never);
+      return outcome(operation, row, answer as { data?: unknown; error?: unknown; response: Response }, throwOnError);
+    } catch (error) {
+      throw error instanceof ApiError ? error : callFailure(error, state, signal, operation);
+    } finally {
+      state.deadline.clear();
+    }
+  }
+
+  async function* paginate(method: string, path: string, init: LooseInit = {}): AsyncGenerator<unknown> {
+    const paging = table[`${method} ${path}`]?.paging;
+    if (paging === undefined) throw new TypeError(`${method} ${path} is not a paged operation of the contract`);
+    const query = init.params?.query ?? {};
+    const size = query.size ?? paging.sizeDefault;
+    let page = query.page ?? 1;
+    if (!Number.isInteger(size) || (size as number) < 1 || (size as number) > paging.sizeMax) {
+      throw new RangeError(`paginate: size must be an integer from 1 to ${paging.sizeMax}, not ${String(size)}`);
+    }
+    if (!Number.isInteger(page) || (page as number) < 1) throw new RangeError(`paginate: page must be an integer >= 1, not ${String(page)}`);
+    for (;;) {
+      const answer = await call(method, path, { ...init, params: { ...init.params, query: { ...query, page, size } } }, true);
+      const data = answer.data as Record<string, unknown>;
+      const items = data[paging.items] as unknown[];
+      yield* items;
+      const pages = data.pages as number | null;
+      const last = pages === null || pages === undefined ? items.length < (size as number) : (page as number) >= pages;
+      if (last || items.length === 0) return;
+      page = (page as number) + 1;
+    }
+  }
+
+  return {
+    GET: (path: string, init?: LooseInit) => call("GET", path, init),
+    POST: (path: string, init?: LooseInit) => call("POST", path, init),
+    paginate,
+    withCredentials(more: Credentials) {
+      checkCredentials("withCredentials", more);
+      return makeClient(settings, { ...held, ...more });
+    },
+  } as unknown as SvcClient<CredentialOption, boolean>;
+}
+
+/**
+ * A typed client of the whole contract. Each operation is sent the credential its contract names (`apiKey` as
+ * x-svc-api-key, `linkToken` as x-svc-link-token); one that lacks it fails before sending, and, where the types can
+ * tell (an option left out), does not compile.
+ */
+export function createClient<const O extends ClientOptions>(
+  options: O,
+): SvcClient<GivenCredentials<O>, O extends { throwOnError: true } ? true : false> {
+  checkOptions(options);
+  const { baseUrl, fetch, timeoutMs, retry, throwOnError, headers, ...given } = options;
+  const held: Credentials = {};
+  for (const option of Object.keys(credentials) as CredentialOption[]) held[option] = given[option];
+  return makeClient(
+    { baseUrl, fetch, timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS, retry, throwOnError: throwOnError === true, headers },
+    held,
+  ) as unknown as SvcClient<GivenCredentials<O>, O extends { throwOnError: true } ? true : false>;
+}

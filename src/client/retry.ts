@@ -1,0 +1,58 @@
+// When to try a call again and how long to wait first: idempotent methods only, on 408, 429, 5xx and failed attempts,
+// exponential backoff with jitter, and the server's Retry-After up to a cap.
+import type { RetryOptions } from "./types.js";
+
+export interface RetryPolicy {
+  retries: number;
+  initialDelayMs: number;
+  maxDelayMs: number;
+  maxRetryAfterMs: number;
+}
+
+const DEFAULTS: RetryPolicy = { retries: 2, initialDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
+
+/** The policy for a call, from the call's `retry` (which wins) and the client's; undefined when the call is not retried. */
+export function retryPolicy(method: string, ...settings: (RetryOptions | boolean | undefined)[]): RetryPolicy | undefined {
+  const setting = settings.find((s) => s !== undefined);
+  if (!setting || !IDEMPOTENT.has(method)) return undefined;
+  const chosen = setting === true ? {} : setting;
+  const policy = { ...DEFAULTS };
+  for (const key of Object.keys(DEFAULTS) as (keyof RetryPolicy)[]) {
+    const value = chosen[key];
+    if (value !== undefined) {
+      if (!Number.isFinite(value) || value < 0) throw new RangeError(`retry.${key} must be a finite number >= 0, not ${value}`);
+      policy[key] = value;
+    }
+  }
+  return policy.retries > 0 ? policy : undefined;
+}
+
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || (status >= 500 && status <= 599);
+}
+
+/** The wait before retry number `attempt` (0 for the first retry): between half and all of initial·2^attempt, capped. */
+export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** attempt);
+  return ceiling / 2 + random() * (ceiling / 2);
+}
+
+/** Retry-After in ms (delta-seconds or an HTTP date); undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now: number = Date.now()): number | undefined {
+  if (header === null) return undefined;
+  const trimmed = header.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * The wait before retrying an answer: Retry-After when the server sent one (undefined, meaning "do not retry", when it
+ * asks for longer than the cap), else the backoff.
+ */
+export function delayForAnswer(policy: RetryPolicy, attempt: number, response: Response): number | undefined {
+  const asked = retryAfterMs(response.headers.get("retry-after"));
+  if (asked === undefined) return backoffDelay(policy, attempt);
+  return asked <= policy.maxRetryAfterMs ? asked : undefined;
+}

@@ -1,0 +1,171 @@
+// The client's types, derived from the contract's `paths` and the operation table: what each call takes and what it answers.
+import type { paths } from "../../generated/schema.js";
+import type { credentials, operations } from "../../generated/operations.js";
+
+/** The `createClient` options that carry a credential (`apiKey`, `linkToken`). */
+export type CredentialOption = keyof typeof credentials;
+
+/** The credentials a client can hold, each sent only to the operations whose contract names it. */
+export type Credentials = { [K in CredentialOption]?: string | undefined };
+
+type Table = typeof operations;
+type Route = keyof Table;
+
+/** The HTTP methods the contract uses, upper-case as in `api.GET(...)`. */
+export type Method = Route extends `${infer M} ${string}` ? M : never;
+
+type RouteOf<M extends string, P extends string> = `${M} ${P}` & Route;
+type CredentialOf<R extends Route> = Table[R] extends { credential: infer C } ? C : never;
+
+/** The path templates of the operations a method reaches with the credentials `C` (paths autocomplete as literals). */
+export type PathsFor<M extends Method, C extends CredentialOption> = {
+  [R in Route]: R extends `${M} ${infer P}` ? ([CredentialOf<R>] extends [never] ? P : CredentialOf<R> extends C ? P : never) : never;
+}[Route];
+
+/** The paged operations of a method (their answers carry `page`, `size`, `pages` and one list of items). */
+export type PagedPathsFor<M extends Method, C extends CredentialOption> = {
+  [P in PathsFor<M, C>]: Table[RouteOf<M, P>] extends { paging: object } ? P : never;
+}[PathsFor<M, C>];
+
+/** The operation object of the contract's types for a method and path. */
+export type OperationOf<M extends Method, P extends string> = P extends keyof paths
+  ? paths[P] extends { [K in Lowercase<M>]: infer O } ? O : never
+  : never;
+
+type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
+/** Drops the parts the contract types as `never` (an operation without a query has `query?: never`). */
+type Present<T> = { [K in keyof T as [Exclude<T[K], undefined>] extends [never] ? never : K]: T[K] };
+
+type ParamsPart<O> = O extends { parameters: infer P } ? Present<Pick<P, "path" & keyof P> & Pick<P, "query" & keyof P>> : {};
+type ParamsInit<O> = keyof ParamsPart<O> extends never
+  ? { params?: undefined }
+  : RequiredKeys<ParamsPart<O>> extends never
+    ? { params?: ParamsPart<O> | undefined }
+    : { params: ParamsPart<O> };
+
+type JsonBody<B> = B extends { content: { "application/json": infer J } } ? J : never;
+type BodyInit<O> = O extends { requestBody: infer B }
+  ? { body: JsonBody<B> }
+  : O extends { requestBody?: infer B }
+    ? [JsonBody<Exclude<B, undefined>>] extends [never]
+      ? { body?: undefined }
+      : { body?: JsonBody<Exclude<B, undefined>> | undefined }
+    : { body?: undefined };
+
+/** Settings of one call that override the client's. */
+export interface CallOptions {
+  /** Extra headers; a credential header set here wins over the client's credential. */
+  headers?: Record<string, string> | undefined;
+  /** Cancels the call; its reason is thrown as it is. */
+  signal?: AbortSignal | undefined;
+  /** The longest one attempt may take, answer body included; `0` waits for ever. */
+  timeoutMs?: number | undefined;
+  /** Retries of this call, or `false` for none (see `RetryOptions`). */
+  retry?: RetryOptions | boolean | undefined;
+}
+
+/** What a call of an operation takes: its parameters and body as the contract types them, and the call's options. */
+export type CallInit<O> = ParamsInit<O> & BodyInit<O> & CallOptions;
+
+/** The init argument, optional when nothing in it is required. */
+export type InitArgs<O> = RequiredKeys<CallInit<O>> extends never ? [init?: CallInit<O>] : [init: CallInit<O>];
+
+/** Retries of idempotent calls (GET, HEAD, OPTIONS, PUT, DELETE) on 408, 429, 5xx, a failed connection or a timeout. */
+export interface RetryOptions {
+  /** How many times to try again after the first attempt (default 2). */
+  retries?: number | undefined;
+  /** The first wait; each later one doubles, up to `maxDelayMs` (default 500). Each wait is drawn between half and all of it. */
+  initialDelayMs?: number | undefined;
+  /** The longest wait between attempts (default 8000). */
+  maxDelayMs?: number | undefined;
+  /** A `Retry-After` up to this long is waited out; a longer one ends the retries and the answer is returned (default 60000). */
+  maxRetryAfterMs?: number | undefined;
+}
+
+/**
+ * Every status a fetch `Response` can carry (200 to 599), so that a status the contract does not declare for an
+ * operation can be typed as "any of the others", and narrowing on a declared status is exact.
+ */
+type Statuses<N extends number, Seen extends unknown[] = [], All = never> = Seen["length"] extends N
+  ? All
+  : Statuses<N, [...Seen, unknown], All | Seen["length"]>;
+export type HttpStatus = Exclude<Statuses<600>, Statuses<200>>;
+
+type Responses<O> = O extends { responses: infer R } ? R : never;
+type DeclaredStatus<O> = keyof Responses<O> & number;
+type BodyOf<R> = R extends { content: { "application/json": infer J } } ? J : undefined;
+type Is2xx<S extends number> = `${S}` extends `2${string}` ? true : false;
+
+/** A success the contract declares: `status` says which one (bulk import's 200 or 202). */
+export interface Success<S extends number, D> {
+  ok: true;
+  status: S;
+  data: D;
+  error?: undefined;
+  response: Response;
+}
+
+/** An error the contract declares, with the body it declares for that status. */
+export interface Failure<S extends number, E> {
+  ok: false;
+  status: S;
+  error: E;
+  data?: undefined;
+  response: Response;
+}
+
+/** Every answer of an operation, narrowed by `status`: each declared status with its body, and one branch for any other status. */
+export type Outcome<O> =
+  | { [S in DeclaredStatus<O>]: Is2xx<S> extends true ? Success<S, BodyOf<Responses<O>[S]>> : Failure<S, BodyOf<Responses<O>[S]>> }[DeclaredStatus<O>]
+  // 429, a 5xx, a proxy's 502: present, but the contract says nothing of the body (JSON, text, or undefined when empty).
+  | Failure<Exclude<HttpStatus, DeclaredStatus<O>>, unknown>;
+
+/** What a call resolves to: every outcome, or, on a client made with `throwOnError: true`, only the declared successes. */
+export type Answer<O, Throws extends boolean> = Throws extends true ? Extract<Outcome<O>, { ok: true }> : Outcome<O>;
+
+type PagingOf<M extends Method, P extends string> = Table[RouteOf<M, P>] extends { paging: { items: infer K } } ? K : never;
+type SuccessData<O> = Extract<Outcome<O>, { status: 200 }> extends { data: infer D } ? D : never;
+
+/** One item of a paged list (a marker, an order). */
+export type PageItem<M extends Method, P extends string> =
+  SuccessData<OperationOf<M, P>> extends infer D ? (D extends Record<PagingOf<M, P> & string, readonly (infer I)[]> ? I : never) : never;
+
+type CallMethod<M extends Method, C extends CredentialOption, Throws extends boolean> = <P extends PathsFor<M, C>>(
+  path: P,
+  ...init: InitArgs<OperationOf<M, P>>
+) => Promise<Answer<OperationOf<M, P>, Throws>>;
+
+/** The client: one method per HTTP method, path templates as typed literals, each operation sent its own credential. */
+export interface SvcClient<C extends CredentialOption = CredentialOption, Throws extends boolean = false> {
+  GET: CallMethod<"GET", C, Throws>;
+  POST: CallMethod<"POST", C, Throws>;
+  /**
+   * Every item of a paged list, page after page, from `params.query.page` (default 1) at `params.query.size` (default
+   * and bound from the contract). Stops after the last page (`pages`), or, when `pages` is null, at the first page
+   * shorter than `size`. An answer that is not a success throws `ApiError`.
+   */
+  paginate<M extends Method, P extends PagedPathsFor<M, C>>(method: M, path: P, ...init: InitArgs<OperationOf<M, P>>): AsyncIterableIterator<PageItem<M, P>>;
+  /** A client with the same settings and these credentials added (a link token from `POST /v2/link/token`, another team's key). */
+  withCredentials<N extends Credentials>(credentials: N): SvcClient<C | GivenCredentials<N>, Throws>;
+}
+
+/** The credential options given a value whose type is not just `undefined` (a `string | undefined` from the environment counts). */
+export type GivenCredentials<O> = {
+  [K in CredentialOption]: K extends keyof O ? ([Exclude<O[K], undefined>] extends [never] ? never : K) : never;
+}[CredentialOption];
+
+/** `createClient`'s options. */
+export interface ClientOptions extends Credentials {
+  /** The service's base address, such as `https://api.svc.example` or the mock's `http://127.0.0.1:4010`. Required. */
+  baseUrl: string;
+  /** The fetch to send requests with (default: the global fetch). */
+  fetch?: ((request: Request) => Promise<Response>) | undefined;
+  /** The longest one attempt may take, answer body included, in ms (default 60000; `0` waits for ever). */
+  timeoutMs?: number | undefined;
+  /** Retries of idempotent calls: off by default; `true` for the defaults of `RetryOptions`. */
+  retry?: RetryOptions | boolean | undefined;
+  /** Throw `ApiError` for every answer that is not a declared success, and type calls as returning only successes. */
+  throwOnError?: boolean | undefined;
+  /** Headers sent with every call. */
+  headers?: Record<string, string> | undefined;
+}

@@ -1,0 +1,94 @@
+// The client sends each operation the credential its contract names, refuses before sending when it lacks it, and checks its options.
+import { describe, expect, it } from "vitest";
+import { createClient, MissingCredentialError } from "../../generated/client/index.js";
+import { callOperation } from "../support/calls.ts";
+import { contract, operations } from "../support/contract.ts";
+
+const HEADERS = ["x-svc-api-key", "x-svc-link-token"];
+const schemes = (contract.components as { securitySchemes: Record<string, { name: string }> }).securitySchemes;
+
+function recording(credentials: { apiKey?: string; linkToken?: string }) {
+  const seen: Request[] = [];
+  const api = createClient({
+    baseUrl: "http://client.invalid",
+    ...credentials,
+    fetch: async (request: Request) => {
+      seen.push(request);
+      return new Response("{}", { status: 200, headers: { "content-type": "application/json" } });
+    },
+  });
+  return { api, seen };
+}
+
+describe("createClient credentials", () => {
+  for (const op of operations) {
+    const header = schemes[op.securitySchemes[0]!]!.name;
+    it(`sends ${op.method} ${op.template} ${header} and no other credential`, async () => {
+      const { api, seen } = recording({ apiKey: "sk_test_a", linkToken: "lt_test_b" });
+      await callOperation(api, op.operationId);
+      expect(seen).toHaveLength(1);
+      for (const name of HEADERS) {
+        expect(seen[0]!.headers.get(name)).toBe(name === header ? (name === "x-svc-api-key" ? "sk_test_a" : "lt_test_b") : null);
+      }
+    });
+
+    it(`refuses ${op.method} ${op.template} without ${header}, before sending, naming the option`, async () => {
+      for (const credentials of [{}, { apiKey: "", linkToken: "" }]) {
+        const { api, seen } = recording(credentials);
+        const error = await callOperation(api, op.operationId).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(MissingCredentialError);
+        const option = header === "x-svc-api-key" ? "apiKey" : "linkToken";
+        expect((error as MissingCredentialError).option).toBe(option);
+        expect((error as Error).message).toContain(`\`${option}\``);
+        expect((error as Error).message).toContain(header);
+        expect(seen).toHaveLength(0);
+      }
+    });
+  }
+
+  it("adds a credential to a copy of the client with withCredentials, leaving the original as it was", async () => {
+    const { api, seen } = recording({ apiKey: "sk_test_a" });
+    const linked = api.withCredentials({ linkToken: "lt_test_c" });
+    await linked.POST("/v2/link/provider/password/{provider}/complete_mfa", { params: { path: { provider: "whoop" } }, body: { mfa_code: "1" } });
+    expect(seen[0]!.headers.get("x-svc-link-token")).toBe("lt_test_c");
+    await linked.GET("/v3/lab_tests/labs");
+    expect(seen[1]!.headers.get("x-svc-api-key")).toBe("sk_test_a");
+    // The recording helper's options are typed `string | undefined`, so only the run-time check can refuse this one.
+    const error = await api.POST("/v2/link/provider/password/{provider}/complete_mfa", { params: { path: { provider: "whoop" } }, body: { mfa_code: "1" } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MissingCredentialError);
+  });
+
+  it("lets a header set on the call override the client's credential, or stand in for a missing one", async () => {
+    const { api, seen } = recording({ apiKey: "sk_test_a" });
+    await api.GET("/v3/lab_tests/labs", { headers: { "X-Svc-Api-Key": "sk_test_other_team" } });
+    expect(seen[0]!.headers.get("x-svc-api-key")).toBe("sk_test_other_team");
+    const bare = recording({});
+    await bare.api.GET("/v3/lab_tests/labs", { headers: { "x-svc-api-key": "sk_test_per_call" } });
+    expect(bare.seen[0]!.headers.get("x-svc-api-key")).toBe("sk_test_per_call");
+  });
+
+  it("refuses a path that is not an operation of the contract before sending", async () => {
+    const { api, seen } = recording({ apiKey: "sk_test_a" });
+    // @ts-expect-error not a path of the contract
+    await expect(api.GET("/v3/not/a/path")).rejects.toThrow(TypeError);
+    expect(seen).toHaveLength(0);
+  });
+});
+
+describe("createClient options", () => {
+  for (const baseUrl of [undefined, "", "api.svc.example", "/v2", "ftp://files.example", "http://"]) {
+    it(`refuses the baseUrl ${JSON.stringify(baseUrl)} when the client is made`, () => {
+      expect(() => createClient({ baseUrl } as never)).toThrow(/baseUrl must be the service's absolute http\(s\) address/);
+    });
+  }
+
+  it("refuses a timeout that is not a number of milliseconds >= 0", () => {
+    for (const timeoutMs of [-1, Number.NaN, Number.POSITIVE_INFINITY, "10" as unknown as number]) {
+      expect(() => createClient({ baseUrl: "http://x.invalid", timeoutMs })).toThrow(/timeoutMs/);
+    }
+  });
+
+  it("refuses a credential that is not a string", () => {
+    expect(() => createClient({ baseUrl: "http://x.invalid", apiKey: 42 as unknown as string })).toThrow(/apiKey must be a string/);
+  });
+});

@@ -1,0 +1,103 @@
+// No answer is never mistaken for an API error: a failed connection, a timeout (before or during the body) and the caller's abort each have their own error.
+import net from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ApiConnectionError, ApiTimeoutError, createClient, isApiError } from "../../generated/client/index.js";
+import { freePort } from "../../scripts/lib/net.ts";
+import { json, startStub, type StubServer } from "../support/stub-server.ts";
+
+let stub: StubServer;
+/** How the stub misbehaves: answer after a delay, stall after the head, or cut the body short. */
+let mode: "slow" | "stall-body" | "reset-body" = "slow";
+
+beforeAll(async () => {
+  stub = await startStub((_, res) => {
+    if (mode === "slow") {
+      setTimeout(() => json(res, 200, []), 300);
+    } else if (mode === "stall-body") {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write("[");
+    } else {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write("[", () => res.destroy());
+    }
+  });
+});
+afterAll(() => stub.close());
+
+const api = (options: { timeoutMs?: number } = {}) => createClient({ baseUrl: stub.url, apiKey: "sk_test_a", ...options });
+
+describe("failures without an answer", () => {
+  it("throws ApiConnectionError, with the cause, when nothing listens", async () => {
+    const port = await freePort();
+    const error = await createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "sk_test_a" }).GET("/v3/lab_tests/labs").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiConnectionError);
+    expect(isApiError(error)).toBe(false);
+    expect((error as ApiConnectionError).cause).toBeDefined();
+    expect((error as ApiConnectionError).operation.operationId).toBe("listLabs");
+  });
+
+  it("throws ApiConnectionError when the connection is cut while the body is read", async () => {
+    mode = "reset-body";
+    await expect(api().GET("/v3/lab_tests/labs")).rejects.toBeInstanceOf(ApiConnectionError);
+  });
+
+  it("throws ApiTimeoutError when the answer takes longer than the client's timeoutMs", async () => {
+    mode = "slow";
+    const error = await api({ timeoutMs: 50 }).GET("/v3/lab_tests/labs").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiTimeoutError);
+    expect((error as ApiTimeoutError).timeoutMs).toBe(50);
+  });
+
+  it("lets a call's timeoutMs override the client's, both ways", async () => {
+    mode = "slow";
+    await expect(api({ timeoutMs: 5_000 }).GET("/v3/lab_tests/labs", { timeoutMs: 50 })).rejects.toBeInstanceOf(ApiTimeoutError);
+    const answer = await api({ timeoutMs: 50 }).GET("/v3/lab_tests/labs", { timeoutMs: 5_000 });
+    expect(answer.status).toBe(200);
+  });
+
+  it("throws ApiTimeoutError when the body stalls after the head arrived", async () => {
+    mode = "stall-body";
+    await expect(api({ timeoutMs: 150 }).GET("/v3/lab_tests/labs")).rejects.toBeInstanceOf(ApiTimeoutError);
+  });
+
+  it("throws the caller's own abort reason, not a timeout", async () => {
+    mode = "slow";
+    const controller = new AbortController();
+    const reason = new Error("the user left the page");
+    setTimeout(() => controller.abort(reason), 30);
+    await expect(api().GET("/v3/lab_tests/labs", { signal: controller.signal })).rejects.toBe(reason);
+  });
+
+  it("throws at once for a signal that is already aborted, sending nothing", async () => {
+    const before = stub.arrivals.length;
+    const reason = new Error("already gone");
+    await expect(api().GET("/v3/lab_tests/labs", { signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    expect(stub.arrivals.length).toBe(before);
+  });
+
+  it("throws a failure of a custom fetch as ApiConnectionError", async () => {
+    const failing = createClient({ baseUrl: "http://x.invalid", apiKey: "sk_test_a", fetch: () => Promise.reject(new TypeError("fetch failed")) });
+    await expect(failing.GET("/v3/lab_tests/labs")).rejects.toBeInstanceOf(ApiConnectionError);
+  });
+
+  it("keeps no timer alive after a call: the process could exit", async () => {
+    mode = "slow";
+    const socketsBefore = process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    await api({ timeoutMs: 10_000 }).GET("/v3/lab_tests/labs");
+    const socketsAfter = process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+    expect(socketsAfter).toBeLessThanOrEqual(socketsBefore);
+  });
+});
+
+describe("a server that accepts and never answers", () => {
+  it("is cut off by the timeout", async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const { port } = silent.address() as net.AddressInfo;
+    try {
+      await expect(createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "sk_test_a", timeoutMs: 100 }).GET("/v3/lab_tests/labs")).rejects.toBeInstanceOf(ApiTimeoutError);
+    } finally {
+      silent.close();
+    }
+  });
+});

@@ -1,0 +1,126 @@
+// Compiled by `npm run typecheck` (test/typecheck.test.ts): what a strict consumer of the client may write, and what it may not.
+import { createClient } from "../../generated/client/index.js";
+import type { ErrorBody, Lab, LinkMfaResult, Marker, Order, PhlebotomyAppointment, Provider, PscInfo } from "../../generated/client/index.js";
+
+const api = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "sk_test_example" });
+const ORDER = "7a1d9c3b-2e4f-4a6b-8c0d-1e2f3a4b5c6d";
+
+export async function answersAreTheExportedTypes(): Promise<void> {
+  const labs = await api.GET("/v3/lab_tests/labs");
+  if (labs.status === 200) {
+    const lab: Lab = labs.data[0]!;
+    // An open enumeration is a string: known values autocomplete, and string methods work.
+    lab.collection_methods[0]?.toUpperCase();
+    const all: Lab[] = labs.data;
+    void all;
+  }
+
+  const psc = await api.GET("/v3/order/{order_id}/psc/info", { params: { path: { order_id: ORDER } } });
+  if (psc.ok) {
+    const info: PscInfo = psc.data;
+    const slug: string = info.slug;
+    slug.toUpperCase();
+  }
+
+  const appointment = await api.GET("/v3/order/{order_id}/phlebotomy/appointment", { params: { path: { order_id: ORDER } } });
+  if (appointment.ok) {
+    const value: PhlebotomyAppointment = appointment.data;
+    void value;
+  }
+
+  const providers = await api.GET("/v2/providers");
+  if (providers.ok) {
+    const provider: Provider | undefined = providers.data[0];
+    void provider;
+  }
+
+  const orders = await api.GET("/v3/orders");
+  if (orders.ok) {
+    const order: Order | undefined = orders.data.orders[0];
+    void order;
+  }
+
+  // Error bodies are the contract's: no casts.
+  const missing = await api.POST("/v2/user/{user_id}/sign_in_token", { params: { path: { user_id: ORDER } } });
+  if (missing.status === 404) {
+    const body: ErrorBody = missing.error;
+    body.code.toUpperCase();
+  } else if (!missing.ok && missing.status !== 401) {
+    // A status the contract does not declare: the body is there, but unknown.
+    const body: unknown = missing.error;
+    // @ts-expect-error an undeclared status's body is not typed
+    void body.code;
+    void missing.error;
+  }
+
+  const mfa = await api.withCredentials({ linkToken: "lt_test" }).POST("/v2/link/provider/password/{provider}/complete_mfa", {
+    params: { path: { provider: "whoop" } },
+    body: { mfa_code: "123456" },
+  });
+  if (mfa.ok) {
+    const result: LinkMfaResult = mfa.data;
+    void result;
+  }
+}
+
+export function aValueAddedLaterStillFits(): PscInfo {
+  // A response may carry a value the service added after this package was built.
+  return { lab_id: 1, slug: "a_lab_added_next_year", patient_service_centers: [] };
+}
+
+export async function bulkImportSaysWhichSuccess(): Promise<200 | 202 | undefined> {
+  const answer = await api.POST("/v2/link/bulk_import", { body: { provider: "oura", connections: [] } });
+  if (!answer.ok) return undefined;
+  const status: 200 | 202 = answer.status;
+  // @ts-expect-error bulk import declares no 201
+  if (answer.status === 201) return undefined;
+  return status;
+}
+
+export async function pagingYieldsItems(): Promise<void> {
+  for await (const marker of api.paginate("GET", "/v3/lab_tests/{lab_test_id}/markers", { params: { path: { lab_test_id: ORDER } } })) {
+    const item: Marker = marker;
+    void item;
+  }
+  for await (const order of api.paginate("GET", "/v3/orders")) {
+    const item: Order = order;
+    void item;
+  }
+}
+
+export async function throwOnErrorReturnsSuccesses(): Promise<Lab[]> {
+  const strict = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "sk_test_example", throwOnError: true });
+  const answer = await strict.GET("/v3/lab_tests/labs");
+  const status: 200 = answer.status;
+  void status;
+  return answer.data;
+}
+
+export async function credentialsAreCheckedAtCompileTime(): Promise<void> {
+  // @ts-expect-error this client has no link token, which completing provider MFA takes
+  await api.POST("/v2/link/provider/password/{provider}/complete_mfa", { params: { path: { provider: "whoop" } }, body: { mfa_code: "1" } });
+  const linkOnly = createClient({ baseUrl: "http://127.0.0.1:4010", linkToken: "lt_test" });
+  // @ts-expect-error this client has no team API key
+  await linkOnly.GET("/v3/lab_tests/labs");
+  // A key from the environment may be undefined at run time: the types allow it, and the call checks it.
+  const fromEnv = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: process.env.SVC_API_KEY });
+  await fromEnv.GET("/v3/lab_tests/labs");
+}
+
+export async function requestsAreChecked(): Promise<void> {
+  // @ts-expect-error the path parameter is required
+  await api.GET("/v3/order/{order_id}/psc/info");
+  // @ts-expect-error the body is required
+  await api.POST("/v2/link/token");
+  // @ts-expect-error radius is one of 10, 20, 25, 50, 100
+  await api.GET("/v3/order/{order_id}/psc/info", { params: { path: { order_id: ORDER }, query: { radius: 30 } } });
+  // @ts-expect-error not a path of the contract
+  await api.GET("/v3/lab_tests/lab");
+  // An open enumeration takes a value added later in a request too.
+  await api.POST("/v2/link/token", { body: { user_id: ORDER, provider: "a_provider_added_next_year" } });
+}
+
+export function baseUrlIsRequired(): void {
+  // @ts-expect-error baseUrl is required
+  createClient({ apiKey: "sk_test_example" });
+}
