@@ -1,0 +1,129 @@
+// The packed tarball, installed into a fresh project: a strict TypeScript consumer type-checks under nodenext, node16 and
+// bundler resolution, and runs against the mock under plain Node ESM, plain Node require, tsx and an esbuild bundle.
+import { copyFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { binPath } from "../../scripts/lib/tools.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+import { contract, exampleNames, responseExample } from "../support/contract.ts";
+import { mockUrl } from "../support/mock.ts";
+import { installPacked, run, type PackedProject } from "../support/packed.ts";
+
+let project: PackedProject;
+const FIXTURE = path.join(repoRoot, "test/fixtures/consumer/consumer.ts");
+
+beforeAll(async () => {
+  project = await installPacked();
+  await copyFile(FIXTURE, path.join(project.dir, "consumer.ts"));
+  // The same application as CommonJS: its imports become require() calls and resolve the package's require condition.
+  await copyFile(FIXTURE, path.join(project.dir, "consumer.cts"));
+}, 180_000);
+afterAll(() => project?.remove());
+
+function first<T>(operationId: string, status: number): T {
+  return responseExample(operationId, status, exampleNames(operationId, status)[0]!) as T;
+}
+
+/** What the consumer must print, worked out from the contract's examples the way the consumer reads them. */
+function expected(): Record<string, unknown> {
+  const markerPage = first<{ markers: { slug: string }[]; pages: number }>("listLabTestMarkers", 200);
+  const labSlugs = (contract.components as { schemas: Record<string, { anyOf: { enum?: string[] }[] }> }).schemas.LabSlug!.anyOf.find((b) => b.enum)!.enum!;
+  return {
+    createLinkToken: first<{ link_web_url: string }>("createLinkToken", 200).link_web_url.startsWith("https://"),
+    bulkImportConnections: { status: 202, imported: first<{ user_ids_imported: string[] }>("bulkImportConnections", 202).user_ids_imported.length },
+    completeProviderMfa: first<{ state: string }>("completeProviderMfa", 200).state,
+    createInsurance: first<{ company: { name: string } }>("createInsurance", 200).company.name.length > 0,
+    getLatestInsurance: first<{ member_id: string }>("getLatestInsurance", 200).member_id.length > 0,
+    getLatestUserInfo: first<{ first_name: string }>("getLatestUserInfo", 200).first_name.length > 0,
+    createSignInToken: first<{ sign_in_token: string }>("createSignInToken", 200).sign_in_token.length > 0,
+    listProviders: first<unknown[]>("listProviders", 200).length,
+    listLabTestMarkers: markerPage.markers[0]?.slug ?? null,
+    listOrderSetMarkers: first<{ markers: unknown[] }>("listOrderSetMarkers", 200).markers.length,
+    listLabs: first<{ collection_methods: string[] }[]>("listLabs", 200)[0]!.collection_methods[0]!.toUpperCase(),
+    getOrderPscInfo: first<{ slug: string }>("getOrderPscInfo", 200).slug.toUpperCase(),
+    getOrderPhlebotomyAppointment: first<{ status: string }>("getOrderPhlebotomyAppointment", 200).status,
+    listOrders: "abnormal",
+    notFound: "not_found",
+    thrown: { status: 401, code: "unauthorized", isClass: true },
+    paginate: markerPage.markers.length * markerPage.pages,
+    knownLabSlugs: labSlugs.length,
+  };
+}
+
+describe("the packed tarball", () => {
+  it("ships only what consumers use", () => {
+    const outside = project.files.filter(
+      (file) => !/^generated\/(client|types)\//.test(file) && !["generated/schema.d.ts", "generated/schema.d.cts", "generated/openapi.json", "generated/openapi.yaml", "package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(file),
+    );
+    expect(outside).toEqual([]);
+    for (const needed of ["LICENSE", "CHANGELOG.md", "README.md", "generated/client/index.js", "generated/client/index.cjs", "generated/client/index.d.ts", "generated/client/index.d.cts"]) {
+      expect(project.files).toContain(needed);
+    }
+  });
+
+  for (const resolution of ["nodenext", "node16", "bundler"] as const) {
+    it(`type-checks a strict consumer with ${resolution} resolution, the package's declarations included`, async () => {
+      const files = resolution === "bundler" ? ["consumer.ts"] : ["consumer.ts", "consumer.cts"];
+      const config = {
+        compilerOptions: {
+          target: "ES2022",
+          module: resolution === "bundler" ? "ESNext" : resolution,
+          moduleResolution: resolution,
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          exactOptionalPropertyTypes: true,
+          skipLibCheck: false,
+          noEmit: true,
+          types: ["node"],
+          typeRoots: [path.join(repoRoot, "node_modules/@types")],
+        },
+        files,
+      };
+      const tsconfig = path.join(project.dir, `tsconfig.${resolution}.json`);
+      await writeFile(tsconfig, JSON.stringify(config));
+      const result = await run(binPath("tsc"), ["-p", tsconfig], { cwd: project.dir }).catch((error: { stdout: string }) => error);
+      expect(result.stdout).toBe("");
+    });
+  }
+
+  const env = { ...process.env, SVC_BASE_URL: mockUrl };
+  const ways: [string, () => Promise<string>][] = [
+    [
+      "plain Node ESM (import)",
+      async () => {
+        await run(binPath("esbuild"), ["consumer.ts", "--format=esm", "--outfile=consumer.mjs", "--log-level=warning"], { cwd: project.dir });
+        return (await run(process.execPath, ["consumer.mjs"], { cwd: project.dir, env })).stdout;
+      },
+    ],
+    [
+      "plain Node CommonJS (require)",
+      async () => {
+        await run(binPath("esbuild"), ["consumer.cts", "--format=cjs", "--outfile=consumer.cjs", "--log-level=warning"], { cwd: project.dir });
+        return (await run(process.execPath, ["consumer.cjs"], { cwd: project.dir, env })).stdout;
+      },
+    ],
+    ["tsx", async () => (await run(binPath("tsx"), ["consumer.ts"], { cwd: project.dir, env })).stdout],
+    [
+      "an esbuild bundle",
+      async () => {
+        await run(binPath("esbuild"), ["consumer.ts", "--bundle", "--platform=node", "--format=esm", "--outfile=bundle.mjs", "--log-level=warning"], { cwd: project.dir });
+        return (await run(process.execPath, ["bundle.mjs"], { cwd: project.dir, env })).stdout;
+      },
+    ],
+    [
+      "a Vite build with every dependency bundled",
+      async () => {
+        const config = { logLevel: "warn", build: { ssr: "consumer.ts", outDir: "vite-out", emptyOutDir: true }, ssr: { noExternal: true } };
+        await writeFile(path.join(project.dir, "vite.config.mjs"), `export default ${JSON.stringify(config)};\n`);
+        await run(binPath("vite"), ["build"], { cwd: project.dir });
+        return (await run(process.execPath, ["vite-out/consumer.js"], { cwd: project.dir, env })).stdout;
+      },
+    ],
+  ];
+  for (const [how, start] of ways) {
+    it(`calls every operation against the mock under ${how}`, async () => {
+      const output = await start();
+      expect(JSON.parse(output.trim().split("\n").pop()!)).toEqual(expected());
+    });
+  }
+});

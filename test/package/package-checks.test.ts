@@ -1,0 +1,24 @@
+// publint (strict) and Are the Types Wrong (node16 profile) find nothing wrong with the package as npm would pack it.
+import { describe, expect, it } from "vitest";
+import { binPath } from "../../scripts/lib/tools.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+import { run } from "../support/packed.ts";
+
+describe("package checks", () => {
+  it("publint --strict finds nothing", async () => {
+    const { stdout } = await run(binPath("publint"), ["--strict"], { cwd: repoRoot });
+    expect(stdout).toContain("All good!");
+  });
+
+  it("attw --profile node16 finds no problem in any entry", async () => {
+    // The YAML bundle is a file to read (require.resolve), not a module TypeScript could resolve types for.
+    const { stdout } = await run(binPath("attw"), ["--pack", ".", "--profile", "node16", "--exclude-entrypoints", "./openapi.yaml", "--format", "json"], { cwd: repoRoot });
+    const report = JSON.parse(stdout) as { problems: Record<string, { entrypoint: string; resolutionKind: string }[]> };
+    // The node16 profile ignores node10 resolution, which cannot see subpath exports; every other one must be clean.
+    const problems = Object.values(report.problems).flat().filter((problem) => problem.resolutionKind !== "node10");
+    expect(problems).toEqual([]);
+    expect(Object.keys((report as unknown as { analysis: { entrypoints: object } }).analysis.entrypoints)).toEqual(
+      expect.arrayContaining([".", "./client", "./types", "./openapi.json"]),
+    );
+  });
+});
