@@ -90,8 +90,7 @@ var MissingCredentialError = class extends globalThis.Error {
 // src/client/retry.ts
 var DEFAULTS = { retries: 2, initialDelayMs: 500, maxDelayMs: 8e3, maxRetryAfterMs: 6e4 };
 var IDEMPOTENT = /* @__PURE__ */ new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
-function retryPolicy(method, ...settings) {
-  const setting = settings.find((s) => s !== void 0);
+function retryPolicy(method, setting) {
   if (!setting || !IDEMPOTENT.has(method)) return void 0;
   const chosen = setting === true ? {} : setting;
   const policy = { ...DEFAULTS };
@@ -149,6 +148,10 @@ var Deadline = class {
     this.caller?.removeEventListener("abort", this.relay);
   }
 };
+var CALL_STATE = "svcCallState";
+function deadlineFor(timeoutMs, caller, operation) {
+  return timeoutMs > 0 ? new Deadline(timeoutMs, caller, operation) : void 0;
+}
 function sleep(ms, signal) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
@@ -163,43 +166,42 @@ function sleep(ms, signal) {
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
-function transport(settings) {
-  const { fetch, operation, policy, timeoutMs, caller, state } = settings;
-  return async (request) => {
-    const pristine = policy ? request.clone() : void 0;
-    let sending = request;
-    for (let attempt = 0; ; attempt++) {
-      let wait;
-      try {
-        const response = await fetch(sending);
-        if (policy && attempt < policy.retries && isRetryableStatus(response.status)) wait = delayForAnswer(policy, attempt, response);
-        if (wait === void 0) {
-          state.answered = true;
-          return response;
-        }
-        await response.body?.cancel();
-      } catch (error) {
-        if (caller?.aborted) throw caller.reason;
-        const failure = state.deadline.timedOut ? state.deadline.signal.reason : new ApiConnectionError(operation, error);
-        if (!policy || attempt >= policy.retries) throw failure;
-        wait = backoffDelay(policy, attempt);
-      }
-      state.deadline.clear();
-      await sleep(wait, caller);
-      state.deadline = new Deadline(timeoutMs, caller, operation);
-      sending = new Request(pristine.clone(), { signal: state.deadline.signal });
-    }
+function sentFailure(error, operation, state) {
+  if (state?.caller?.aborted) return state.caller.reason;
+  if (state?.deadline?.timedOut) return state.deadline.signal.reason;
+  return error instanceof ApiConnectionError || error instanceof ApiTimeoutError ? error : new ApiConnectionError(operation, error);
+}
+function transport(base, sent) {
+  return (request) => {
+    sent.count++;
+    const state = request[CALL_STATE];
+    return state?.policy ? attempts(base(), request, state, state.policy) : base()(request);
   };
 }
-function callFailure(error, state, caller, operation) {
-  if (caller?.aborted) return caller.reason;
-  if (state.deadline.timedOut) return state.deadline.signal.reason;
-  if (!state.answered) return error;
-  return new ApiConnectionError(operation, error);
+async function attempts(fetch, request, state, policy) {
+  const { operation, timeoutMs, caller } = state;
+  const pristine = request.clone();
+  let sending = request;
+  for (let attempt = 0; ; attempt++) {
+    let wait;
+    try {
+      const response = await fetch(sending);
+      if (attempt < policy.retries && isRetryableStatus(response.status)) wait = delayForAnswer(policy, attempt, response);
+      if (wait === void 0) return response;
+      await response.body?.cancel();
+    } catch (error) {
+      if (caller?.aborted || attempt >= policy.retries) throw sentFailure(error, operation, state);
+      wait = backoffDelay(policy, attempt);
+    }
+    state.deadline?.clear();
+    await sleep(wait, caller);
+    state.deadline = deadlineFor(timeoutMs, caller, operation);
+    const signal = state.deadline?.signal ?? caller;
+    sending = signal ? new Request(pristine.clone(), { signal }) : pristine.clone();
+  }
 }
 
 // src/client/create-client.ts
-var DEFAULT_TIMEOUT_MS = 6e4;
 var createFetchClient = typeof openapiFetch.default === "function" ? openapiFetch.default : openapiFetch.default.default;
 function checkTimeout(where, value) {
   if (value !== void 0 && (typeof value !== "number" || !Number.isFinite(value) || value < 0)) {
@@ -261,51 +263,78 @@ function outcome(operation, row, answer, throwOnError) {
   return ok ? { ok, status, data: body, response } : { ok, status, error: body, response };
 }
 function makeClient(settings, held) {
-  const core = createFetchClient({ baseUrl: settings.baseUrl, headers: settings.headers });
-  const table = operations;
-  async function call(method, path, init = {}, throwOnError = settings.throwOnError) {
-    const row = table[`${method} ${path}`];
-    if (row === void 0) throw new TypeError(`${method} ${path} is not an operation of the contract`);
-    const operation = { method, path, operationId: row.operationId };
-    const { params, body, signal, retry } = init;
-    let { headers } = init;
-    if (row.credential !== void 0) {
-      const { header } = credentials[row.credential];
-      if (!hasHeader(headers, header)) {
-        const value = held[row.credential];
-        if (!value) throw new MissingCredentialError(operation, row.credential, header);
-        headers = { [header]: value, ...headers };
-      }
+  const sent = { count: 0 };
+  const send = transport(() => settings.fetch ?? globalThis.fetch, sent);
+  const bare = createFetchClient({ baseUrl: settings.baseUrl, headers: settings.headers, fetch: send });
+  const withCredential = /* @__PURE__ */ new Map();
+  function coreFor(credential) {
+    let core = withCredential.get(credential);
+    if (core === void 0) {
+      const headers = { ...settings.headers, [credentials[credential].header]: held[credential] };
+      withCredential.set(credential, core = createFetchClient({ baseUrl: settings.baseUrl, headers, fetch: send }));
     }
-    checkTimeout(`${method} ${path}`, init.timeoutMs);
-    const timeoutMs = init.timeoutMs ?? settings.timeoutMs;
-    const state = { deadline: new Deadline(timeoutMs, signal, operation), answered: false };
+    return core;
+  }
+  const table = operations;
+  const routes = /* @__PURE__ */ new Map();
+  function route(method, path) {
+    let byPath = routes.get(method);
+    if (byPath === void 0) routes.set(method, byPath = /* @__PURE__ */ new Map());
+    let found = byPath.get(path);
+    if (found === void 0) {
+      const key = `${method} ${path}`;
+      const row = table[key];
+      if (row === void 0) throw new TypeError(`${key} is not an operation of the contract`);
+      const credentialHeld = row.credential === void 0 || Boolean(held[row.credential]);
+      found = { row, operation: { method, path, operationId: row.operationId }, credentialHeld };
+      byPath.set(path, found);
+    }
+    return found;
+  }
+  function call(method, path, init = {}, throwOnError = settings.throwOnError) {
     try {
-      const fetch = transport({
-        fetch: settings.fetch ?? ((request) => globalThis.fetch(request)),
-        operation,
-        policy: retryPolicy(method, retry, settings.retry),
-        timeoutMs,
-        caller: signal,
-        state
-      });
-      const answer = await core.request(method, path, {
-        params,
-        body,
-        headers,
-        signal: state.deadline.signal,
-        parseAs: "text",
-        fetch
-      });
-      return outcome(operation, row, answer, throwOnError);
+      return start(method, path, init, throwOnError);
     } catch (error) {
-      throw error instanceof ApiError ? error : callFailure(error, state, signal, operation);
-    } finally {
-      state.deadline.clear();
+      return Promise.reject(error);
     }
   }
+  function start(method, path, init, throwOnError) {
+    const { row, operation, credentialHeld } = route(method, path);
+    const { signal, headers } = init;
+    let core = bare;
+    if (row.credential !== void 0) {
+      if (credentialHeld) core = coreFor(row.credential);
+      else if (!hasHeader(headers, credentials[row.credential].header)) {
+        throw new MissingCredentialError(operation, row.credential, credentials[row.credential].header);
+      }
+    }
+    if (init.timeoutMs !== void 0) checkTimeout(`${method} ${path}`, init.timeoutMs);
+    const timeoutMs = init.timeoutMs ?? settings.timeoutMs;
+    const retry = init.retry ?? settings.retry;
+    const policy = retry ? retryPolicy(method, retry) : void 0;
+    const state = timeoutMs > 0 || signal !== void 0 || policy !== void 0 ? { operation, policy, timeoutMs, caller: signal, deadline: deadlineFor(timeoutMs, signal, operation) } : void 0;
+    const before = sent.count;
+    const pending = core[method](path, {
+      params: init.params,
+      body: init.body,
+      headers,
+      parseAs: "text",
+      ...state && { signal: state.deadline?.signal ?? signal, [CALL_STATE]: state }
+    });
+    const reachedFetch = sent.count !== before;
+    return pending.then(
+      (answer) => {
+        state?.deadline?.clear();
+        return outcome(operation, row, answer, throwOnError);
+      },
+      (error) => {
+        state?.deadline?.clear();
+        throw reachedFetch ? sentFailure(error, operation, state) : error;
+      }
+    );
+  }
   async function* paginate(method, path, init = {}) {
-    const paging = table[`${method} ${path}`]?.paging;
+    const { paging } = route(method, path).row;
     if (paging === void 0) throw new TypeError(`${method} ${path} is not a paged operation of the contract`);
     const query = init.params?.query ?? {};
     const size = query.size ?? paging.sizeDefault;
@@ -341,7 +370,7 @@ function createClient(options) {
   const held = {};
   for (const option of Object.keys(credentials)) held[option] = given[option];
   return makeClient(
-    { baseUrl, fetch, timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS, retry, throwOnError: throwOnError === true, headers },
+    { baseUrl, fetch, timeoutMs: timeoutMs ?? 0, retry, throwOnError: throwOnError === true, headers },
     held
   );
 }

@@ -6,8 +6,8 @@ export interface RetryPolicy {
     maxDelayMs: number;
     maxRetryAfterMs: number;
 }
-/** The policy for a call, from the call's `retry` (which wins) and the client's; undefined when the call is not retried. */
-export declare function retryPolicy(method: string, ...settings: (RetryOptions | boolean | undefined)[]): RetryPolicy | undefined;
+/** The policy for a call from its retry setting (the call's, else the client's); undefined when the call is not retried. */
+export declare function retryPolicy(method: string, setting: RetryOptions | boolean | undefined): RetryPolicy | undefined;
 export declare function isRetryableStatus(status: number): boolean;
 /** The wait before retry number `attempt` (0 for the first retry): between half and all of initial·2^attempt, capped. */
 export declare function backoffDelay(policy: RetryPolicy, attempt: number, random?: () => number): number;

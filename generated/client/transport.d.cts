@@ -13,20 +13,28 @@ export declare class Deadline {
     constructor(timeoutMs: number, caller: AbortSignal | undefined, operation: OperationRef);
     clear(): void;
 }
-/** What a call and its transport share: the live attempt's deadline, and whether an answer came back (its body is read next). */
+/**
+ * The settings and progress of a call that has a timeout, a signal or retries, shared by the call and the transport.
+ * openapi-fetch copies unknown init keys onto the Request it builds (its hook for fetch extensions), so the call
+ * passes this as `init[CALL_STATE]` and the client's one transport reads it there: no closure per call.
+ */
 export interface CallState {
-    deadline: Deadline;
-    answered: boolean;
-}
-export interface TransportSettings {
-    fetch: Fetch;
     operation: OperationRef;
     policy: RetryPolicy | undefined;
     timeoutMs: number;
     caller: AbortSignal | undefined;
-    state: CallState;
+    /** The live attempt's deadline; none without a timeout, since a signal on a request costs about as much as the rest of a call. */
+    deadline: Deadline | undefined;
 }
-/** A fetch for openapi-fetch that runs the attempts of one call and returns the answer to keep. */
-export declare function transport(settings: TransportSettings): Fetch;
-/** The error to throw for a failure while the call ran: the caller's abort reason, the timeout, or a failed connection. */
-export declare function callFailure(error: unknown, state: CallState, caller: AbortSignal | undefined, operation: OperationRef): unknown;
+export declare const CALL_STATE = "svcCallState";
+/** An attempt's deadline when the call has a timeout. */
+export declare function deadlineFor(timeoutMs: number, caller: AbortSignal | undefined, operation: OperationRef): Deadline | undefined;
+/** The failure to throw once a request was sent: the caller's abort reason, the timeout, or a failed connection. */
+export declare function sentFailure(error: unknown, operation: OperationRef, state: CallState | undefined): unknown;
+/**
+ * The client's fetch for openapi-fetch: sends a call's request, and, when the call retries, its further attempts.
+ * It counts what it sends, so a call can tell whether its request got this far.
+ */
+export declare function transport(base: () => Fetch, sent: {
+    count: number;
+}): Fetch;

@@ -4,10 +4,8 @@ import * as openapiFetch from "openapi-fetch";
 import { credentials, operations } from "../../generated/operations.js";
 import { ApiError, MissingCredentialError, type OperationRef } from "./errors.js";
 import { retryPolicy } from "./retry.js";
-import { callFailure, Deadline, transport, type CallState, type Fetch } from "./transport.js";
+import { CALL_STATE, deadlineFor, sentFailure, transport, type CallState, type Fetch } from "./transport.js";
 import type { ClientOptions, CredentialOption, Credentials, GivenCredentials, SvcClient } from "./types.js";
-
-const DEFAULT_TIMEOUT_MS = 60_000;
 
 // Node's CommonJS interop hands openapi-fetch's whole exports object to a default import; the function is its `default`.
 const createFetchClient: typeof openapiFetch.default =
@@ -115,53 +113,102 @@ interface Settings {
 }
 
 function makeClient(settings: Settings, held: Credentials): SvcClient<CredentialOption, boolean> {
-  const core = createFetchClient({ baseUrl: settings.baseUrl, headers: settings.headers });
+  // The global fetch is read at each call, so one patched after the client was made is used.
+  const sent = { count: 0 };
+  const send = transport(() => settings.fetch ?? globalThis.fetch, sent);
+  // One openapi-fetch client per credential, its header among the client's own headers: merging it per call cost more
+  // than the whole rest of the layer. A header the caller sets on the call still wins, as openapi-fetch merges it last.
+  const bare = createFetchClient({ baseUrl: settings.baseUrl, headers: settings.headers, fetch: send });
+  const withCredential = new Map<CredentialOption, typeof bare>();
+  function coreFor(credential: CredentialOption): typeof bare {
+    let core = withCredential.get(credential);
+    if (core === undefined) {
+      const headers = { ...settings.headers, [credentials[credential].header]: held[credential]! };
+      withCredential.set(credential, (core = createFetchClient({ baseUrl: settings.baseUrl, headers, fetch: send })));
+    }
+    return core;
+  }
   const table = operations as Record<string, OperationRow>;
 
-  async function call(method: string, path: string, init: LooseInit = {}, throwOnError = settings.throwOnError): Promise<LooseOutcome> {
-    const row = table[`${method} ${path}`];
-    if (row === undefined) throw new TypeError(`${method} ${path} is not an operation of the contract`);
-    const operation: OperationRef = { method, path, operationId: row.operationId };
-    const { params, body, signal, retry } = init;
-    let { headers } = init;
-    if (row.credential !== undefined) {
-      const { header } = credentials[row.credential];
-      if (!hasHeader(headers, header)) {
-        const value = held[row.credential];
-        if (!value) throw new MissingCredentialError(operation, row.credential, header);
-        headers = { [header]: value, ...headers };
-      }
+  interface Route {
+    row: OperationRow;
+    operation: OperationRef;
+    /** Whether this client holds the credential the route takes (or the route takes none). */
+    credentialHeld: boolean;
+  }
+  /** Each route's table row, the operation as errors name it, and its credential header, looked up once per client. */
+  // Keyed by method, then by the path as given: the literal's hash is cached, a joined key's would be computed per call.
+  const routes = new Map<string, Map<string, Route>>();
+  function route(method: string, path: string): Route {
+    let byPath = routes.get(method);
+    if (byPath === undefined) routes.set(method, (byPath = new Map()));
+    let found = byPath.get(path);
+    if (found === undefined) {
+      const key = `${method} ${path}`;
+      const row = table[key];
+      if (row === undefined) throw new TypeError(`${key} is not an operation of the contract`);
+      const credentialHeld = row.credential === undefined || Boolean(held[row.credential]);
+      found = { row, operation: { method, path, operationId: row.operationId }, credentialHeld };
+      byPath.set(path, found);
     }
-    checkTimeout(`${method} ${path}`, init.timeoutMs);
-    const timeoutMs = init.timeoutMs ?? settings.timeoutMs;
-    const state: CallState = { deadline: new Deadline(timeoutMs, signal, operation), answered: false };
+    return found;
+  }
+
+  /** A call's answer; every failure, even one found before sending, comes back as a rejected promise. */
+  function call(method: string, path: string, init: LooseInit = {}, throwOnError = settings.throwOnError): Promise<LooseOutcome> {
     try {
-      const fetch = transport({
-        fetch: settings.fetch ?? ((request) => globalThis.fetch(request)),
-        operation,
-        policy: retryPolicy(method, retry, settings.retry),
-        timeoutMs,
-        caller: signal,
-        state,
-      });
-      const answer = await core.request(method as "get", path as never, {
-        params,
-        body,
-        headers,
-        signal: state.deadline.signal,
-        parseAs: "text",
-        fetch,
-      } as never);
-      return outcome(operation, row, answer as { data?: unknown; error?: unknown; response: Response }, throwOnError);
+      return start(method, path, init, throwOnError);
     } catch (error) {
-      throw error instanceof ApiError ? error : callFailure(error, state, signal, operation);
-    } finally {
-      state.deadline.clear();
+      return Promise.reject(error);
     }
   }
 
+  function start(method: string, path: string, init: LooseInit, throwOnError: boolean): Promise<LooseOutcome> {
+    const { row, operation, credentialHeld } = route(method, path);
+    const { signal, headers } = init;
+    let core = bare;
+    if (row.credential !== undefined) {
+      if (credentialHeld) core = coreFor(row.credential);
+      else if (!hasHeader(headers, credentials[row.credential].header)) {
+        throw new MissingCredentialError(operation, row.credential, credentials[row.credential].header);
+      }
+    }
+    if (init.timeoutMs !== undefined) checkTimeout(`${method} ${path}`, init.timeoutMs);
+    const timeoutMs = init.timeoutMs ?? settings.timeoutMs;
+    const retry = init.retry ?? settings.retry;
+    const policy = retry ? retryPolicy(method, retry) : undefined;
+    // Only a call with a timeout, a signal or retries carries state to the transport; the plain call, the common one, carries none.
+    const state: CallState | undefined =
+      timeoutMs > 0 || signal !== undefined || policy !== undefined
+        ? { operation, policy, timeoutMs, caller: signal, deadline: deadlineFor(timeoutMs, signal, operation) }
+        : undefined;
+    const before = sent.count;
+    // GET and POST rather than request(method, ...), which upper-cases the method and spreads the init once more.
+    const pending = (core as unknown as Record<string, (path: string, init: unknown) => Promise<unknown>>)[method]!(path, {
+      params: init.params,
+      body: init.body,
+      headers,
+      parseAs: "text",
+      ...(state && { signal: state.deadline?.signal ?? signal, [CALL_STATE]: state }),
+    });
+    // openapi-fetch builds the request and hands it to fetch before its first await (this client adds no middleware),
+    // so whether the transport ran is known now: a failure after that is the connection's, before it the caller's input.
+    const reachedFetch = sent.count !== before;
+    // Promise handlers rather than an async frame: this is every call's path, and the frame showed in the bench.
+    return pending.then(
+      (answer) => {
+        state?.deadline?.clear();
+        return outcome(operation, row, answer as { data?: unknown; error?: unknown; response: Response }, throwOnError);
+      },
+      (error: unknown) => {
+        state?.deadline?.clear();
+        throw reachedFetch ? sentFailure(error, operation, state) : error;
+      },
+    );
+  }
+
   async function* paginate(method: string, path: string, init: LooseInit = {}): AsyncGenerator<unknown> {
-    const paging = table[`${method} ${path}`]?.paging;
+    const { paging } = route(method, path).row;
     if (paging === undefined) throw new TypeError(`${method} ${path} is not a paged operation of the contract`);
     const query = init.params?.query ?? {};
     const size = query.size ?? paging.sizeDefault;
@@ -206,7 +253,7 @@ export function createClient<const O extends ClientOptions>(
   const held: Credentials = {};
   for (const option of Object.keys(credentials) as CredentialOption[]) held[option] = given[option];
   return makeClient(
-    { baseUrl, fetch, timeoutMs: timeoutMs ?? DEFAULT_TIMEOUT_MS, retry, throwOnError: throwOnError === true, headers },
+    { baseUrl, fetch, timeoutMs: timeoutMs ?? 0, retry, throwOnError: throwOnError === true, headers },
     held,
   ) as unknown as SvcClient<GivenCredentials<O>, O extends { throwOnError: true } ? true : false>;
 }

@@ -12,9 +12,8 @@ export interface RetryPolicy {
 const DEFAULTS: RetryPolicy = { retries: 2, initialDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
 
-/** The policy for a call, from the call's `retry` (which wins) and the client's; undefined when the call is not retried. */
-export function retryPolicy(method: string, ...settings: (RetryOptions | boolean | undefined)[]): RetryPolicy | undefined {
-  const setting = settings.find((s) => s !== undefined);
+/** The policy for a call from its retry setting (the call's, else the client's); undefined when the call is not retried. */
+export function retryPolicy(method: string, setting: RetryOptions | boolean | undefined): RetryPolicy | undefined {
   if (!setting || !IDEMPOTENT.has(method)) return undefined;
   const chosen = setting === true ? {} : setting;
   const policy = { ...DEFAULTS };

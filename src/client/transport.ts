@@ -33,10 +33,25 @@ export class Deadline {
   }
 }
 
-/** What a call and its transport share: the live attempt's deadline, and whether an answer came back (its body is read next). */
+/**
+ * The settings and progress of a call that has a timeout, a signal or retries, shared by the call and the transport.
+ * openapi-fetch copies unknown init keys onto the Request it builds (its hook for fetch extensions), so the call
+ * passes this as `init[CALL_STATE]` and the client's one transport reads it there: no closure per call.
+ */
 export interface CallState {
-  deadline: Deadline;
-  answered: boolean;
+  operation: OperationRef;
+  policy: RetryPolicy | undefined;
+  timeoutMs: number;
+  caller: AbortSignal | undefined;
+  /** The live attempt's deadline; none without a timeout, since a signal on a request costs about as much as the rest of a call. */
+  deadline: Deadline | undefined;
+}
+
+export const CALL_STATE = "svcCallState";
+
+/** An attempt's deadline when the call has a timeout. */
+export function deadlineFor(timeoutMs: number, caller: AbortSignal | undefined, operation: OperationRef): Deadline | undefined {
+  return timeoutMs > 0 ? new Deadline(timeoutMs, caller, operation) : undefined;
 }
 
 function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -54,51 +69,45 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-export interface TransportSettings {
-  fetch: Fetch;
-  operation: OperationRef;
-  policy: RetryPolicy | undefined;
-  timeoutMs: number;
-  caller: AbortSignal | undefined;
-  state: CallState;
+/** The failure to throw once a request was sent: the caller's abort reason, the timeout, or a failed connection. */
+export function sentFailure(error: unknown, operation: OperationRef, state: CallState | undefined): unknown {
+  if (state?.caller?.aborted) return state.caller.reason;
+  if (state?.deadline?.timedOut) return state.deadline.signal.reason;
+  return error instanceof ApiConnectionError || error instanceof ApiTimeoutError ? error : new ApiConnectionError(operation, error);
 }
 
-/** A fetch for openapi-fetch that runs the attempts of one call and returns the answer to keep. */
-export function transport(settings: TransportSettings): Fetch {
-  const { fetch, operation, policy, timeoutMs, caller, state } = settings;
-  return async (request) => {
-    // A retry sends the request again, and sending consumes its body: keep an untouched copy.
-    const pristine = policy ? request.clone() : undefined;
-    let sending = request;
-    for (let attempt = 0; ; attempt++) {
-      let wait: number | undefined;
-      try {
-        const response = await fetch(sending);
-        if (policy && attempt < policy.retries && isRetryableStatus(response.status)) wait = delayForAnswer(policy, attempt, response);
-        if (wait === undefined) {
-          state.answered = true;
-          return response;
-        }
-        await response.body?.cancel();
-      } catch (error) {
-        if (caller?.aborted) throw caller.reason;
-        const failure = state.deadline.timedOut ? state.deadline.signal.reason : new ApiConnectionError(operation, error);
-        if (!policy || attempt >= policy.retries) throw failure;
-        wait = backoffDelay(policy, attempt);
-      }
-      state.deadline.clear();
-      await sleep(wait, caller);
-      state.deadline = new Deadline(timeoutMs, caller, operation);
-      sending = new Request(pristine!.clone(), { signal: state.deadline.signal });
-    }
+/**
+ * The client's fetch for openapi-fetch: sends a call's request, and, when the call retries, its further attempts.
+ * It counts what it sends, so a call can tell whether its request got this far.
+ */
+export function transport(base: () => Fetch, sent: { count: number }): Fetch {
+  return (request) => {
+    sent.count++;
+    const state = (request as unknown as Record<string, CallState | undefined>)[CALL_STATE];
+    return state?.policy ? attempts(base(), request, state, state.policy) : base()(request);
   };
 }
 
-/** The error to throw for a failure while the call ran: the caller's abort reason, the timeout, or a failed connection. */
-export function callFailure(error: unknown, state: CallState, caller: AbortSignal | undefined, operation: OperationRef): unknown {
-  if (caller?.aborted) return caller.reason;
-  if (state.deadline.timedOut) return state.deadline.signal.reason;
-  // Before an answer, the transport has already classified what failed; anything else is the caller's input.
-  if (!state.answered) return error;
-  return new ApiConnectionError(operation, error);
+async function attempts(fetch: Fetch, request: Request, state: CallState, policy: RetryPolicy): Promise<Response> {
+  const { operation, timeoutMs, caller } = state;
+  // A retry sends the request again, and sending consumes its body: keep an untouched copy.
+  const pristine = request.clone();
+  let sending = request;
+  for (let attempt = 0; ; attempt++) {
+    let wait: number | undefined;
+    try {
+      const response = await fetch(sending);
+      if (attempt < policy.retries && isRetryableStatus(response.status)) wait = delayForAnswer(policy, attempt, response);
+      if (wait === undefined) return response;
+      await response.body?.cancel();
+    } catch (error) {
+      if (caller?.aborted || attempt >= policy.retries) throw sentFailure(error, operation, state);
+      wait = backoffDelay(policy, attempt);
+    }
+    state.deadline?.clear();
+    await sleep(wait, caller);
+    state.deadline = deadlineFor(timeoutMs, caller, operation);
+    const signal = state.deadline?.signal ?? caller;
+    sending = signal ? new Request(pristine.clone(), { signal }) : pristine.clone();
+  }
 }

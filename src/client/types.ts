@@ -160,7 +160,7 @@ export interface ClientOptions extends Credentials {
   baseUrl: string;
   /** The fetch to send requests with (default: the global fetch). */
   fetch?: ((request: Request) => Promise<Response>) | undefined;
-  /** The longest one attempt may take, answer body included, in ms (default 60000; `0` waits for ever). */
+  /** The longest one attempt may take, answer body included, in ms (default and `0`: no limit, as with fetch). */
   timeoutMs?: number | undefined;
   /** Retries of idempotent calls: off by default; `true` for the defaults of `RetryOptions`. */
   retry?: RetryOptions | boolean | undefined;

@@ -75,6 +75,16 @@ describe("failures without an answer", () => {
     expect(stub.arrivals.length).toBe(before);
   });
 
+  it("throws a request that cannot be built as the caller's own error, not ApiConnectionError", async () => {
+    let sent = 0;
+    const counting = createClient({ baseUrl: "http://x.invalid", apiKey: "sk_test_a", fetch: () => (sent++, Promise.resolve(new Response("{}"))) });
+    const body = { user_id: 10n } as unknown as { user_id: string };
+    const error = await counting.POST("/v2/link/token", { body }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error).not.toBeInstanceOf(ApiConnectionError);
+    expect(sent).toBe(0);
+  });
+
   it("throws a failure of a custom fetch as ApiConnectionError", async () => {
     const failing = createClient({ baseUrl: "http://x.invalid", apiKey: "sk_test_a", fetch: () => Promise.reject(new TypeError("fetch failed")) });
     await expect(failing.GET("/v3/lab_tests/labs")).rejects.toBeInstanceOf(ApiConnectionError);

@@ -1,0 +1,28 @@
+// `npm run bench`: prints every benchmark figure beside its baseline from the same run, as a ratio, and writes them as JSON to .tmp/bench/.
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+import { clientFigures, type Figure } from "./client.ts";
+
+const outDir = path.join(repoRoot, ".tmp", "bench");
+const latest = path.join(outDir, "latest.json");
+
+function row(figure: Figure, previous: Figure | undefined): string {
+  const value = `${figure.value.toFixed(figure.unit === "bytes" ? 0 : 2)} ${figure.unit}`;
+  const base = `${figure.baseline.value.toFixed(figure.unit === "bytes" ? 0 : 2)} ${figure.unit}`;
+  const change = previous ? ` (last run ${previous.ratio.toFixed(2)})` : "";
+  return `| ${figure.name} | ${value} | ${figure.baseline.name}: ${base} | ${figure.ratio.toFixed(2)}${change} | ${figure.target ?? ""} |`;
+}
+
+const previous = JSON.parse(await readFile(latest, "utf8").catch(() => "{}")) as { figures?: Figure[] };
+const figures = await clientFigures();
+console.log("| figure | value | baseline (same run) | ratio | target |\n|---|---|---|---|---|");
+for (const figure of figures) {
+  const before = previous.figures?.find((f) => f.name === figure.name && f.baseline.name === figure.baseline.name);
+  console.log(row(figure, before));
+}
+const report = { at: new Date().toISOString(), node: process.version, figures };
+await mkdir(outDir, { recursive: true });
+await writeFile(latest, `${JSON.stringify(report, null, 2)}\n`);
+await writeFile(path.join(outDir, `${report.at.replace(/[:.]/g, "-")}.json`), `${JSON.stringify(report, null, 2)}\n`);
+console.log(`\nwrote ${path.relative(repoRoot, latest)} (and a dated copy); each ratio in brackets is the last run's`);
