@@ -1,7 +1,7 @@
 // Measures the client against baselines in the same run: its bundled size beside bare openapi-fetch's, its per-call
 // cost beside bare openapi-fetch and a plain fetch (runs interleaved), and a consumer's type-check time beside an empty one's.
 import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
@@ -104,7 +104,9 @@ export async function callFigures(rounds = 60, callsPerRound = 500): Promise<Fig
 
 /** `tsc --noEmit` of the consumer that calls every operation, beside the same run on an empty consumer. */
 export async function typeCheckFigures(rounds = 3): Promise<Figure[]> {
-  const dir = await mkdtemp(path.join(repoRoot, ".tmp-bench-tsc-"));
+  // Inside the repo, so the consumer's import of the package resolves to this package itself.
+  await mkdir(path.join(repoRoot, ".tmp"), { recursive: true });
+  const dir = await mkdtemp(path.join(repoRoot, ".tmp", "bench-tsc-"));
   try {
     const configs: Record<string, string> = {};
     for (const [name, source] of [

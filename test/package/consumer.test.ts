@@ -7,17 +7,21 @@ import { binPath } from "../../scripts/lib/tools.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { contract, exampleNames, responseExample } from "../support/contract.ts";
 import { mockUrl } from "../support/mock.ts";
-import { installPacked, run, type PackedProject } from "../support/packed.ts";
+import { installPacked, OTHER_NODE, otherNodeBinary, run, type PackedProject } from "../support/packed.ts";
 
 let project: PackedProject;
+let otherNode: string;
 const FIXTURE = path.join(repoRoot, "test/fixtures/consumer/consumer.ts");
 
 beforeAll(async () => {
-  project = await installPacked();
+  [project, otherNode] = await Promise.all([installPacked(), otherNodeBinary()]);
   await copyFile(FIXTURE, path.join(project.dir, "consumer.ts"));
   // The same application as CommonJS: its imports become require() calls and resolve the package's require condition.
   await copyFile(FIXTURE, path.join(project.dir, "consumer.cts"));
-}, 180_000);
+  // Type annotations stripped, nothing bundled: what plain Node loads is the package as installed.
+  await run(binPath("esbuild"), ["consumer.ts", "--format=esm", "--outfile=consumer.mjs", "--log-level=warning"], { cwd: project.dir });
+  await run(binPath("esbuild"), ["consumer.cts", "--format=cjs", "--outfile=consumer.cjs", "--log-level=warning"], { cwd: project.dir });
+}, 300_000);
 afterAll(() => project?.remove());
 
 function first<T>(operationId: string, status: number): T {
@@ -88,20 +92,10 @@ describe("the packed tarball", () => {
 
   const env = { ...process.env, SVC_BASE_URL: mockUrl };
   const ways: [string, () => Promise<string>][] = [
-    [
-      "plain Node ESM (import)",
-      async () => {
-        await run(binPath("esbuild"), ["consumer.ts", "--format=esm", "--outfile=consumer.mjs", "--log-level=warning"], { cwd: project.dir });
-        return (await run(process.execPath, ["consumer.mjs"], { cwd: project.dir, env })).stdout;
-      },
-    ],
-    [
-      "plain Node CommonJS (require)",
-      async () => {
-        await run(binPath("esbuild"), ["consumer.cts", "--format=cjs", "--outfile=consumer.cjs", "--log-level=warning"], { cwd: project.dir });
-        return (await run(process.execPath, ["consumer.cjs"], { cwd: project.dir, env })).stdout;
-      },
-    ],
+    [`plain Node ${process.version} ESM (import)`, async () => (await run(process.execPath, ["consumer.mjs"], { cwd: project.dir, env })).stdout],
+    [`plain Node ${process.version} CommonJS (require)`, async () => (await run(process.execPath, ["consumer.cjs"], { cwd: project.dir, env })).stdout],
+    [`plain Node ${OTHER_NODE.version} ESM (import)`, async () => (await run(otherNode, ["consumer.mjs"], { cwd: project.dir, env })).stdout],
+    [`plain Node ${OTHER_NODE.version} CommonJS (require)`, async () => (await run(otherNode, ["consumer.cjs"], { cwd: project.dir, env })).stdout],
     ["tsx", async () => (await run(binPath("tsx"), ["consumer.ts"], { cwd: project.dir, env })).stdout],
     [
       "an esbuild bundle",
