@@ -4,6 +4,7 @@
 export const credentials = {
   apiKey: { header: "x-svc-api-key", doc: "Team API key" },
   linkToken: { header: "x-svc-link-token", doc: "Link token from `POST /v2/link/token`" },
+  managementKey: { header: "X-Management-Key", doc: "Management key (org or team), for the management API" },
 } as const;
 
 /**

@@ -46,7 +46,8 @@ var openapiFetch = __toESM(require("openapi-fetch"), 1);
 // generated:generated/operations.ts
 var credentials = {
   apiKey: { header: "x-svc-api-key", doc: "Team API key" },
-  linkToken: { header: "x-svc-link-token", doc: "Link token from `POST /v2/link/token`" }
+  linkToken: { header: "x-svc-link-token", doc: "Link token from `POST /v2/link/token`" },
+  managementKey: { header: "X-Management-Key", doc: "Management key (org or team), for the management API" }
 };
 var operations = {
   "POST /v2/link/token": { "operationId": "createLinkToken", "credential": "apiKey", "statuses": [200, 401, 404, 422] },

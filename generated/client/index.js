@@ -5,7 +5,8 @@ import * as openapiFetch from "openapi-fetch";
 // generated:generated/operations.ts
 var credentials = {
   apiKey: { header: "x-svc-api-key", doc: "Team API key" },
-  linkToken: { header: "x-svc-link-token", doc: "Link token from `POST /v2/link/token`" }
+  linkToken: { header: "x-svc-link-token", doc: "Link token from `POST /v2/link/token`" },
+  managementKey: { header: "X-Management-Key", doc: "Management key (org or team), for the management API" }
 };
 var operations = {
   "POST /v2/link/token": { "operationId": "createLinkToken", "credential": "apiKey", "statuses": [200, 401, 404, 422] },

@@ -9,6 +9,10 @@ export declare const credentials: {
         readonly header: "x-svc-link-token";
         readonly doc: "Link token from `POST /v2/link/token`";
     };
+    readonly managementKey: {
+        readonly header: "X-Management-Key";
+        readonly doc: "Management key (org or team), for the management API";
+    };
 };
 /**
  * Every operation by method and path template: its id, the credential option it takes, the statuses the

@@ -20,7 +20,7 @@ export interface RequestInput {
 }
 
 export interface RequestVerdict {
-  /** The security header the operation needs and the request lacks, if any. */
+  /** Why the request's credential is refused (missing, or of another kind), if it is. */
   missingCredential?: string;
   details: ErrorDetail[];
   /** The parsed JSON body, when there was a valid one. */
@@ -101,20 +101,43 @@ export class ContractValidator {
     return validate;
   }
 
-  /** The security header an operation needs, by the scheme's definition. */
-  credentialHeader(operation: ContractOperation): string | undefined {
-    const name = operation.securitySchemes[0];
-    if (name === undefined) return undefined;
+  /** The header of a security scheme, lower-case. */
+  #schemeHeader(name: string): string {
     const schemes = (this.#document.components as JsonObject).securitySchemes as JsonObject;
     return String(deref(this.#document, schemes[name]).name).toLowerCase();
   }
 
+  /** The security header an operation needs (its first requirement's), by the scheme's definition. */
+  credentialHeader(operation: ContractOperation): string | undefined {
+    const name = operation.securitySchemes[0];
+    return name === undefined ? undefined : this.#schemeHeader(name);
+  }
+
+  /**
+   * Whether a request carries a credential the operation accepts; when it does not, what to say: the header it
+   * lacks, and, when it carries another kind of credential instead, that this one is not accepted here.
+   */
+  credentialRefusal(operation: ContractOperation, headers: RequestInput["headers"]): string | undefined {
+    if (operation.securityAlternatives.length === 0) return undefined;
+    const present = (header: string) => {
+      const value = headers[header];
+      return value !== undefined && value !== "";
+    };
+    const accepted = operation.securityAlternatives.map((names) => names.map((name) => this.#schemeHeader(name)));
+    if (accepted.some((headersOfOne) => headersOfOne.every(present))) return undefined;
+    const wanted = accepted.map((headersOfOne) => headersOfOne.join(" and ")).join(", or ");
+    const acceptedHeaders = new Set(accepted.flat());
+    const others = Object.values((this.#document.components as JsonObject).securitySchemes as JsonObject)
+      .map((scheme) => String(deref(this.#document, scheme).name).toLowerCase())
+      .filter((header) => !acceptedHeaders.has(header) && present(header));
+    return others.length === 0
+      ? `The ${wanted} header is missing.`
+      : `This operation takes ${wanted}; ${others.join(" and ")} is another kind of credential and is not accepted here.`;
+  }
+
   validateRequest(operation: ContractOperation, input: RequestInput): RequestVerdict {
-    const header = this.credentialHeader(operation);
-    const credential = header === undefined ? undefined : input.headers[header];
-    if (header !== undefined && (credential === undefined || credential === "")) {
-      return { missingCredential: header, details: [] };
-    }
+    const refusal = this.credentialRefusal(operation, input.headers);
+    if (refusal !== undefined) return { missingCredential: refusal, details: [] };
     const details: ErrorDetail[] = [];
     for (const parameter of operation.parameters) {
       details.push(...this.#validateParameter(parameter, input));

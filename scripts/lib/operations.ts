@@ -13,6 +13,8 @@ export interface ContractOperation {
   parameters: JsonObject[];
   /** The security scheme names of the first requirement; empty when the operation needs none. */
   securitySchemes: string[];
+  /** Every requirement the operation accepts (any one will do), each as its scheme names: management operations take the management key or the deprecated org key. */
+  securityAlternatives: string[][];
 }
 
 export interface RouteMatch {
@@ -53,6 +55,7 @@ export function listOperations(document: JsonObject): ContractOperation[] {
         operation,
         parameters: [...shared.filter((p) => !ownKeys.has(`${String(p.in)}:${String(p.name)}`)), ...own],
         securitySchemes: Object.keys(security[0] ?? {}),
+        securityAlternatives: security.map((requirement) => Object.keys(requirement)),
       });
     }
   }

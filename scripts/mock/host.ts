@@ -41,7 +41,7 @@ function readBody(req: http.IncomingMessage): Promise<string | undefined> {
   });
 }
 
-const FORWARDED_HEADERS = ["accept", "content-type", "prefer", "x-svc-api-key", "x-svc-link-token"];
+const FORWARDED_HEADERS = ["accept", "content-type", "prefer", "x-svc-api-key", "x-svc-link-token", "x-management-key", "x-svc-org-key"];
 
 /** Front ends call the mock from their own dev server's origin, so every answer allows any origin. */
 function allowCors(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -100,7 +100,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
       contentType: req.headers["content-type"],
     });
     if (verdict.missingCredential !== undefined) {
-      return sendError(res, 401, "unauthorized", `The ${verdict.missingCredential} header is missing.`);
+      return sendError(res, 401, "unauthorized", verdict.missingCredential);
     }
     if (verdict.details.length > 0) {
       const parts = verdict.details.length === 1 ? "1 invalid part" : `${verdict.details.length} invalid parts`;
