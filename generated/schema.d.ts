@@ -358,7 +358,495 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhookFamilies {
+    SummaryEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Summary data pulled
+         * @description A summary of a resource (a day's activity, a night's sleep, a workout, ...) was pulled (historical) or arrived or changed (daily). The event kind names the resource.
+         *
+         *     The service POSTs the event to each of the team's webhook endpoints that receives this kind,
+         *     signed as the `webhook-*` headers describe. Verify the signature over the raw body before
+         *     parsing it, then answer 2xx quickly and do the work afterwards.
+         *
+         *     **Provisional:** Per-event payloads, signing and delivery are not shown (section 6, rule 8).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The message's id, the same on every delivery attempt of it; use it to drop duplicates.
+                     *
+                     *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                     * @example msg_2Vn8hX0kqP4mRt7y
+                     */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /**
+                     * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
+                     *
+                     *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                     * @example 1772697600
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Space-separated signatures, each `v1,<base64>`: the HMAC-SHA256, keyed with the endpoint's secret
+                     *     (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<raw body>`. During a secret
+                     *     rotation there is one per active secret; accept the message when any one matches.
+                     *
+                     *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SummaryEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Any 2xx answered within 15 seconds counts as delivered; the body is ignored. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description Refused: the signature, the timestamp or the body did not check out. Like any answer other than
+                 *     2xx (or no answer within 15 seconds), the delivery is retried on the schedule of the Events tag.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    TimeseriesEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Timeseries data pulled
+         * @description Timeseries values of a resource were pulled (historical) or arrived or changed (daily). The event kind names the resource.
+         *
+         *     The service POSTs the event to each of the team's webhook endpoints that receives this kind,
+         *     signed as the `webhook-*` headers describe. Verify the signature over the raw body before
+         *     parsing it, then answer 2xx quickly and do the work afterwards.
+         *
+         *     **Provisional:** Per-event payloads, signing and delivery are not shown (section 6, rule 8).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The message's id, the same on every delivery attempt of it; use it to drop duplicates.
+                     *
+                     *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                     * @example msg_2Vn8hX0kqP4mRt7y
+                     */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /**
+                     * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
+                     *
+                     *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                     * @example 1772697600
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Space-separated signatures, each `v1,<base64>`: the HMAC-SHA256, keyed with the endpoint's secret
+                     *     (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<raw body>`. During a secret
+                     *     rotation there is one per active secret; accept the message when any one matches.
+                     *
+                     *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["TimeseriesEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Any 2xx answered within 15 seconds counts as delivered; the body is ignored. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description Refused: the signature, the timestamp or the body did not check out. Like any answer other than
+                 *     2xx (or no answer within 15 seconds), the delivery is retried on the schedule of the Events tag.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    HypnogramEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hypnogram pulled (deprecated)
+         * @deprecated
+         * @description Deprecated: process the sleep cycle events instead (`historical.data.sleep_cycle.created`, `daily.data.sleep_cycle.created`, `daily.data.sleep_cycle.updated`); consumers should stop processing hypnogram events.
+         *
+         *     The service POSTs the event to each of the team's webhook endpoints that receives this kind,
+         *     signed as the `webhook-*` headers describe. Verify the signature over the raw body before
+         *     parsing it, then answer 2xx quickly and do the work afterwards.
+         *
+         *     **Provisional:** Per-event payloads, signing and delivery are not shown (section 6, rule 8).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The message's id, the same on every delivery attempt of it; use it to drop duplicates.
+                     *
+                     *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                     * @example msg_2Vn8hX0kqP4mRt7y
+                     */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /**
+                     * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
+                     *
+                     *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                     * @example 1772697600
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Space-separated signatures, each `v1,<base64>`: the HMAC-SHA256, keyed with the endpoint's secret
+                     *     (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<raw body>`. During a secret
+                     *     rotation there is one per active secret; accept the message when any one matches.
+                     *
+                     *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["HypnogramEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Any 2xx answered within 15 seconds counts as delivered; the body is ignored. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description Refused: the signature, the timestamp or the body did not check out. Like any answer other than
+                 *     2xx (or no answer within 15 seconds), the delivery is retried on the schedule of the Events tag.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    ProviderConnectionCreatedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Provider connected
+         * @description The end user connected a provider. The event carries `provider`; its `source` is deprecated.
+         *
+         *     The service POSTs the event to each of the team's webhook endpoints that receives this kind,
+         *     signed as the `webhook-*` headers describe. Verify the signature over the raw body before
+         *     parsing it, then answer 2xx quickly and do the work afterwards.
+         *
+         *     **Provisional:** Per-event payloads, signing and delivery are not shown (section 6, rule 8).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /**
+                     * @description The message's id, the same on every delivery attempt of it; use it to drop duplicates.
+                     *
+                     *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                     * @example msg_2Vn8hX0kqP4mRt7y
+                     */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /**
+                     * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
+                     *
+                     *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                     * @example 1772697600
+                     */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /**
+                     * @description Space-separated signatures, each `v1,<base64>`: the HMAC-SHA256, keyed with the endpoint's secret
+                     *     (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<raw body>`. During a secret
+                     *     rotation there is one per active secret; accept the message when any one matches.
+                     *
+                     *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                     * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                     */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ProviderConnectionCreatedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received. Any 2xx answered within 15 seconds counts as delivered; the body is ignored. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /**
+                 * @description Refused: the signature, the timestamp or the body did not check out. Like any answer other than
+                 *     2xx (or no answer within 15 seconds), the delivery is retried on the schedule of the Events tag.
+                 */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "historical.data.sleep_cycle.created": webhookFamilies["SummaryEvent"];
+    "daily.data.sleep_cycle.created": webhookFamilies["SummaryEvent"];
+    "daily.data.sleep_cycle.updated": webhookFamilies["SummaryEvent"];
+    "historical.data.menstrual_cycle.created": webhookFamilies["SummaryEvent"];
+    "daily.data.menstrual_cycle.created": webhookFamilies["SummaryEvent"];
+    "daily.data.menstrual_cycle.updated": webhookFamilies["SummaryEvent"];
+    "historical.data.electrocardiogram.created": webhookFamilies["SummaryEvent"];
+    "daily.data.electrocardiogram.created": webhookFamilies["SummaryEvent"];
+    "daily.data.electrocardiogram.updated": webhookFamilies["SummaryEvent"];
+    "historical.data.heartrate.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.heartrate.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.heartrate.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.glucose.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.glucose.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.glucose.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.hrv.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.hrv.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.hrv.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.ige.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.ige.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.ige.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.igg.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.igg.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.igg.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.blood_oxygen.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.blood_oxygen.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.blood_oxygen.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.blood_pressure.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.blood_pressure.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.blood_pressure.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.cholesterol.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.cholesterol.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.cholesterol.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.weight.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.weight.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.weight.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.fat.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.fat.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.fat.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.body_temperature.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.body_temperature.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.body_temperature.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.body_temperature_delta.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.body_temperature_delta.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.body_temperature_delta.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.water.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.water.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.water.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.caffeine.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.caffeine.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.caffeine.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.mindfulness_minutes.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.mindfulness_minutes.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.mindfulness_minutes.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.steps.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.steps.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.steps.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.calories_active.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.calories_active.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.calories_active.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.distance.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.distance.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.distance.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.floors_climbed.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.floors_climbed.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.floors_climbed.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.respiratory_rate.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.respiratory_rate.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.respiratory_rate.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.vo2_max.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.vo2_max.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.vo2_max.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.calories_basal.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.calories_basal.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.calories_basal.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.stress_level.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.stress_level.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.stress_level.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.electrocardiogram_voltage.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.electrocardiogram_voltage.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.electrocardiogram_voltage.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.afib_burden.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.afib_burden.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.afib_burden.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.heart_rate_alert.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.heart_rate_alert.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.heart_rate_alert.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.stand_hour.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.stand_hour.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.stand_hour.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.stand_duration.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.stand_duration.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.stand_duration.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.sleep_apnea_alert.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.sleep_apnea_alert.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.sleep_apnea_alert.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.sleep_breathing_disturbance.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.sleep_breathing_disturbance.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.sleep_breathing_disturbance.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.wheelchair_push.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.wheelchair_push.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.wheelchair_push.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.forced_expiratory_volume_1.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.forced_expiratory_volume_1.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.forced_expiratory_volume_1.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.forced_vital_capacity.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.forced_vital_capacity.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.forced_vital_capacity.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.peak_expiratory_flow_rate.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.peak_expiratory_flow_rate.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.peak_expiratory_flow_rate.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.inhaler_usage.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.inhaler_usage.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.inhaler_usage.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.fall.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.fall.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.fall.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.uv_exposure.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.uv_exposure.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.uv_exposure.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.daylight_exposure.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.daylight_exposure.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.daylight_exposure.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.handwashing.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.handwashing.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.handwashing.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.basal_body_temperature.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.basal_body_temperature.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.basal_body_temperature.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.heart_rate_recovery_one_minute.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.heart_rate_recovery_one_minute.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.heart_rate_recovery_one_minute.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.body_mass_index.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.body_mass_index.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.body_mass_index.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.lean_body_mass.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.lean_body_mass.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.lean_body_mass.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.waist_circumference.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.waist_circumference.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.waist_circumference.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.workout_distance.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.workout_distance.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.workout_distance.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.workout_swimming_stroke.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.workout_swimming_stroke.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.workout_swimming_stroke.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.workout_duration.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.workout_duration.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.workout_duration.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.insulin_injection.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.insulin_injection.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.insulin_injection.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.data.carbohydrates.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.carbohydrates.created": webhookFamilies["TimeseriesEvent"];
+    "daily.data.carbohydrates.updated": webhookFamilies["TimeseriesEvent"];
+    "historical.timeseries.hypnogram.created": webhookFamilies["HypnogramEvent"];
+    "daily.timeseries.hypnogram.created": webhookFamilies["HypnogramEvent"];
+    "daily.timeseries.hypnogram.updated": webhookFamilies["HypnogramEvent"];
+    "provider.connection.created": webhookFamilies["ProviderConnectionCreatedEvent"];
+}
 export interface components {
     schemas: {
         /**
@@ -1382,6 +1870,313 @@ export interface components {
             /** @description How many pages there are. */
             pages: number | null;
         };
+        /**
+         * EventTeamId
+         * Format: uuid
+         * @description The team the event belongs to.
+         *
+         *     **Provisional:** The names of the top-level team, user and client-user id fields of events are not shown (section 6, rule 1).
+         */
+        EventTeamId: string;
+        /**
+         * EventUserId
+         * Format: uuid
+         * @description The service's id of the end user the event is about.
+         *
+         *     **Provisional:** The names of the top-level team, user and client-user id fields of events are not shown (section 6, rule 1).
+         */
+        EventUserId: string;
+        /**
+         * EventClientUserId
+         * @description The team's own id of the end user, as given when the user was created.
+         *
+         *     **Provisional:** The names of the top-level team, user and client-user id fields of events are not shown (section 6, rule 1).
+         */
+        EventClientUserId: string;
+        /**
+         * SleepStage
+         * @description A stage of sleep.
+         *
+         *     **Provisional:** The stages of a sleep cycle are not shown (section 6, rule 8).
+         *
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         */
+        SleepStage: "awake" | "light" | "deep" | "rem" | "unknown" | (string & {});
+        /**
+         * SourceType
+         * @description What kind of device or program recorded the data.
+         *
+         *     **Provisional:** The source type's values are not shown (section 6, rule 2).
+         *
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         */
+        SourceType: "unknown" | "phone" | "watch" | "app" | "multiple_sources" | "fingerprick" | "cuff" | "manual_scan" | "automatic" | "scale" | "chest_strap" | "ring" | "lab" | (string & {});
+        /**
+         * Source
+         * @description Where a summary or a timeseries value group came from: the provider, the kind of source, and the
+         *     app that wrote it when the provider is a platform many apps write to. Provider details (name, logo)
+         *     come from `GET /v2/providers`.
+         *
+         *     **Provisional:** The names of the new fields (provider, type, app_id) are not shown (section 6, rule 2).
+         */
+        Source: {
+            /** @description The provider's slug, as in `GET /v2/providers`. */
+            provider: string;
+            type: components["schemas"]["SourceType"];
+            /** @description The app that wrote the data on a platform provider (such as a bundle id), when known. */
+            app_id?: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated: read the provider's name from `GET /v2/providers` by `provider`; this field will be removed.
+             */
+            name?: string;
+            /**
+             * @deprecated
+             * @description Deprecated: read the provider's logo from `GET /v2/providers` by `provider`; this field will be removed.
+             */
+            logo?: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated: use `provider`, the same slug; this field will be removed.
+             */
+            slug?: string;
+        };
+        /**
+         * SleepCycle
+         * @description The sleep stages of one sleep session, in order; it replaces the deprecated hypnogram timeseries.
+         *
+         *     **Provisional:** The fields of a sleep cycle are not shown (section 6, rule 8).
+         */
+        SleepCycle: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The sleep summary this cycle belongs to.
+             */
+            sleep_id: string;
+            /** Format: date-time */
+            session_start: string;
+            /** Format: date-time */
+            session_end: string;
+            stages: {
+                stage: components["schemas"]["SleepStage"];
+                /** Format: date-time */
+                start: string;
+                /** Format: date-time */
+                end: string;
+            }[];
+            source: components["schemas"]["Source"];
+        };
+        /**
+         * SleepCycleEvent
+         * @description A sleep cycle was pulled or changed. Sleep cycle events replace the deprecated hypnogram timeseries events.
+         */
+        SleepCycleEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "historical.data.sleep_cycle.created" | "daily.data.sleep_cycle.created" | "daily.data.sleep_cycle.updated";
+            team_id: components["schemas"]["EventTeamId"];
+            user_id: components["schemas"]["EventUserId"];
+            client_user_id: components["schemas"]["EventClientUserId"];
+            data: components["schemas"]["SleepCycle"];
+        };
+        /**
+         * MenstrualCycle
+         * @description One menstrual cycle as the provider recorded or predicted it.
+         *
+         *     **Provisional:** The fields of a menstrual cycle are not shown (section 6, rule 8).
+         */
+        MenstrualCycle: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date */
+            period_start: string;
+            /** Format: date */
+            period_end?: string | null;
+            /**
+             * Format: date
+             * @description The last day of the cycle, once the next one has started.
+             */
+            cycle_end?: string | null;
+            /** @description Whether the provider predicted this cycle rather than recorded it. */
+            is_predicted: boolean;
+            source: components["schemas"]["Source"];
+        };
+        /**
+         * MenstrualCycleEvent
+         * @description A menstrual cycle was pulled or changed.
+         */
+        MenstrualCycleEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "historical.data.menstrual_cycle.created" | "daily.data.menstrual_cycle.created" | "daily.data.menstrual_cycle.updated";
+            team_id: components["schemas"]["EventTeamId"];
+            user_id: components["schemas"]["EventUserId"];
+            client_user_id: components["schemas"]["EventClientUserId"];
+            data: components["schemas"]["MenstrualCycle"];
+        };
+        /**
+         * ElectrocardiogramClassification
+         * @description What the provider concluded from an electrocardiogram recording.
+         *
+         *     **Provisional:** The classifications of an electrocardiogram are not shown (section 6, rule 8).
+         *
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         */
+        ElectrocardiogramClassification: "sinus_rhythm" | "atrial_fibrillation" | "inconclusive" | "poor_recording" | (string & {});
+        /**
+         * Electrocardiogram
+         * @description One electrocardiogram recording; its voltages are the `electrocardiogram_voltage` timeseries.
+         *
+         *     **Provisional:** The fields of an electrocardiogram are not shown (section 6, rule 8).
+         */
+        Electrocardiogram: {
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            session_start: string;
+            /** Format: date-time */
+            session_end: string;
+            /** @description Beats per minute over the recording, when the provider gives it. */
+            average_heart_rate?: number | null;
+            classification: components["schemas"]["ElectrocardiogramClassification"];
+            source: components["schemas"]["Source"];
+        };
+        /**
+         * ElectrocardiogramEvent
+         * @description A electrocardiogram was pulled or changed.
+         */
+        ElectrocardiogramEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "historical.data.electrocardiogram.created" | "daily.data.electrocardiogram.created" | "daily.data.electrocardiogram.updated";
+            team_id: components["schemas"]["EventTeamId"];
+            user_id: components["schemas"]["EventUserId"];
+            client_user_id: components["schemas"]["EventClientUserId"];
+            data: components["schemas"]["Electrocardiogram"];
+        };
+        /**
+         * SummaryEvent
+         * @description A summary (one record per day, session or workout) was pulled or changed: `historical.data.<resource>.created`
+         *     once the historical pull of that resource has finished (after every chunk was fetched), and
+         *     `daily.data.<resource>.created` or `.updated` as ongoing data arrives or changes. Historical events
+         *     carry no `is_final` flag; do not require one.
+         */
+        SummaryEvent: components["schemas"]["SleepCycleEvent"] | components["schemas"]["MenstrualCycleEvent"] | components["schemas"]["ElectrocardiogramEvent"];
+        /**
+         * TimeseriesSample
+         * @description One value of a timeseries at one instant.
+         *
+         *     **Provisional:** Per-event payloads are not shown (section 6, rule 8).
+         */
+        TimeseriesSample: {
+            /**
+             * Format: date-time
+             * @description When the value was measured, in UTC.
+             */
+            timestamp: string;
+            /** @description The offset of the end user's local time from UTC at that instant, in seconds, when known. */
+            timezone_offset?: number | null;
+            /** @description The value, in `unit`. For blood pressure, the systolic pressure. */
+            value: number;
+            /** @description The unit of `value`, such as `bpm`, `mmol/L` or `kg`. */
+            unit: string;
+            /** @description Blood pressure only, the diastolic pressure, in `unit`. */
+            diastolic?: number;
+        };
+        /**
+         * TimeseriesData
+         * @description A group of timeseries values from one source. The resource is the one named by the event kind
+         *     (`daily.data.heartrate.created` carries heart rate samples).
+         *
+         *     **Provisional:** Per-event payloads are not shown (section 6, rule 8).
+         */
+        TimeseriesData: {
+            source: components["schemas"]["Source"];
+            samples: components["schemas"]["TimeseriesSample"][];
+        };
+        /**
+         * TimeseriesEvent
+         * @description Timeseries values of one resource were pulled: `historical.data.<resource>.created` once the
+         *     historical pull of that resource has finished (after every chunk was fetched), and
+         *     `daily.data.<resource>.created` or `.updated` as ongoing data arrives or changes. Historical events
+         *     carry no `is_final` flag; do not require one.
+         */
+        TimeseriesEvent: {
+            /** @description The event kind, `<historical|daily>.data.<resource>.<created|updated>`. */
+            event_type: string;
+            team_id: components["schemas"]["EventTeamId"];
+            user_id: components["schemas"]["EventUserId"];
+            client_user_id: components["schemas"]["EventClientUserId"];
+            data: components["schemas"]["TimeseriesData"];
+        };
+        /**
+         * HypnogramEvent
+         * @deprecated
+         * @description Deprecated: process the sleep cycle events (`historical.data.sleep_cycle.created`,
+         *     `daily.data.sleep_cycle.created`, `daily.data.sleep_cycle.updated`) instead; consumers should stop
+         *     processing hypnogram events. Hypnogram values of a sleep session, each sample's `value` a sleep stage code.
+         */
+        HypnogramEvent: {
+            /** @enum {string} */
+            event_type: "historical.timeseries.hypnogram.created" | "daily.timeseries.hypnogram.created" | "daily.timeseries.hypnogram.updated";
+            team_id: components["schemas"]["EventTeamId"];
+            user_id: components["schemas"]["EventUserId"];
+            client_user_id: components["schemas"]["EventClientUserId"];
+            data: components["schemas"]["TimeseriesData"];
+        };
+        /**
+         * ConnectedProviderSource
+         * @deprecated
+         * @description Deprecated: use `provider` of the event's data, and `GET /v2/providers` for its name and logo. The provider as the event used to describe it.
+         *
+         *     **Provisional:** The fields of the deprecated source object of this event are not shown (section 6, rule 4).
+         */
+        ConnectedProviderSource: {
+            /** @description The provider's slug. */
+            slug: string;
+            /** @description The provider's name. */
+            name?: string;
+            /** @description The provider's logo URL. */
+            logo?: string | null;
+        };
+        /**
+         * ProviderConnection
+         * @description A provider connection the end user has just made.
+         *
+         *     **Provisional:** The payload of this event beyond `provider` and `source` is not shown (section 6, rule 8).
+         */
+        ProviderConnection: {
+            /** @description The slug of the connected provider; its name and logo come from `GET /v2/providers`. */
+            provider: string;
+            source?: components["schemas"]["ConnectedProviderSource"];
+            /**
+             * Format: date-time
+             * @description When the connection was made.
+             */
+            connected_at?: string;
+            /** @description The resources the service will pull from this connection. */
+            resources?: components["schemas"]["ProviderResource"][];
+        };
+        /**
+         * ProviderConnectionCreatedEvent
+         * @description The end user connected a provider.
+         */
+        ProviderConnectionCreatedEvent: {
+            /** @enum {string} */
+            event_type: "provider.connection.created";
+            team_id: components["schemas"]["EventTeamId"];
+            user_id: components["schemas"]["EventUserId"];
+            client_user_id: components["schemas"]["EventClientUserId"];
+            data: components["schemas"]["ProviderConnection"];
+        };
     };
     responses: {
         /** @description The credential header is missing or not accepted. */
@@ -1509,10 +2304,359 @@ export interface components {
          * @example abnormal
          */
         Interpretation: components["schemas"]["Interpretation"];
+        /**
+         * @description The message's id, the same on every delivery attempt of it; use it to drop duplicates.
+         *
+         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+         * @example msg_2Vn8hX0kqP4mRt7y
+         */
+        WebhookId: string;
+        /**
+         * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
+         *
+         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+         * @example 1772697600
+         */
+        WebhookTimestamp: string;
+        /**
+         * @description Space-separated signatures, each `v1,<base64>`: the HMAC-SHA256, keyed with the endpoint's secret
+         *     (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<raw body>`. During a secret
+         *     rotation there is one per active secret; accept the message when any one matches.
+         *
+         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignature: string;
     };
     requestBodies: never;
     headers: never;
-    pathItems: never;
+    pathItems: {
+        SummaryEvent: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Summary data pulled
+             * @description A summary of a resource (a day's activity, a night's sleep, a workout, ...) was pulled (historical) or arrived or changed (daily). The event kind names the resource.
+             *
+             *     The service POSTs the event to each of the team's webhook endpoints that receives this kind,
+             *     signed as the `webhook-*` headers describe. Verify the signature over the raw body before
+             *     parsing it, then answer 2xx quickly and do the work afterwards.
+             *
+             *     **Provisional:** Per-event payloads, signing and delivery are not shown (section 6, rule 8).
+             */
+            post: {
+                parameters: {
+                    query?: never;
+                    header: {
+                        /**
+                         * @description The message's id, the same on every delivery attempt of it; use it to drop duplicates.
+                         *
+                         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                         * @example msg_2Vn8hX0kqP4mRt7y
+                         */
+                        "webhook-id": components["parameters"]["WebhookId"];
+                        /**
+                         * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
+                         *
+                         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                         * @example 1772697600
+                         */
+                        "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                        /**
+                         * @description Space-separated signatures, each `v1,<base64>`: the HMAC-SHA256, keyed with the endpoint's secret
+                         *     (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<raw body>`. During a secret
+                         *     rotation there is one per active secret; accept the message when any one matches.
+                         *
+                         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                         */
+                        "webhook-signature": components["parameters"]["WebhookSignature"];
+                    };
+                    path?: never;
+                    cookie?: never;
+                };
+                requestBody: {
+                    content: {
+                        "application/json": components["schemas"]["SummaryEvent"];
+                    };
+                };
+                responses: {
+                    /** @description Received. Any 2xx answered within 15 seconds counts as delivered; the body is ignored. */
+                    200: {
+                        headers: {
+                            [name: string]: unknown;
+                        };
+                        content?: never;
+                    };
+                    /**
+                     * @description Refused: the signature, the timestamp or the body did not check out. Like any answer other than
+                     *     2xx (or no answer within 15 seconds), the delivery is retried on the schedule of the Events tag.
+                     */
+                    400: {
+                        headers: {
+                            [name: string]: unknown;
+                        };
+                        content?: never;
+                    };
+                };
+            };
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        TimeseriesEvent: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Timeseries data pulled
+             * @description Timeseries values of a resource were pulled (historical) or arrived or changed (daily). The event kind names the resource.
+             *
+             *     The service POSTs the event to each of the team's webhook endpoints that receives this kind,
+             *     signed as the `webhook-*` headers describe. Verify the signature over the raw body before
+             *     parsing it, then answer 2xx quickly and do the work afterwards.
+             *
+             *     **Provisional:** Per-event payloads, signing and delivery are not shown (section 6, rule 8).
+             */
+            post: {
+                parameters: {
+                    query?: never;
+                    header: {
+                        /**
+                         * @description The message's id, the same on every delivery attempt of it; use it to drop duplicates.
+                         *
+                         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                         * @example msg_2Vn8hX0kqP4mRt7y
+                         */
+                        "webhook-id": components["parameters"]["WebhookId"];
+                        /**
+                         * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
+                         *
+                         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                         * @example 1772697600
+                         */
+                        "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                        /**
+                         * @description Space-separated signatures, each `v1,<base64>`: the HMAC-SHA256, keyed with the endpoint's secret
+                         *     (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<raw body>`. During a secret
+                         *     rotation there is one per active secret; accept the message when any one matches.
+                         *
+                         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                         */
+                        "webhook-signature": components["parameters"]["WebhookSignature"];
+                    };
+                    path?: never;
+                    cookie?: never;
+                };
+                requestBody: {
+                    content: {
+                        "application/json": components["schemas"]["TimeseriesEvent"];
+                    };
+                };
+                responses: {
+                    /** @description Received. Any 2xx answered within 15 seconds counts as delivered; the body is ignored. */
+                    200: {
+                        headers: {
+                            [name: string]: unknown;
+                        };
+                        content?: never;
+                    };
+                    /**
+                     * @description Refused: the signature, the timestamp or the body did not check out. Like any answer other than
+                     *     2xx (or no answer within 15 seconds), the delivery is retried on the schedule of the Events tag.
+                     */
+                    400: {
+                        headers: {
+                            [name: string]: unknown;
+                        };
+                        content?: never;
+                    };
+                };
+            };
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        HypnogramEvent: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Hypnogram pulled (deprecated)
+             * @deprecated
+             * @description Deprecated: process the sleep cycle events instead (`historical.data.sleep_cycle.created`, `daily.data.sleep_cycle.created`, `daily.data.sleep_cycle.updated`); consumers should stop processing hypnogram events.
+             *
+             *     The service POSTs the event to each of the team's webhook endpoints that receives this kind,
+             *     signed as the `webhook-*` headers describe. Verify the signature over the raw body before
+             *     parsing it, then answer 2xx quickly and do the work afterwards.
+             *
+             *     **Provisional:** Per-event payloads, signing and delivery are not shown (section 6, rule 8).
+             */
+            post: {
+                parameters: {
+                    query?: never;
+                    header: {
+                        /**
+                         * @description The message's id, the same on every delivery attempt of it; use it to drop duplicates.
+                         *
+                         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                         * @example msg_2Vn8hX0kqP4mRt7y
+                         */
+                        "webhook-id": components["parameters"]["WebhookId"];
+                        /**
+                         * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
+                         *
+                         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                         * @example 1772697600
+                         */
+                        "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                        /**
+                         * @description Space-separated signatures, each `v1,<base64>`: the HMAC-SHA256, keyed with the endpoint's secret
+                         *     (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<raw body>`. During a secret
+                         *     rotation there is one per active secret; accept the message when any one matches.
+                         *
+                         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                         */
+                        "webhook-signature": components["parameters"]["WebhookSignature"];
+                    };
+                    path?: never;
+                    cookie?: never;
+                };
+                requestBody: {
+                    content: {
+                        "application/json": components["schemas"]["HypnogramEvent"];
+                    };
+                };
+                responses: {
+                    /** @description Received. Any 2xx answered within 15 seconds counts as delivered; the body is ignored. */
+                    200: {
+                        headers: {
+                            [name: string]: unknown;
+                        };
+                        content?: never;
+                    };
+                    /**
+                     * @description Refused: the signature, the timestamp or the body did not check out. Like any answer other than
+                     *     2xx (or no answer within 15 seconds), the delivery is retried on the schedule of the Events tag.
+                     */
+                    400: {
+                        headers: {
+                            [name: string]: unknown;
+                        };
+                        content?: never;
+                    };
+                };
+            };
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+        ProviderConnectionCreatedEvent: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            get?: never;
+            put?: never;
+            /**
+             * Provider connected
+             * @description The end user connected a provider. The event carries `provider`; its `source` is deprecated.
+             *
+             *     The service POSTs the event to each of the team's webhook endpoints that receives this kind,
+             *     signed as the `webhook-*` headers describe. Verify the signature over the raw body before
+             *     parsing it, then answer 2xx quickly and do the work afterwards.
+             *
+             *     **Provisional:** Per-event payloads, signing and delivery are not shown (section 6, rule 8).
+             */
+            post: {
+                parameters: {
+                    query?: never;
+                    header: {
+                        /**
+                         * @description The message's id, the same on every delivery attempt of it; use it to drop duplicates.
+                         *
+                         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                         * @example msg_2Vn8hX0kqP4mRt7y
+                         */
+                        "webhook-id": components["parameters"]["WebhookId"];
+                        /**
+                         * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
+                         *
+                         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                         * @example 1772697600
+                         */
+                        "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                        /**
+                         * @description Space-separated signatures, each `v1,<base64>`: the HMAC-SHA256, keyed with the endpoint's secret
+                         *     (the base64 after `whsec_`), of `<webhook-id>.<webhook-timestamp>.<raw body>`. During a secret
+                         *     rotation there is one per active secret; accept the message when any one matches.
+                         *
+                         *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
+                         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                         */
+                        "webhook-signature": components["parameters"]["WebhookSignature"];
+                    };
+                    path?: never;
+                    cookie?: never;
+                };
+                requestBody: {
+                    content: {
+                        "application/json": components["schemas"]["ProviderConnectionCreatedEvent"];
+                    };
+                };
+                responses: {
+                    /** @description Received. Any 2xx answered within 15 seconds counts as delivered; the body is ignored. */
+                    200: {
+                        headers: {
+                            [name: string]: unknown;
+                        };
+                        content?: never;
+                    };
+                    /**
+                     * @description Refused: the signature, the timestamp or the body did not check out. Like any answer other than
+                     *     2xx (or no answer within 15 seconds), the delivery is retried on the schedule of the Events tag.
+                     */
+                    400: {
+                        headers: {
+                            [name: string]: unknown;
+                        };
+                        content?: never;
+                    };
+                };
+            };
+            delete?: never;
+            options?: never;
+            head?: never;
+            patch?: never;
+            trace?: never;
+        };
+    };
 }
 export type LinkProvider = components['schemas']['LinkProvider'];
 export type LinkRedirectBehaviour = components['schemas']['LinkRedirectBehaviour'];
@@ -1576,6 +2720,27 @@ export type PhlebotomyAppointment = components['schemas']['PhlebotomyAppointment
 export type Interpretation = components['schemas']['Interpretation'];
 export type Order = components['schemas']['Order'];
 export type OrderPage = components['schemas']['OrderPage'];
+export type EventTeamId = components['schemas']['EventTeamId'];
+export type EventUserId = components['schemas']['EventUserId'];
+export type EventClientUserId = components['schemas']['EventClientUserId'];
+export type SleepStage = components['schemas']['SleepStage'];
+export type SourceType = components['schemas']['SourceType'];
+export type Source = components['schemas']['Source'];
+export type SleepCycle = components['schemas']['SleepCycle'];
+export type SleepCycleEvent = components['schemas']['SleepCycleEvent'];
+export type MenstrualCycle = components['schemas']['MenstrualCycle'];
+export type MenstrualCycleEvent = components['schemas']['MenstrualCycleEvent'];
+export type ElectrocardiogramClassification = components['schemas']['ElectrocardiogramClassification'];
+export type Electrocardiogram = components['schemas']['Electrocardiogram'];
+export type ElectrocardiogramEvent = components['schemas']['ElectrocardiogramEvent'];
+export type SummaryEvent = components['schemas']['SummaryEvent'];
+export type TimeseriesSample = components['schemas']['TimeseriesSample'];
+export type TimeseriesData = components['schemas']['TimeseriesData'];
+export type TimeseriesEvent = components['schemas']['TimeseriesEvent'];
+export type HypnogramEvent = components['schemas']['HypnogramEvent'];
+export type ConnectedProviderSource = components['schemas']['ConnectedProviderSource'];
+export type ProviderConnection = components['schemas']['ProviderConnection'];
+export type ProviderConnectionCreatedEvent = components['schemas']['ProviderConnectionCreatedEvent'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseInvalidRequest = components['responses']['InvalidRequest'];
@@ -1594,6 +2759,13 @@ export type ParameterOrderId = components['parameters']['OrderId'];
 export type ParameterRadius = components['parameters']['Radius'];
 export type ParameterPscCapabilities = components['parameters']['PscCapabilities'];
 export type ParameterInterpretation = components['parameters']['Interpretation'];
+export type ParameterWebhookId = components['parameters']['WebhookId'];
+export type ParameterWebhookTimestamp = components['parameters']['WebhookTimestamp'];
+export type ParameterWebhookSignature = components['parameters']['WebhookSignature'];
+export type PathItemSummaryEvent = components['pathItems']['SummaryEvent'];
+export type PathItemTimeseriesEvent = components['pathItems']['TimeseriesEvent'];
+export type PathItemHypnogramEvent = components['pathItems']['HypnogramEvent'];
+export type PathItemProviderConnectionCreatedEvent = components['pathItems']['ProviderConnectionCreatedEvent'];
 export type $defs = Record<string, never>;
 export interface operations {
     createLinkToken: {

@@ -2,6 +2,7 @@
 import { mkdtemp, readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import YAML from "yaml";
 import { isMain } from "./lib/cli.ts";
 import { decorateExtensions } from "./lib/decorate.ts";
@@ -18,10 +19,24 @@ export async function bundleContract(): Promise<JsonObject> {
     const out = path.join(scratch, "openapi.json");
     await runTool("redocly", ["bundle", specRoot, "--output", out, "--ext", "json"]);
     const document = JSON.parse(await readFile(out, "utf8")) as JsonObject;
+    shareWebhookPathItems(document);
     decorateExtensions(document);
     return document;
   } finally {
     await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Redocly inlines the shared path item of an event family into every webhook that references it (about 180 copies of
+ * four path items); point each webhook back at `#/components/pathItems/<family>` as the source writes it.
+ */
+export function shareWebhookPathItems(document: JsonObject): void {
+  const shared = Object.entries(((document.components as JsonObject | undefined)?.pathItems ?? {}) as JsonObject);
+  const webhooks = (document.webhooks ?? {}) as JsonObject;
+  for (const [kind, pathItem] of Object.entries(webhooks)) {
+    const family = shared.find(([, item]) => isDeepStrictEqual(item, pathItem));
+    if (family) webhooks[kind] = { $ref: `#/components/pathItems/${family[0]}` };
   }
 }
 

@@ -120,10 +120,22 @@ ${rows.join("\n")}
 `;
 }
 
+/** Every event kind of the contract's `webhooks`, for the parser to tell known kinds from kinds added later. */
+export function renderEvents(document: JsonObject): string {
+  const kinds = Object.keys((document.webhooks ?? {}) as JsonObject);
+  return `${HEADER}
+/** Every event kind the contract lists under \`webhooks\`. */
+export const eventKinds = [
+${kinds.map((kind) => `  ${JSON.stringify(kind)},`).join("\n")}
+] as const;
+`;
+}
+
 /** The built entries: the hand-written source of each, and where its files go under generated/. */
 const ENTRIES = [
   { source: "src/client/index.ts", outDir: "client" },
   { source: "src/types/index.ts", outDir: "types" },
+  { source: "src/webhooks/index.ts", outDir: "webhooks" },
 ] as const;
 
 const COMPILER_OPTIONS: ts.CompilerOptions = {
@@ -139,6 +151,7 @@ const COMPILER_OPTIONS: ts.CompilerOptions = {
 const GENERATED_TARGETS: Record<string, string> = {
   "generated/operations.ts": "client/operations",
   "generated/known-values.ts": "types/known-values",
+  "generated/events.ts": "webhooks/events",
 };
 
 /** Where the declaration of a source file goes, relative to generated/ (generated/schema.d.ts stays where it is). */
@@ -222,10 +235,13 @@ async function bundles(generatedSources: Record<string, string>): Promise<Record
 
 /** Every file this script makes, by its path under generated/. */
 export async function renderClient(document: JsonObject): Promise<Record<string, string>> {
-  const generatedSources = { "generated/operations.ts": renderOperations(document), "generated/known-values.ts": renderKnownValues(document) };
+  const generatedSources: Record<string, string> = {
+    "generated/operations.ts": renderOperations(document),
+    "generated/known-values.ts": renderKnownValues(document),
+    "generated/events.ts": renderEvents(document),
+  };
   return {
-    "operations.ts": generatedSources["generated/operations.ts"],
-    "known-values.ts": generatedSources["generated/known-values.ts"],
+    ...Object.fromEntries(Object.entries(generatedSources).map(([file, text]) => [file.slice("generated/".length), text])),
     ...(await bundles(generatedSources)),
     ...declarations({ ...(await readSources()), ...generatedSources }),
   };

@@ -29,15 +29,53 @@ function openEnumType(schema: JsonObject): ts.TypeNode | undefined {
   return f.createUnionTypeNode([...literals, anyOtherString]);
 }
 
+/**
+ * openapi-typescript 7 types neither `components.pathItems` nor a webhook that references one, and typing every one of
+ * the ~180 webhooks in full would repeat four path items ~45 times each. So it types the four event families as if
+ * they were the webhooks (the interface is then renamed `webhookFamilies`), and `webhooks` maps each kind to its family.
+ */
+function familiesAsWebhooks(document: JsonObject): { document: JsonObject; kinds: [string, string][] } {
+  const shared = ((document.components as JsonObject | undefined)?.pathItems ?? {}) as JsonObject;
+  const kinds: [string, string][] = [];
+  for (const [kind, item] of Object.entries((document.webhooks ?? {}) as JsonObject)) {
+    const ref = isObject(item) && typeof item.$ref === "string" ? item.$ref : "";
+    const family = ref.startsWith("#/components/pathItems/") ? ref.slice("#/components/pathItems/".length) : undefined;
+    if (family === undefined || !isObject(shared[family])) throw new Error(`generate-types: webhook ${kind} is not a reference to a shared path item`);
+    kinds.push([kind, family]);
+  }
+  return { document: { ...document, webhooks: structuredClone(shared) }, kinds };
+}
+
+function webhookTypes(nodes: readonly ts.Node[], kinds: [string, string][]): ts.Node[] {
+  const f = ts.factory;
+  const renamed = nodes.map((node) =>
+    ts.isInterfaceDeclaration(node) && node.name.text === "webhooks"
+      ? f.updateInterfaceDeclaration(node, node.modifiers, f.createIdentifier("webhookFamilies"), node.typeParameters, node.heritageClauses, node.members)
+      : node,
+  );
+  const members = kinds.map(([kind, family]) =>
+    f.createPropertySignature(
+      undefined,
+      f.createStringLiteral(kind),
+      undefined,
+      f.createIndexedAccessTypeNode(f.createTypeReferenceNode("webhookFamilies"), f.createLiteralTypeNode(f.createStringLiteral(family))),
+    ),
+  );
+  const webhooks = f.createInterfaceDeclaration([f.createModifier(ts.SyntaxKind.ExportKeyword)], "webhooks", undefined, undefined, members);
+  const at = renamed.findIndex((node) => ts.isInterfaceDeclaration(node) && node.name.text === "webhookFamilies");
+  return [...renamed.slice(0, at + 1), webhooks, ...renamed.slice(at + 1)];
+}
+
 export async function renderTypes(document: JsonObject): Promise<string> {
-  const ast = await openapiTS(document as never, {
+  const families = familiesAsWebhooks(document);
+  const ast = await openapiTS(families.document as never, {
     transform: (schema) => openEnumType(schema as JsonObject),
     rootTypes: true,
     rootTypesNoSchemaPrefix: true,
     // A default is what the service assumes when a request leaves a field out; it must not make the field required in request types.
     defaultNonNullable: false,
   });
-  return HEADER + astToString(ast);
+  return HEADER + astToString(webhookTypes(ast, families.kinds));
 }
 
 if (isMain(import.meta.url)) {

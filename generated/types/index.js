@@ -26,7 +26,10 @@ var knownValues = {
   AppointmentProvider: ["getlabs", "phlebfinders", "quest", "sonora_quest"],
   AppointmentStatus: ["confirmed", "pending", "reserved", "in_progress", "completed", "cancelled"],
   AppointmentEventStatus: ["pending", "reserved", "scheduled", "completed", "cancelled", "in_progress"],
-  Interpretation: ["normal", "abnormal", "critical"]
+  Interpretation: ["normal", "abnormal", "critical"],
+  SleepStage: ["awake", "light", "deep", "rem", "unknown"],
+  SourceType: ["unknown", "phone", "watch", "app", "multiple_sources", "fingerprick", "cuff", "manual_scan", "automatic", "scale", "chest_strap", "ring", "lab"],
+  ElectrocardiogramClassification: ["sinus_rhythm", "atrial_fibrillation", "inconclusive", "poor_recording"]
 };
 export {
   knownValues

@@ -30,4 +30,7 @@ export declare const knownValues: {
     readonly AppointmentStatus: readonly ["confirmed", "pending", "reserved", "in_progress", "completed", "cancelled"];
     readonly AppointmentEventStatus: readonly ["pending", "reserved", "scheduled", "completed", "cancelled", "in_progress"];
     readonly Interpretation: readonly ["normal", "abnormal", "critical"];
+    readonly SleepStage: readonly ["awake", "light", "deep", "rem", "unknown"];
+    readonly SourceType: readonly ["unknown", "phone", "watch", "app", "multiple_sources", "fingerprick", "cuff", "manual_scan", "automatic", "scale", "chest_strap", "ring", "lab"];
+    readonly ElectrocardiogramClassification: readonly ["sinus_rhythm", "atrial_fibrillation", "inconclusive", "poor_recording"];
 };
