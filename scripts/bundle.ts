@@ -6,7 +6,7 @@ import { isDeepStrictEqual } from "node:util";
 import YAML from "yaml";
 import { isMain } from "./lib/cli.ts";
 import { decorateExtensions } from "./lib/decorate.ts";
-import { bundleJsonPath, bundleYamlPath, generatedDir, specRoot } from "./lib/paths.ts";
+import { bundleJsonPath, bundleYamlPath, generatedDir, repoRoot, specRoot } from "./lib/paths.ts";
 import { runTool } from "./lib/tools.ts";
 import type { JsonObject } from "./lib/walk.ts";
 
@@ -20,11 +20,23 @@ export async function bundleContract(): Promise<JsonObject> {
     await runTool("redocly", ["bundle", specRoot, "--output", out, "--ext", "json"]);
     const document = JSON.parse(await readFile(out, "utf8")) as JsonObject;
     shareWebhookPathItems(document);
+    await appendServiceHistory(document);
     decorateExtensions(document);
     return document;
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
+}
+
+/** The service's change history and deprecations, kept in CHANGELOG.md, shown at the top of the reference too. */
+export async function appendServiceHistory(document: JsonObject): Promise<void> {
+  const changelog = await readFile(path.join(repoRoot, "CHANGELOG.md"), "utf8");
+  const start = changelog.indexOf("\n## Service change history");
+  if (start < 0) throw new Error("bundle: CHANGELOG.md has no '## Service change history' section");
+  const next = changelog.indexOf("\n## ", start + 1);
+  const section = changelog.slice(start + 1, next < 0 ? undefined : next).trim();
+  const info = document.info as JsonObject;
+  info.description = `${String(info.description ?? "").trimEnd()}\n\n${section}\n`;
 }
 
 /**
