@@ -1006,7 +1006,7 @@ export interface components {
          * BulkOpCounts
          * @description How many connections of a bulk import operation are in each state. `submitted` is the sum of the other three.
          *
-         *     **Provisional:** The counts of a bulk import operation are not shown (section 4.4).
+         *     **Provisional:** The counts of a bulk import operation are not shown (sections 2.13 and 4.4).
          */
         BulkOpCounts: {
             /** @description The connections submitted with the operation. */
