@@ -98,6 +98,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/link/bulk_op": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List bulk import operations
+         * @description Lists the team's bulk import operations, newest first, one page at a time: each background
+         *     operation that `POST /v2/link/bulk_import` started, with its provider, its status, how many
+         *     connections were submitted, imported, failed and are still pending, the users imported and
+         *     failed so far, and when it was created and last updated. This is how the progress and outcome of
+         *     an import answered with `202` are followed. The `provider` filter keeps only operations for that
+         *     provider.
+         *
+         *     Credential: the team API key (`x-svc-api-key`); a management key is refused. Provisional: the
+         *     interface document does not say which credential this operation takes.
+         *
+         *     **Provisional:** The method, path, payload, paging and credential of List Bulk Ops are not shown (section 4.4, rule 3).
+         */
+        get: operations["listBulkOps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/user": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a user
+         * @description Creates an end user for the team under the team's own id for them, `client_user_id`, and returns
+         *     the service's `user_id`, which every other user, link and summary operation takes.
+         *
+         *     A `client_user_id` belongs to at most one user of the team. Creating a user with one that already
+         *     belongs to a user answers `400` with the error code `user_already_exists`; the body also carries
+         *     that existing user's `user_id` and `created_on`, so the application can carry on with it instead.
+         *
+         *     Credential: the team API key (`x-svc-api-key`); a management key is refused. Provisional: the
+         *     interface document does not say which credential this operation takes.
+         *
+         *     **Provisional:** The method, path, payload and credential of Create User are not shown (section 4.14); only the conflict answer is (section 7, rule 3).
+         */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/user/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user
+         * @description Requests the deletion of the end user, their connections and their data. The deletion does not
+         *     happen at once: the user stays in a 7-day grace period, during which `POST
+         *     /v2/user/{user_id}/undo_delete` restores them. The answer says when the grace period ends and
+         *     the deletion takes effect (`deletion_takes_effect_at`).
+         *
+         *     Asking again during the grace period changes nothing and answers the same dates. After the
+         *     deletion has taken effect the user is gone and the path answers `404`.
+         *
+         *     Credential: the team API key (`x-svc-api-key`); a management key is refused. Provisional: the
+         *     interface document does not say which credential this operation takes.
+         *
+         *     **Provisional:** The method, path, payload and credential of user deletion are not shown (section 4.14); only its 7-day grace period is (sections 3 and 8).
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/user/{user_id}/undo_delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo the deletion of a user
+         * @description Cancels a requested user deletion during its 7-day grace period and returns the restored user,
+         *     with their connections and data as they were. For a user with no deletion pending, it changes
+         *     nothing and returns the user.
+         *
+         *     Once the grace period is over the deletion has taken effect and cannot be undone: the answer is
+         *     `410` with the error code `deletion_grace_period_over`, a message naming the date the deletion
+         *     took effect, and that date in `deleted_on`. A user id the team never had answers `404`.
+         *
+         *     Credential: the team API key (`x-svc-api-key`); a management key is refused. Provisional: the
+         *     interface document does not say which credential this operation takes.
+         *
+         *     **Provisional:** The method, path, payload and credential of User Undo Deletion are not shown (section 4.14); only the 7-day grace period is (sections 3 and 8).
+         */
+        post: operations["undoUserDeletion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/user/{user_id}/insurance": {
         parameters: {
             query?: never;
@@ -211,6 +333,213 @@ export interface paths {
          *     its name and logo. The service also answers at `/v2/providers/`, with a trailing slash.
          */
         get: operations["listProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/introspect/historical_pull": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Inspect historical pulls
+         * @description Says, for each of the team's provider connections, how the historical pull of each resource is
+         *     going: not started, in progress, succeeded, failed, or `Retrying` after a failure the service
+         *     retries by itself. The `user_id` and `provider` filters keep only that user's or that provider's
+         *     connections; a `user_id` the team does not have answers `404`. The list is paged like the
+         *     marker lists.
+         *
+         *     `Retrying` appears only for connections established after 9 May 2025; a pull of an older
+         *     connection that fails is reported as `failure`.
+         *
+         *     Credential: the team API key (`x-svc-api-key`); a management key is refused. Provisional: the
+         *     interface document does not say which credential this operation takes.
+         *
+         *     **Provisional:** The method, path, payload, paging and credential of historical pull introspection are not shown (section 4.14); only the `Retrying` state is (section 3).
+         */
+        get: operations["getHistoricalPullIntrospection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/summary/activity/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List daily activity summaries
+         * @description Returns the daily activity summaries of the end user for each day from `start_date` to `end_date` (both included;
+         *     without `end_date`, up to today), from every connected provider, or only from `provider`. Each
+         *     summary's `source` says where it came from: the provider's slug, the kind of source and, on a
+         *     platform many apps write to, the app. The source's `name`, `logo` and `slug` are deprecated;
+         *     read the provider's name and logo from `GET /v2/providers`.
+         *
+         *     Credential: the team API key (`x-svc-api-key`); a management key is refused. Provisional: the
+         *     interface document does not say which credential this operation takes.
+         *
+         *     **Provisional:** The method, parameters, payload and credential of the activity summary endpoint are not shown; only its path is (section 4.14).
+         */
+        get: operations["listActivitySummaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/summary/body/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List body measurement summaries
+         * @description Returns the body measurement summaries of the end user for each day from `start_date` to `end_date` (both included;
+         *     without `end_date`, up to today), from every connected provider, or only from `provider`. Each
+         *     summary's `source` says where it came from: the provider's slug, the kind of source and, on a
+         *     platform many apps write to, the app. The source's `name`, `logo` and `slug` are deprecated;
+         *     read the provider's name and logo from `GET /v2/providers`.
+         *
+         *     Credential: the team API key (`x-svc-api-key`); a management key is refused. Provisional: the
+         *     interface document does not say which credential this operation takes.
+         *
+         *     **Provisional:** The method, parameters, payload and credential of the body summary endpoint are not shown; only its path is (section 4.14).
+         */
+        get: operations["listBodySummaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/summary/meal/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List meal summaries
+         * @description Returns the meal summaries of the end user for each day from `start_date` to `end_date` (both included;
+         *     without `end_date`, up to today), from every connected provider, or only from `provider`. Each
+         *     summary's `source` says where it came from: the provider's slug, the kind of source and, on a
+         *     platform many apps write to, the app. The source's `name`, `logo` and `slug` are deprecated;
+         *     read the provider's name and logo from `GET /v2/providers`.
+         *
+         *     Credential: the team API key (`x-svc-api-key`); a management key is refused. Provisional: the
+         *     interface document does not say which credential this operation takes.
+         *
+         *     **Provisional:** The method, parameters, payload and credential of the meal summary endpoint are not shown; only its path is (section 4.14).
+         */
+        get: operations["listMealSummaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/summary/profile/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List profile summaries
+         * @description Returns the end user's profile as each connected provider holds it (or only `provider`), for the
+         *     profiles updated from `start_date` to `end_date` (both included; without `end_date`, up to
+         *     today). Each
+         *     summary's `source` says where it came from: the provider's slug, the kind of source and, on a
+         *     platform many apps write to, the app. The source's `name`, `logo` and `slug` are deprecated;
+         *     read the provider's name and logo from `GET /v2/providers`.
+         *
+         *     Credential: the team API key (`x-svc-api-key`); a management key is refused. Provisional: the
+         *     interface document does not say which credential this operation takes.
+         *
+         *     **Provisional:** The method, parameters, payload and credential of the profile summary endpoint are not shown; only its path is (section 4.14).
+         */
+        get: operations["listProfileSummaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/summary/sleep/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List sleep summaries
+         * @description Returns the sleep summaries of the end user for each day from `start_date` to `end_date` (both included;
+         *     without `end_date`, up to today), from every connected provider, or only from `provider`. Each
+         *     summary's `source` says where it came from: the provider's slug, the kind of source and, on a
+         *     platform many apps write to, the app. The source's `name`, `logo` and `slug` are deprecated;
+         *     read the provider's name and logo from `GET /v2/providers`.
+         *
+         *     Credential: the team API key (`x-svc-api-key`); a management key is refused. Provisional: the
+         *     interface document does not say which credential this operation takes.
+         *
+         *     **Provisional:** The method, parameters, payload and credential of the sleep summary endpoint are not shown; only its path is (section 4.14).
+         */
+        get: operations["listSleepSummaries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/summary/workouts/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workout summaries
+         * @description Returns the workout summaries of the end user for each day from `start_date` to `end_date` (both included;
+         *     without `end_date`, up to today), from every connected provider, or only from `provider`. Each
+         *     summary's `source` says where it came from: the provider's slug, the kind of source and, on a
+         *     platform many apps write to, the app. The source's `name`, `logo` and `slug` are deprecated;
+         *     read the provider's name and logo from `GET /v2/providers`.
+         *
+         *     Credential: the team API key (`x-svc-api-key`); a management key is refused. Provisional: the
+         *     interface document does not say which credential this operation takes.
+         *
+         *     **Provisional:** The method, parameters, payload and credential of the workouts summary endpoint are not shown; only its path is (section 4.14).
+         */
+        get: operations["listWorkoutSummaries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -686,6 +1015,24 @@ export interface webhookFamilies {
     };
 }
 export interface webhooks {
+    "historical.data.activity.created": webhookFamilies["SummaryEvent"];
+    "daily.data.activity.created": webhookFamilies["SummaryEvent"];
+    "daily.data.activity.updated": webhookFamilies["SummaryEvent"];
+    "historical.data.body.created": webhookFamilies["SummaryEvent"];
+    "daily.data.body.created": webhookFamilies["SummaryEvent"];
+    "daily.data.body.updated": webhookFamilies["SummaryEvent"];
+    "historical.data.meal.created": webhookFamilies["SummaryEvent"];
+    "daily.data.meal.created": webhookFamilies["SummaryEvent"];
+    "daily.data.meal.updated": webhookFamilies["SummaryEvent"];
+    "historical.data.profile.created": webhookFamilies["SummaryEvent"];
+    "daily.data.profile.created": webhookFamilies["SummaryEvent"];
+    "daily.data.profile.updated": webhookFamilies["SummaryEvent"];
+    "historical.data.sleep.created": webhookFamilies["SummaryEvent"];
+    "daily.data.sleep.created": webhookFamilies["SummaryEvent"];
+    "daily.data.sleep.updated": webhookFamilies["SummaryEvent"];
+    "historical.data.workouts.created": webhookFamilies["SummaryEvent"];
+    "daily.data.workouts.created": webhookFamilies["SummaryEvent"];
+    "daily.data.workouts.updated": webhookFamilies["SummaryEvent"];
     "historical.data.sleep_cycle.created": webhookFamilies["SummaryEvent"];
     "daily.data.sleep_cycle.created": webhookFamilies["SummaryEvent"];
     "daily.data.sleep_cycle.updated": webhookFamilies["SummaryEvent"];
@@ -930,12 +1277,14 @@ export interface components {
          *     - `closed_beta_not_enabled`: the operation or value is in closed beta and the team is not enabled.
          *     - `feature_not_enabled`: the operation is disabled for the team until it is configured.
          *     - `method_not_allowed`: the path exists, but not with this method.
+         *     - `user_already_exists`: the `client_user_id` of a new user already belongs to a user; the body names it.
+         *     - `deletion_grace_period_over`: the user's deletion took effect and can no longer be undone.
          *
          *     **Provisional:** Error codes are not shown by the interface document (section 7, rule 5).
          *
          *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
          */
-        ErrorCode: "unauthorized" | "not_found" | "invalid_request" | "closed_beta_not_enabled" | "feature_not_enabled" | "method_not_allowed" | (string & {});
+        ErrorCode: "unauthorized" | "not_found" | "invalid_request" | "closed_beta_not_enabled" | "feature_not_enabled" | "method_not_allowed" | "user_already_exists" | "deletion_grace_period_over" | (string & {});
         /**
          * ErrorLocation
          * @description The part of the request that holds an invalid value.
@@ -1145,6 +1494,178 @@ export interface components {
              *     `pending_provider_mfa`, otherwise null or absent.
              */
             provider_mfa?: components["schemas"]["ProviderMfaRequest"] | null;
+        };
+        /**
+         * BulkOpStatus
+         * @description Where a bulk import operation is.
+         *     - `queued`: enqueued, no connection migrated yet.
+         *     - `in_progress`: migrating connections; `counts.pending` is above 0.
+         *     - `completed`: finished; every connection is imported or failed (some may have failed).
+         *     - `failed`: the operation itself stopped before finishing; pending connections were not migrated.
+         *
+         *     **Provisional:** The statuses of a bulk import operation are not shown (section 4.4, rule 3).
+         *
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         */
+        BulkOpStatus: "queued" | "in_progress" | "completed" | "failed" | (string & {});
+        /**
+         * BulkOpCounts
+         * @description How many connections of a bulk import operation are in each state. `submitted` is the sum of the other three.
+         *
+         *     **Provisional:** The counts of a bulk import operation are not shown (sections 2.13 and 4.4).
+         */
+        BulkOpCounts: {
+            /** @description The connections submitted with the operation. */
+            submitted: number;
+            /** @description The connections migrated so far. */
+            imported: number;
+            /** @description The connections that could not be migrated. */
+            failed: number;
+            /** @description The connections still to be migrated. */
+            pending: number;
+        };
+        /**
+         * BulkOp
+         * @description One bulk import operation: the persistent background operation into which a call of
+         *     `POST /v2/link/bulk_import` put its connections. While it runs, `counts.pending` says how many
+         *     connections are still to be migrated; when it has finished, every submitted user is in
+         *     `user_ids_imported` or in `user_ids_failed`.
+         *
+         *     **Provisional:** The fields of a bulk import operation are not shown (sections 2.13 and 4.4).
+         */
+        BulkOp: {
+            /**
+             * Format: uuid
+             * @description The operation's id.
+             */
+            id: string;
+            provider: components["schemas"]["BulkImportProvider"];
+            status: components["schemas"]["BulkOpStatus"];
+            counts: components["schemas"]["BulkOpCounts"];
+            /** @description The users whose connection has been moved onto the team's own OAuth application credential so far. */
+            user_ids_imported: string[];
+            /** @description The users whose connection could not be migrated so far. */
+            user_ids_failed: string[];
+            /**
+             * Format: date-time
+             * @description When the operation was enqueued (UTC).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the operation last changed (UTC).
+             */
+            updated_at: string;
+        };
+        /**
+         * BulkOpPage
+         * @description One page of bulk import operations, in the same paged shape as the marker lists.
+         *
+         *     **Provisional:** The shape of the List Bulk Ops answer is not shown (section 4.4, rule 3).
+         */
+        BulkOpPage: {
+            /** @description The operations on this page, newest first. */
+            bulk_ops: components["schemas"]["BulkOp"][];
+            /** @description How many operations there are across all pages. */
+            total: number | null;
+            /** @description The number of this page, counting from 1. */
+            page: number | null;
+            /** @description The page size the request asked for. */
+            size: number | null;
+            /** @description How many pages there are. */
+            pages: number | null;
+        };
+        /**
+         * UserCreateRequest
+         * @description The user to create.
+         *
+         *     **Provisional:** The fields of the Create User request are not shown (section 2.13); `client_user_id` is named by section 7, rule 3.
+         */
+        UserCreateRequest: {
+            /** @description The team's own id for the end user. It belongs to at most one user of the team. */
+            client_user_id: string;
+        };
+        /**
+         * User
+         * @description An end user of the team.
+         *
+         *     **Provisional:** The user's fields are not shown (section 2.13); `user_id`, `client_user_id` and `created_on` are named by section 7, rule 3.
+         */
+        User: {
+            /**
+             * Format: uuid
+             * @description The service's id of the user, which the user, link and summary operations take.
+             */
+            user_id: string;
+            /** @description The team's own id for the user, as given when the user was created. */
+            client_user_id: string;
+            /**
+             * Format: date-time
+             * @description When the user was created (UTC).
+             */
+            created_on: string;
+        };
+        /**
+         * UserConflictError
+         * @description The error body of a user creation whose `client_user_id` already belongs to a user: the shared error
+         *     body, with the code `user_already_exists`, plus that existing user's `user_id` and `created_on`.
+         *
+         *     **Provisional:** The conflict body's fields other than user_id and created_on, and its error code, are not shown (section 7, rules 3 and 5).
+         */
+        UserConflictError: components["schemas"]["ErrorBody"] & {
+            /**
+             * Format: uuid
+             * @description The id of the user the `client_user_id` already belongs to.
+             */
+            user_id: string;
+            /**
+             * Format: date-time
+             * @description When that existing user was created (UTC).
+             */
+            created_on: string;
+        };
+        /**
+         * UserDeletion
+         * @description A requested user deletion. The user stays in a 7-day grace period, during which the deletion can be
+         *     undone; at `deletion_takes_effect_at` the user and their data are deleted for good.
+         *
+         *     **Provisional:** The fields of the deletion answer are not shown (section 2.13); the 7-day grace period is (sections 3 and 8).
+         */
+        UserDeletion: {
+            /**
+             * Format: uuid
+             * @description The user whose deletion was requested.
+             */
+            user_id: string;
+            /**
+             * Format: date-time
+             * @description When the deletion was first requested (UTC).
+             */
+            deletion_requested_at: string;
+            /**
+             * Format: date-time
+             * @description When the 7-day grace period ends and the deletion takes effect (UTC); until then it can be undone.
+             */
+            deletion_takes_effect_at: string;
+        };
+        /**
+         * UserDeletedError
+         * @description The error body of an undo that came too late: the shared error body, with the code
+         *     `deletion_grace_period_over`, plus the date the deletion took effect.
+         *
+         *     **Provisional:** The answer to an undo after the grace period is not shown (sections 3 and 7).
+         */
+        UserDeletedError: components["schemas"]["ErrorBody"] & {
+            /**
+             * Format: uuid
+             * @description The deleted user.
+             */
+            user_id: string;
+            /**
+             * Format: date-time
+             * @description When the deletion took effect, at the end of its 7-day grace period (UTC).
+             */
+            deleted_on: string;
         };
         /**
          * Relationship
@@ -1411,6 +1932,426 @@ export interface components {
             auth_type?: components["schemas"]["AuthType"] | null;
             /** @description The resources the provider can supply. */
             supported_resources?: components["schemas"]["ProviderResource"][];
+        };
+        /**
+         * HistoricalPullStatus
+         * @description Where the historical pull of one resource of a connection is.
+         *     - `not_started`: the pull has not begun.
+         *     - `in_progress`: data chunks are being fetched.
+         *     - `success`: every chunk is fetched; the `historical.data.<resource>.created` event was sent.
+         *     - `failure`: the pull stopped and will not be retried.
+         *     - `Retrying`: a fetch failed and the service is retrying it by itself; only for connections
+         *       established after 9 May 2025. The document spells it with a capital R.
+         *
+         *     **Provisional:** The historical pull statuses other than `Retrying` are not shown (section 3).
+         *
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         */
+        HistoricalPullStatus: "not_started" | "in_progress" | "success" | "failure" | "Retrying" | (string & {});
+        /**
+         * HistoricalPullResource
+         * @description The historical pull of one resource of a connection.
+         *
+         *     **Provisional:** The fields of a resource's historical pull are not shown (sections 2.13 and 3).
+         */
+        HistoricalPullResource: {
+            resource: components["schemas"]["ProviderResource"];
+            status: components["schemas"]["HistoricalPullStatus"];
+            /**
+             * Format: date-time
+             * @description When the pull began (UTC); null while `not_started`.
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the pull ended with `success` or `failure` (UTC); null otherwise.
+             */
+            ended_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the service retries next (UTC); set only while `Retrying`.
+             */
+            next_retry_at?: string | null;
+            /** @description Developer-readable text on the last failure, for `failure` and `Retrying`; null otherwise. */
+            error?: string | null;
+        };
+        /**
+         * HistoricalPullConnection
+         * @description One provider connection of a user, with the historical pull of each of its resources.
+         *
+         *     **Provisional:** The fields of historical pull introspection are not shown (sections 2.13 and 3).
+         */
+        HistoricalPullConnection: {
+            /**
+             * Format: uuid
+             * @description The user the connection belongs to.
+             */
+            user_id: string;
+            /** @description The provider's slug, as in `GET /v2/providers`. */
+            provider: string;
+            /**
+             * Format: date-time
+             * @description When the connection was established (UTC). `Retrying` appears only for connections established after 9 May 2025.
+             */
+            connected_at: string;
+            /** @description The historical pull of each resource the connection supplies. */
+            resources: components["schemas"]["HistoricalPullResource"][];
+        };
+        /**
+         * HistoricalPullPage
+         * @description One page of connections with their historical pulls, in the same paged shape as the marker lists.
+         *
+         *     **Provisional:** The shape of the historical pull introspection answer is not shown (section 4.14).
+         */
+        HistoricalPullPage: {
+            /** @description The connections on this page. */
+            connections: components["schemas"]["HistoricalPullConnection"][];
+            /** @description How many connections there are across all pages. */
+            total: number | null;
+            /** @description The number of this page, counting from 1. */
+            page: number | null;
+            /** @description The page size the request asked for. */
+            size: number | null;
+            /** @description How many pages there are. */
+            pages: number | null;
+        };
+        /**
+         * SourceType
+         * @description What kind of device or program recorded the data.
+         *
+         *     **Provisional:** The source type's values are not shown (section 6, rule 2).
+         *
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         */
+        SourceType: "unknown" | "phone" | "watch" | "app" | "multiple_sources" | "fingerprick" | "cuff" | "manual_scan" | "automatic" | "scale" | "chest_strap" | "ring" | "lab" | (string & {});
+        /**
+         * Source
+         * @description Where a summary or a timeseries value group came from: the provider, the kind of source, and the
+         *     app that wrote it when the provider is a platform many apps write to. Provider details (name, logo)
+         *     come from `GET /v2/providers`.
+         *
+         *     **Provisional:** The names of the new fields (provider, type, app_id) are not shown (section 6, rule 2).
+         */
+        Source: {
+            /** @description The provider's slug, as in `GET /v2/providers`. */
+            provider: string;
+            type: components["schemas"]["SourceType"];
+            /** @description The app that wrote the data on a platform provider (such as a bundle id), when known. */
+            app_id?: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated: read the provider's name from `GET /v2/providers` by `provider`; this field will be removed.
+             */
+            name?: string;
+            /**
+             * @deprecated
+             * @description Deprecated: read the provider's logo from `GET /v2/providers` by `provider`; this field will be removed.
+             */
+            logo?: string | null;
+            /**
+             * @deprecated
+             * @description Deprecated: use `provider`, the same slug; this field will be removed.
+             */
+            slug?: string;
+        };
+        /**
+         * ActivitySummary
+         * @description A day of activity of a user from one source.
+         *
+         *     **Provisional:** The fields of the activity summary are not shown (sections 2.13 and 4.14); only its `source` is described (section 6, rules 2 and 3).
+         */
+        ActivitySummary: {
+            /**
+             * Format: uuid
+             * @description The summary's id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user the summary belongs to.
+             */
+            user_id: string;
+            /**
+             * Format: date
+             * @description The day the summary covers, in the user's local calendar (`YYYY-MM-DD`).
+             */
+            calendar_date: string;
+            /** @description Steps taken. */
+            steps?: number | null;
+            /** @description Energy burned in the day, basal and active, in kcal. */
+            calories_total?: number | null;
+            /** @description Energy burned by activity, in kcal. */
+            calories_active?: number | null;
+            /** @description Distance walked or run, in metres. */
+            distance?: number | null;
+            /** @description Floors climbed. */
+            floors_climbed?: number | null;
+            source: components["schemas"]["Source"];
+        };
+        /**
+         * ActivitySummaryList
+         * @description The activity summaries of a user in a date range, oldest first.
+         *
+         *     **Provisional:** The shape of the summary endpoints' answer is not shown (section 4.14).
+         */
+        ActivitySummaryList: {
+            /** @description One summary per day and source, oldest first. */
+            activity: components["schemas"]["ActivitySummary"][];
+        };
+        /**
+         * BodySummary
+         * @description The body measurements of a user on a day from one source.
+         *
+         *     **Provisional:** The fields of the body summary are not shown (sections 2.13 and 4.14); only its `source` is described (section 6, rules 2 and 3).
+         */
+        BodySummary: {
+            /**
+             * Format: uuid
+             * @description The summary's id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user the summary belongs to.
+             */
+            user_id: string;
+            /**
+             * Format: date
+             * @description The day the summary covers, in the user's local calendar (`YYYY-MM-DD`).
+             */
+            calendar_date: string;
+            /**
+             * Format: date-time
+             * @description When the measurements were taken (UTC).
+             */
+            measured_at: string;
+            /** @description Body weight, in kg. */
+            weight?: number | null;
+            /** @description Body fat, in percent of body weight. */
+            fat?: number | null;
+            /** @description Body mass index, in kg/m². */
+            body_mass_index?: number | null;
+            /** @description Lean body mass, in kg. */
+            lean_body_mass?: number | null;
+            source: components["schemas"]["Source"];
+        };
+        /**
+         * BodySummaryList
+         * @description The body summaries of a user in a date range, oldest first.
+         *
+         *     **Provisional:** The shape of the summary endpoints' answer is not shown (section 4.14).
+         */
+        BodySummaryList: {
+            /** @description One summary per day and source, oldest first. */
+            body: components["schemas"]["BodySummary"][];
+        };
+        /**
+         * MealSummary
+         * @description One meal a user logged, from one source.
+         *
+         *     **Provisional:** The fields of the meal summary are not shown (sections 2.13 and 4.14); only its `source` is described (section 6, rules 2 and 3).
+         */
+        MealSummary: {
+            /**
+             * Format: uuid
+             * @description The summary's id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user the summary belongs to.
+             */
+            user_id: string;
+            /**
+             * Format: date
+             * @description The day the summary covers, in the user's local calendar (`YYYY-MM-DD`).
+             */
+            calendar_date: string;
+            /**
+             * Format: date-time
+             * @description When the meal was eaten, or logged when the source does not say (UTC).
+             */
+            timestamp: string;
+            /** @description The meal's name as the source gives it, such as Breakfast. */
+            name: string;
+            /** @description Energy, in kcal. */
+            calories?: number | null;
+            /** @description Carbohydrates, in grams. */
+            carbohydrates?: number | null;
+            /** @description Protein, in grams. */
+            protein?: number | null;
+            /** @description Fat, in grams. */
+            fat?: number | null;
+            source: components["schemas"]["Source"];
+        };
+        /**
+         * MealSummaryList
+         * @description The meal summaries of a user in a date range, oldest first.
+         *
+         *     **Provisional:** The shape of the summary endpoints' answer is not shown (section 4.14).
+         */
+        MealSummaryList: {
+            /** @description One summary per day and source, oldest first. */
+            meal: components["schemas"]["MealSummary"][];
+        };
+        /**
+         * ProfileSummary
+         * @description The profile of a user as one source holds it.
+         *
+         *     **Provisional:** The fields of the profile summary are not shown (sections 2.13 and 4.14); only its `source` is described (section 6, rules 2 and 3).
+         */
+        ProfileSummary: {
+            /**
+             * Format: uuid
+             * @description The summary's id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user the summary belongs to.
+             */
+            user_id: string;
+            /**
+             * Format: date-time
+             * @description When the source last changed the profile (UTC); the date range of the request applies to this date.
+             */
+            updated_at: string;
+            /** @description Height, in centimetres. */
+            height?: number | null;
+            /**
+             * Format: date
+             * @description Date of birth (`YYYY-MM-DD`), when the source shares it.
+             */
+            birth_date?: string | null;
+            /** @description Sex as the source records it, such as `female` or `male`. */
+            sex?: string | null;
+            /** @description Whether the user uses a wheelchair, when the source records it. */
+            wheelchair_use?: boolean | null;
+            source: components["schemas"]["Source"];
+        };
+        /**
+         * ProfileSummaryList
+         * @description The profile summaries of a user in a date range, oldest first.
+         *
+         *     **Provisional:** The shape of the summary endpoints' answer is not shown (section 4.14).
+         */
+        ProfileSummaryList: {
+            /** @description One summary per day and source, oldest first. */
+            profile: components["schemas"]["ProfileSummary"][];
+        };
+        /**
+         * SleepSummary
+         * @description One sleep period of a user, from one source.
+         *
+         *     **Provisional:** The fields of the sleep summary are not shown (sections 2.13 and 4.14); only its `source` is described (section 6, rules 2 and 3).
+         */
+        SleepSummary: {
+            /**
+             * Format: uuid
+             * @description The summary's id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user the summary belongs to.
+             */
+            user_id: string;
+            /**
+             * Format: date
+             * @description The day the sleep is counted for (the day it ended), in the user's local calendar (`YYYY-MM-DD`).
+             */
+            calendar_date: string;
+            /**
+             * Format: date-time
+             * @description When the user went to bed (UTC).
+             */
+            bedtime_start: string;
+            /**
+             * Format: date-time
+             * @description When the user got up (UTC).
+             */
+            bedtime_stop: string;
+            /** @description Time in bed, in seconds. */
+            duration?: number | null;
+            /** @description Time asleep, in seconds. */
+            total?: number | null;
+            /** @description Time awake in bed, in seconds. */
+            awake?: number | null;
+            /** @description Light sleep, in seconds. */
+            light?: number | null;
+            /** @description Deep sleep, in seconds. */
+            deep?: number | null;
+            /** @description REM sleep, in seconds. */
+            rem?: number | null;
+            /** @description Time asleep over time in bed, from 0 to 1. */
+            efficiency?: number | null;
+            /** @description Average heart rate, in beats per minute. */
+            hr_average?: number | null;
+            source: components["schemas"]["Source"];
+        };
+        /**
+         * SleepSummaryList
+         * @description The sleep summaries of a user in a date range, oldest first.
+         *
+         *     **Provisional:** The shape of the summary endpoints' answer is not shown (section 4.14).
+         */
+        SleepSummaryList: {
+            /** @description One summary per day and source, oldest first. */
+            sleep: components["schemas"]["SleepSummary"][];
+        };
+        /**
+         * WorkoutSummary
+         * @description One workout of a user, from one source.
+         *
+         *     **Provisional:** The fields of the workout summary are not shown (sections 2.13 and 4.14); only its `source` is described (section 6, rules 2 and 3).
+         */
+        WorkoutSummary: {
+            /**
+             * Format: uuid
+             * @description The summary's id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The user the summary belongs to.
+             */
+            user_id: string;
+            /**
+             * Format: date
+             * @description The day the workout started, in the user's local calendar (`YYYY-MM-DD`).
+             */
+            calendar_date: string;
+            /**
+             * Format: date-time
+             * @description When the workout started (UTC).
+             */
+            time_start: string;
+            /**
+             * Format: date-time
+             * @description When the workout ended (UTC).
+             */
+            time_end: string;
+            /** @description The kind of workout as a slug, such as `running` or `cycling`. */
+            sport?: string | null;
+            /** @description Energy burned, in kcal. */
+            calories?: number | null;
+            /** @description Distance covered, in metres. */
+            distance?: number | null;
+            /** @description Average heart rate, in beats per minute. */
+            average_hr?: number | null;
+            /** @description Highest heart rate, in beats per minute. */
+            max_hr?: number | null;
+            source: components["schemas"]["Source"];
+        };
+        /**
+         * WorkoutSummaryList
+         * @description The workouts summaries of a user in a date range, oldest first.
+         *
+         *     **Provisional:** The shape of the summary endpoints' answer is not shown (section 4.14).
+         */
+        WorkoutSummaryList: {
+            /** @description One summary per day and source, oldest first. */
+            workouts: components["schemas"]["WorkoutSummary"][];
         };
         /**
          * Loinc
@@ -1894,6 +2835,96 @@ export interface components {
          */
         EventClientUserId: string;
         /**
+         * ActivityEvent
+         * @description A activity summary was pulled or changed.
+         */
+        ActivityEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "historical.data.activity.created" | "daily.data.activity.created" | "daily.data.activity.updated";
+            team_id: components["schemas"]["EventTeamId"];
+            user_id: components["schemas"]["EventUserId"];
+            client_user_id: components["schemas"]["EventClientUserId"];
+            data: components["schemas"]["ActivitySummary"];
+        };
+        /**
+         * BodyEvent
+         * @description A body summary was pulled or changed.
+         */
+        BodyEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "historical.data.body.created" | "daily.data.body.created" | "daily.data.body.updated";
+            team_id: components["schemas"]["EventTeamId"];
+            user_id: components["schemas"]["EventUserId"];
+            client_user_id: components["schemas"]["EventClientUserId"];
+            data: components["schemas"]["BodySummary"];
+        };
+        /**
+         * MealEvent
+         * @description A meal summary was pulled or changed.
+         */
+        MealEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "historical.data.meal.created" | "daily.data.meal.created" | "daily.data.meal.updated";
+            team_id: components["schemas"]["EventTeamId"];
+            user_id: components["schemas"]["EventUserId"];
+            client_user_id: components["schemas"]["EventClientUserId"];
+            data: components["schemas"]["MealSummary"];
+        };
+        /**
+         * ProfileEvent
+         * @description A profile summary was pulled or changed.
+         */
+        ProfileEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "historical.data.profile.created" | "daily.data.profile.created" | "daily.data.profile.updated";
+            team_id: components["schemas"]["EventTeamId"];
+            user_id: components["schemas"]["EventUserId"];
+            client_user_id: components["schemas"]["EventClientUserId"];
+            data: components["schemas"]["ProfileSummary"];
+        };
+        /**
+         * SleepEvent
+         * @description A sleep summary was pulled or changed.
+         */
+        SleepEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "historical.data.sleep.created" | "daily.data.sleep.created" | "daily.data.sleep.updated";
+            team_id: components["schemas"]["EventTeamId"];
+            user_id: components["schemas"]["EventUserId"];
+            client_user_id: components["schemas"]["EventClientUserId"];
+            data: components["schemas"]["SleepSummary"];
+        };
+        /**
+         * WorkoutsEvent
+         * @description A workout summary was pulled or changed.
+         */
+        WorkoutsEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event_type: "historical.data.workouts.created" | "daily.data.workouts.created" | "daily.data.workouts.updated";
+            team_id: components["schemas"]["EventTeamId"];
+            user_id: components["schemas"]["EventUserId"];
+            client_user_id: components["schemas"]["EventClientUserId"];
+            data: components["schemas"]["WorkoutSummary"];
+        };
+        /**
          * SleepStage
          * @description A stage of sleep.
          *
@@ -1902,45 +2933,6 @@ export interface components {
          *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
          */
         SleepStage: "awake" | "light" | "deep" | "rem" | "unknown" | (string & {});
-        /**
-         * SourceType
-         * @description What kind of device or program recorded the data.
-         *
-         *     **Provisional:** The source type's values are not shown (section 6, rule 2).
-         *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
-         */
-        SourceType: "unknown" | "phone" | "watch" | "app" | "multiple_sources" | "fingerprick" | "cuff" | "manual_scan" | "automatic" | "scale" | "chest_strap" | "ring" | "lab" | (string & {});
-        /**
-         * Source
-         * @description Where a summary or a timeseries value group came from: the provider, the kind of source, and the
-         *     app that wrote it when the provider is a platform many apps write to. Provider details (name, logo)
-         *     come from `GET /v2/providers`.
-         *
-         *     **Provisional:** The names of the new fields (provider, type, app_id) are not shown (section 6, rule 2).
-         */
-        Source: {
-            /** @description The provider's slug, as in `GET /v2/providers`. */
-            provider: string;
-            type: components["schemas"]["SourceType"];
-            /** @description The app that wrote the data on a platform provider (such as a bundle id), when known. */
-            app_id?: string | null;
-            /**
-             * @deprecated
-             * @description Deprecated: read the provider's name from `GET /v2/providers` by `provider`; this field will be removed.
-             */
-            name?: string;
-            /**
-             * @deprecated
-             * @description Deprecated: read the provider's logo from `GET /v2/providers` by `provider`; this field will be removed.
-             */
-            logo?: string | null;
-            /**
-             * @deprecated
-             * @description Deprecated: use `provider`, the same slug; this field will be removed.
-             */
-            slug?: string;
-        };
         /**
          * SleepCycle
          * @description The sleep stages of one sleep session, in order; it replaces the deprecated hypnogram timeseries.
@@ -2069,7 +3061,7 @@ export interface components {
          *     `daily.data.<resource>.created` or `.updated` as ongoing data arrives or changes. Historical events
          *     carry no `is_final` flag; do not require one.
          */
-        SummaryEvent: components["schemas"]["SleepCycleEvent"] | components["schemas"]["MenstrualCycleEvent"] | components["schemas"]["ElectrocardiogramEvent"];
+        SummaryEvent: components["schemas"]["ActivityEvent"] | components["schemas"]["BodyEvent"] | components["schemas"]["MealEvent"] | components["schemas"]["ProfileEvent"] | components["schemas"]["SleepEvent"] | components["schemas"]["WorkoutsEvent"] | components["schemas"]["SleepCycleEvent"] | components["schemas"]["MenstrualCycleEvent"] | components["schemas"]["ElectrocardiogramEvent"];
         /**
          * TimeseriesSample
          * @description One value of a timeseries at one instant.
@@ -2220,6 +3212,31 @@ export interface components {
             };
         };
         /**
+         * @description The `client_user_id` already belongs to a user of the team. The body names that user's `user_id`
+         *     and `created_on`.
+         */
+        UserAlreadyExists: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserConflictError"];
+            };
+        };
+        /**
+         * @description The user's deletion took effect at the end of its 7-day grace period and can no longer be undone.
+         *
+         *     **Provisional:** The status code of an undo after the grace period is not shown (sections 3 and 7).
+         */
+        DeletionGracePeriodOver: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UserDeletedError"];
+            };
+        };
+        /**
          * @description The operation, or a value sent to it, is in closed beta and the team is not enabled for it.
          *     The body is JSON; before November 2025 it was plain text.
          *
@@ -2241,6 +3258,20 @@ export interface components {
          */
         PasswordProviderPath: components["schemas"]["PasswordProvider"];
         /**
+         * @description Only operations importing connections of this provider. Absent means every provider.
+         * @example oura
+         */
+        BulkOpProvider: components["schemas"]["BulkImportProvider"];
+        /** @description The page to return, counting from 1. */
+        Page: number;
+        /** @description How many items a page holds. */
+        Size: number;
+        /**
+         * @description The service's id of the end user, as returned when the user was created.
+         * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+         */
+        UserIdUuid: string;
+        /**
          * @description The service's id of the end user. User ids are uuids, as returned when the user was created, but
          *     this path takes any string.
          * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
@@ -2252,17 +3283,43 @@ export interface components {
          */
         IsPrimary: boolean;
         /**
-         * @description The service's id of the end user, as returned when the user was created.
-         * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
-         */
-        UserIdUuid: string;
-        /**
          * @description Only providers of this source type. Absent means every source type.
          *
          *     **Provisional:** The allowed source types are not shown (section 4.11).
          * @example app
          */
         SourceType: string;
+        /**
+         * @description Only this user's connections. Absent means every user of the team.
+         * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+         */
+        UserIdFilter: string;
+        /**
+         * @description Only connections of this provider, by its slug as in `GET /v2/providers`. Absent means every provider.
+         * @example oura
+         */
+        ProviderFilter: string;
+        /**
+         * @description The first day of the range (`YYYY-MM-DD`), included, in the user's local calendar.
+         *
+         *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+         * @example 2026-03-01
+         */
+        StartDate: string;
+        /**
+         * @description The last day of the range (`YYYY-MM-DD`), included. Absent means up to today.
+         *
+         *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+         * @example 2026-03-02
+         */
+        EndDate: string;
+        /**
+         * @description Only summaries from this provider, by its slug as in `GET /v2/providers` (the summary's `source.provider`). Absent means every provider.
+         *
+         *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+         * @example oura
+         */
+        Provider: string;
         /**
          * @description The id of the lab test.
          * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
@@ -2273,10 +3330,6 @@ export interface components {
          * @example 7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
          */
         LabAccountId: string;
-        /** @description The page to return, counting from 1. */
-        Page: number;
-        /** @description How many items a page holds. */
-        Size: number;
         /**
          * @description The id of the lab test order.
          * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
@@ -2677,6 +3730,15 @@ export type LinkErrorType = components['schemas']['LinkErrorType'];
 export type ProviderMfaMethod = components['schemas']['ProviderMfaMethod'];
 export type ProviderMfaRequest = components['schemas']['ProviderMfaRequest'];
 export type LinkMfaResult = components['schemas']['LinkMfaResult'];
+export type BulkOpStatus = components['schemas']['BulkOpStatus'];
+export type BulkOpCounts = components['schemas']['BulkOpCounts'];
+export type BulkOp = components['schemas']['BulkOp'];
+export type BulkOpPage = components['schemas']['BulkOpPage'];
+export type UserCreateRequest = components['schemas']['UserCreateRequest'];
+export type User = components['schemas']['User'];
+export type UserConflictError = components['schemas']['UserConflictError'];
+export type UserDeletion = components['schemas']['UserDeletion'];
+export type UserDeletedError = components['schemas']['UserDeletedError'];
 export type Relationship = components['schemas']['Relationship'];
 export type Address = components['schemas']['Address'];
 export type PersonDetails = components['schemas']['PersonDetails'];
@@ -2694,6 +3756,24 @@ export type SignInToken = components['schemas']['SignInToken'];
 export type AuthType = components['schemas']['AuthType'];
 export type ProviderResource = components['schemas']['ProviderResource'];
 export type Provider = components['schemas']['Provider'];
+export type HistoricalPullStatus = components['schemas']['HistoricalPullStatus'];
+export type HistoricalPullResource = components['schemas']['HistoricalPullResource'];
+export type HistoricalPullConnection = components['schemas']['HistoricalPullConnection'];
+export type HistoricalPullPage = components['schemas']['HistoricalPullPage'];
+export type SourceType = components['schemas']['SourceType'];
+export type Source = components['schemas']['Source'];
+export type ActivitySummary = components['schemas']['ActivitySummary'];
+export type ActivitySummaryList = components['schemas']['ActivitySummaryList'];
+export type BodySummary = components['schemas']['BodySummary'];
+export type BodySummaryList = components['schemas']['BodySummaryList'];
+export type MealSummary = components['schemas']['MealSummary'];
+export type MealSummaryList = components['schemas']['MealSummaryList'];
+export type ProfileSummary = components['schemas']['ProfileSummary'];
+export type ProfileSummaryList = components['schemas']['ProfileSummaryList'];
+export type SleepSummary = components['schemas']['SleepSummary'];
+export type SleepSummaryList = components['schemas']['SleepSummaryList'];
+export type WorkoutSummary = components['schemas']['WorkoutSummary'];
+export type WorkoutSummaryList = components['schemas']['WorkoutSummaryList'];
 export type Loinc = components['schemas']['Loinc'];
 export type ExpectedResult = components['schemas']['ExpectedResult'];
 export type Marker = components['schemas']['Marker'];
@@ -2723,9 +3803,13 @@ export type OrderPage = components['schemas']['OrderPage'];
 export type EventTeamId = components['schemas']['EventTeamId'];
 export type EventUserId = components['schemas']['EventUserId'];
 export type EventClientUserId = components['schemas']['EventClientUserId'];
+export type ActivityEvent = components['schemas']['ActivityEvent'];
+export type BodyEvent = components['schemas']['BodyEvent'];
+export type MealEvent = components['schemas']['MealEvent'];
+export type ProfileEvent = components['schemas']['ProfileEvent'];
+export type SleepEvent = components['schemas']['SleepEvent'];
+export type WorkoutsEvent = components['schemas']['WorkoutsEvent'];
 export type SleepStage = components['schemas']['SleepStage'];
-export type SourceType = components['schemas']['SourceType'];
-export type Source = components['schemas']['Source'];
 export type SleepCycle = components['schemas']['SleepCycle'];
 export type SleepCycleEvent = components['schemas']['SleepCycleEvent'];
 export type MenstrualCycle = components['schemas']['MenstrualCycle'];
@@ -2745,16 +3829,24 @@ export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseInvalidRequest = components['responses']['InvalidRequest'];
 export type ResponseFeatureNotEnabled = components['responses']['FeatureNotEnabled'];
+export type ResponseUserAlreadyExists = components['responses']['UserAlreadyExists'];
+export type ResponseDeletionGracePeriodOver = components['responses']['DeletionGracePeriodOver'];
 export type ResponseClosedBetaNotEnabled = components['responses']['ClosedBetaNotEnabled'];
 export type ParameterPasswordProviderPath = components['parameters']['PasswordProviderPath'];
-export type ParameterUserId = components['parameters']['UserId'];
-export type ParameterIsPrimary = components['parameters']['IsPrimary'];
-export type ParameterUserIdUuid = components['parameters']['UserIdUuid'];
-export type ParameterSourceType = components['parameters']['SourceType'];
-export type ParameterLabTestId = components['parameters']['LabTestId'];
-export type ParameterLabAccountId = components['parameters']['LabAccountId'];
+export type ParameterBulkOpProvider = components['parameters']['BulkOpProvider'];
 export type ParameterPage = components['parameters']['Page'];
 export type ParameterSize = components['parameters']['Size'];
+export type ParameterUserIdUuid = components['parameters']['UserIdUuid'];
+export type ParameterUserId = components['parameters']['UserId'];
+export type ParameterIsPrimary = components['parameters']['IsPrimary'];
+export type ParameterSourceType = components['parameters']['SourceType'];
+export type ParameterUserIdFilter = components['parameters']['UserIdFilter'];
+export type ParameterProviderFilter = components['parameters']['ProviderFilter'];
+export type ParameterStartDate = components['parameters']['StartDate'];
+export type ParameterEndDate = components['parameters']['EndDate'];
+export type ParameterProvider = components['parameters']['Provider'];
+export type ParameterLabTestId = components['parameters']['LabTestId'];
+export type ParameterLabAccountId = components['parameters']['LabAccountId'];
 export type ParameterOrderId = components['parameters']['OrderId'];
 export type ParameterRadius = components['parameters']['Radius'];
 export type ParameterPscCapabilities = components['parameters']['PscCapabilities'];
@@ -2880,6 +3972,140 @@ export interface operations {
             };
             /** @description The link token header is missing or the link token is not accepted. */
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    listBulkOps: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only operations importing connections of this provider. Absent means every provider.
+                 * @example oura
+                 */
+                provider?: components["parameters"]["BulkOpProvider"];
+                /** @description The page to return, counting from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description How many items a page holds. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description One page of bulk import operations, newest first.
+             *
+             *     **Provisional:** The success status code is not shown (section 4.4).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkOpPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UserCreateRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The created user.
+             *
+             *     **Provisional:** The success status code is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            400: components["responses"]["UserAlreadyExists"];
+            401: components["responses"]["Unauthorized"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The service's id of the end user, as returned when the user was created.
+                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 */
+                user_id: components["parameters"]["UserIdUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The deletion is scheduled; it takes effect at the end of the 7-day grace period.
+             *
+             *     **Provisional:** The success status code is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UserDeletion"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    undoUserDeletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The service's id of the end user, as returned when the user was created.
+                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 */
+                user_id: components["parameters"]["UserIdUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The deletion is cancelled; the user is restored.
+             *
+             *     **Provisional:** The success status code is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["DeletionGracePeriodOver"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -3061,6 +4287,378 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    getHistoricalPullIntrospection: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Only this user's connections. Absent means every user of the team.
+                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 */
+                user_id?: components["parameters"]["UserIdFilter"];
+                /**
+                 * @description Only connections of this provider, by its slug as in `GET /v2/providers`. Absent means every provider.
+                 * @example oura
+                 */
+                provider?: components["parameters"]["ProviderFilter"];
+                /** @description The page to return, counting from 1. */
+                page?: components["parameters"]["Page"];
+                /** @description How many items a page holds. */
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description One page of connections with the historical pull status of each resource.
+             *
+             *     **Provisional:** The success status code is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoricalPullPage"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    listActivitySummaries: {
+        parameters: {
+            query: {
+                /**
+                 * @description The first day of the range (`YYYY-MM-DD`), included, in the user's local calendar.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example 2026-03-01
+                 */
+                start_date: components["parameters"]["StartDate"];
+                /**
+                 * @description The last day of the range (`YYYY-MM-DD`), included. Absent means up to today.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example 2026-03-02
+                 */
+                end_date?: components["parameters"]["EndDate"];
+                /**
+                 * @description Only summaries from this provider, by its slug as in `GET /v2/providers` (the summary's `source.provider`). Absent means every provider.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example oura
+                 */
+                provider?: components["parameters"]["Provider"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The service's id of the end user, as returned when the user was created.
+                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 */
+                user_id: components["parameters"]["UserIdUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The user's activity summaries in the date range, oldest first.
+             *
+             *     **Provisional:** The success status code is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ActivitySummaryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    listBodySummaries: {
+        parameters: {
+            query: {
+                /**
+                 * @description The first day of the range (`YYYY-MM-DD`), included, in the user's local calendar.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example 2026-03-01
+                 */
+                start_date: components["parameters"]["StartDate"];
+                /**
+                 * @description The last day of the range (`YYYY-MM-DD`), included. Absent means up to today.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example 2026-03-02
+                 */
+                end_date?: components["parameters"]["EndDate"];
+                /**
+                 * @description Only summaries from this provider, by its slug as in `GET /v2/providers` (the summary's `source.provider`). Absent means every provider.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example oura
+                 */
+                provider?: components["parameters"]["Provider"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The service's id of the end user, as returned when the user was created.
+                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 */
+                user_id: components["parameters"]["UserIdUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The user's body summaries in the date range, oldest first.
+             *
+             *     **Provisional:** The success status code is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BodySummaryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    listMealSummaries: {
+        parameters: {
+            query: {
+                /**
+                 * @description The first day of the range (`YYYY-MM-DD`), included, in the user's local calendar.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example 2026-03-01
+                 */
+                start_date: components["parameters"]["StartDate"];
+                /**
+                 * @description The last day of the range (`YYYY-MM-DD`), included. Absent means up to today.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example 2026-03-02
+                 */
+                end_date?: components["parameters"]["EndDate"];
+                /**
+                 * @description Only summaries from this provider, by its slug as in `GET /v2/providers` (the summary's `source.provider`). Absent means every provider.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example oura
+                 */
+                provider?: components["parameters"]["Provider"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The service's id of the end user, as returned when the user was created.
+                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 */
+                user_id: components["parameters"]["UserIdUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The user's meal summaries in the date range, oldest first.
+             *
+             *     **Provisional:** The success status code is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MealSummaryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    listProfileSummaries: {
+        parameters: {
+            query: {
+                /**
+                 * @description The first day of the range (`YYYY-MM-DD`), included, in the user's local calendar.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example 2026-03-01
+                 */
+                start_date: components["parameters"]["StartDate"];
+                /**
+                 * @description The last day of the range (`YYYY-MM-DD`), included. Absent means up to today.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example 2026-03-02
+                 */
+                end_date?: components["parameters"]["EndDate"];
+                /**
+                 * @description Only summaries from this provider, by its slug as in `GET /v2/providers` (the summary's `source.provider`). Absent means every provider.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example oura
+                 */
+                provider?: components["parameters"]["Provider"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The service's id of the end user, as returned when the user was created.
+                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 */
+                user_id: components["parameters"]["UserIdUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The user's profile summaries in the date range, oldest first.
+             *
+             *     **Provisional:** The success status code is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProfileSummaryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    listSleepSummaries: {
+        parameters: {
+            query: {
+                /**
+                 * @description The first day of the range (`YYYY-MM-DD`), included, in the user's local calendar.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example 2026-03-01
+                 */
+                start_date: components["parameters"]["StartDate"];
+                /**
+                 * @description The last day of the range (`YYYY-MM-DD`), included. Absent means up to today.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example 2026-03-02
+                 */
+                end_date?: components["parameters"]["EndDate"];
+                /**
+                 * @description Only summaries from this provider, by its slug as in `GET /v2/providers` (the summary's `source.provider`). Absent means every provider.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example oura
+                 */
+                provider?: components["parameters"]["Provider"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The service's id of the end user, as returned when the user was created.
+                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 */
+                user_id: components["parameters"]["UserIdUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The user's sleep summaries in the date range, oldest first.
+             *
+             *     **Provisional:** The success status code is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SleepSummaryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    listWorkoutSummaries: {
+        parameters: {
+            query: {
+                /**
+                 * @description The first day of the range (`YYYY-MM-DD`), included, in the user's local calendar.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example 2026-03-01
+                 */
+                start_date: components["parameters"]["StartDate"];
+                /**
+                 * @description The last day of the range (`YYYY-MM-DD`), included. Absent means up to today.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example 2026-03-02
+                 */
+                end_date?: components["parameters"]["EndDate"];
+                /**
+                 * @description Only summaries from this provider, by its slug as in `GET /v2/providers` (the summary's `source.provider`). Absent means every provider.
+                 *
+                 *     **Provisional:** The query parameters of the summary endpoints are not shown (section 4.14).
+                 * @example oura
+                 */
+                provider?: components["parameters"]["Provider"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The service's id of the end user, as returned when the user was created.
+                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 */
+                user_id: components["parameters"]["UserIdUuid"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The user's workouts summaries in the date range, oldest first.
+             *
+             *     **Provisional:** The success status code is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkoutSummaryList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
         };
     };
     listLabTestMarkers: {

@@ -30,10 +30,26 @@ function parameter(operationId: string, name: string): JsonObject {
   return found;
 }
 
+/** The operations the document names only in its change notes (4.14, last paragraph; 3, 7, 8, 9.4), designed here, all provisional. */
+const CHANGE_NOTE_OPERATIONS = [
+  "POST /v2/user",
+  "DELETE /v2/user/{user_id}",
+  "POST /v2/user/{user_id}/undo_delete",
+  "GET /v2/link/bulk_op",
+  "GET /v2/introspect/historical_pull",
+  "GET /v2/summary/activity/{user_id}",
+  "GET /v2/summary/body/{user_id}",
+  "GET /v2/summary/meal/{user_id}",
+  "GET /v2/summary/profile/{user_id}",
+  "GET /v2/summary/sleep/{user_id}",
+  "GET /v2/summary/workouts/{user_id}",
+];
+
 describe("operations (section 4)", () => {
-  it("are the 14 of the document, with their methods and paths", () => {
+  it("are the 14 of the document plus those named only in its change notes, with their methods and paths", () => {
     expect(operations.map((op) => `${op.method} ${op.template}`).sort()).toEqual(
       [
+        ...CHANGE_NOTE_OPERATIONS,
         "POST /v2/user/{user_id}/insurance",
         "GET /v2/user/{user_id}/insurance/latest",
         "GET /v2/user/{user_id}/info/latest",
@@ -75,6 +91,75 @@ describe("operations (section 4)", () => {
 
   it("documents both answers of bulk import, 200 and 202 (4.4)", () => {
     expect(Object.keys(operation("bulkImportConnections").operation.responses as JsonObject)).toEqual(expect.arrayContaining(["200", "202"]));
+  });
+});
+
+describe("operations named only in the change notes (4.14; 3, 7, 8, 9.4)", () => {
+  const named = operations.filter((op) => CHANGE_NOTE_OPERATIONS.includes(`${op.method} ${op.template}`));
+
+  it("are provisional, citing a section, and say they take the team API key, never a management key", () => {
+    expect(named).toHaveLength(CHANGE_NOTE_OPERATIONS.length);
+    for (const op of named) {
+      expect(String(op.operation["x-svc-provisional"]), op.operationId).toMatch(/\(sections? \d/);
+      expect(op.securitySchemes, op.operationId).toEqual(["TeamApiKey"]);
+      expect(String(op.operation.description), op.operationId).toMatch(/team API key \(`x-svc-api-key`\); a management key is refused/);
+    }
+  });
+
+  it("answer a user creation whose client_user_id is taken with 400 naming the existing user (7.3)", () => {
+    const responses = operation("createUser").operation.responses as JsonObject;
+    expect(responses["400"]).toEqual({ $ref: "#/components/responses/UserAlreadyExists" });
+    const conflict = deref(contract, (deref(contract, responses["400"]).content as JsonObject)["application/json"]).schema as JsonObject;
+    expect(conflict).toEqual({ $ref: "#/components/schemas/UserConflictError" });
+    const parts = schema("UserConflictError").allOf as JsonObject[];
+    expect(parts[0]).toEqual({ $ref: "#/components/schemas/ErrorBody" });
+    expect(parts[1]).toMatchObject({ required: ["user_id", "created_on"] });
+    expect(listed("ErrorCode")).toEqual(expect.arrayContaining(["user_already_exists", "deletion_grace_period_over"]));
+  });
+
+  it("keep a deleted user for a 7-day grace period, then refuse the undo with 410 (3, 8)", () => {
+    expect(String(operation("deleteUser").operation.description)).toMatch(/7-day grace period/);
+    expect(Object.keys(operation("undoUserDeletion").operation.responses as JsonObject)).toEqual(expect.arrayContaining(["200", "404", "410"]));
+    expect(schema("UserDeletion").required).toEqual(expect.arrayContaining(["deletion_takes_effect_at"]));
+    expect(schema("UserDeletedError").allOf).toContainEqual({ $ref: "#/components/schemas/ErrorBody" });
+  });
+
+  it("report the Retrying historical pull state, spelt as the document spells it, only after 9 May (3)", () => {
+    expect(listed("HistoricalPullStatus")).toContain("Retrying");
+    expect(schema("HistoricalPullStatus")["x-svc-non-exhaustive"]).toBe(true);
+    expect(String(operation("getHistoricalPullIntrospection").operation.description)).toMatch(/`Retrying` appears only for connections established after 9 May 2025/);
+  });
+
+  it("list bulk import operations with open statuses and their counts (4.4, rule 3)", () => {
+    expect(schema("BulkOpStatus")["x-svc-non-exhaustive"]).toBe(true);
+    expect(schema("BulkOpCounts").required).toEqual(["submitted", "imported", "failed", "pending"]);
+    expect(schema("BulkOp").required).toEqual(expect.arrayContaining(["provider", "status", "user_ids_imported", "user_ids_failed", "created_at", "updated_at"]));
+  });
+
+  const summaries: Record<string, string> = {
+    activity: "ActivitySummary", body: "BodySummary", meal: "MealSummary", profile: "ProfileSummary", sleep: "SleepSummary", workouts: "WorkoutSummary",
+  };
+  for (const [resource, name] of Object.entries(summaries)) {
+    it(`answer /v2/summary/${resource}/{user_id} with { ${resource}: [${name}] }, each with the redefined source (4.14, 6.3)`, () => {
+      const op = operations.find((o) => o.template === `/v2/summary/${resource}/{user_id}`)!;
+      expect(parameter(op.operationId, "start_date")).toMatchObject({ required: true, schema: { type: "string", format: "date" } });
+      expect(parameter(op.operationId, "end_date").required).toBe(false);
+      expect(parameter(op.operationId, "provider").required).toBe(false);
+      const list = schema(`${name}List`);
+      expect(list.required).toEqual([resource]);
+      expect(((list.properties as JsonObject)[resource] as JsonObject).items).toEqual({ $ref: `#/components/schemas/${name}` });
+      expect((schema(name).properties as JsonObject).source).toEqual({ $ref: "#/components/schemas/Source" });
+      expect(schema(name).required).toContain("source");
+    });
+  }
+
+  it("deprecate the source's name, logo and slug in favour of provider (6.2, 9.3)", () => {
+    for (const field of ["name", "logo", "slug"]) {
+      const prop = property("Source", field);
+      expect(prop.deprecated, field).toBe(true);
+      expect(String(prop.description), field).toMatch(/^Deprecated: /);
+    }
+    expect(schema("Source").required).toEqual(["provider", "type"]);
   });
 });
 

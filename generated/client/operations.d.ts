@@ -34,6 +34,31 @@ export declare const operations: {
         readonly credential: "linkToken";
         readonly statuses: readonly [200, 401, 422];
     };
+    readonly "GET /v2/link/bulk_op": {
+        readonly operationId: "listBulkOps";
+        readonly credential: "apiKey";
+        readonly statuses: readonly [200, 401, 422];
+        readonly paging: {
+            readonly items: "bulk_ops";
+            readonly sizeDefault: 50;
+            readonly sizeMax: 100;
+        };
+    };
+    readonly "POST /v2/user": {
+        readonly operationId: "createUser";
+        readonly credential: "apiKey";
+        readonly statuses: readonly [200, 400, 401, 422];
+    };
+    readonly "DELETE /v2/user/{user_id}": {
+        readonly operationId: "deleteUser";
+        readonly credential: "apiKey";
+        readonly statuses: readonly [200, 401, 404, 422];
+    };
+    readonly "POST /v2/user/{user_id}/undo_delete": {
+        readonly operationId: "undoUserDeletion";
+        readonly credential: "apiKey";
+        readonly statuses: readonly [200, 401, 404, 410, 422];
+    };
     readonly "POST /v2/user/{user_id}/insurance": {
         readonly operationId: "createInsurance";
         readonly credential: "apiKey";
@@ -58,6 +83,46 @@ export declare const operations: {
         readonly operationId: "listProviders";
         readonly credential: "apiKey";
         readonly statuses: readonly [200, 401];
+    };
+    readonly "GET /v2/introspect/historical_pull": {
+        readonly operationId: "getHistoricalPullIntrospection";
+        readonly credential: "apiKey";
+        readonly statuses: readonly [200, 401, 404, 422];
+        readonly paging: {
+            readonly items: "connections";
+            readonly sizeDefault: 50;
+            readonly sizeMax: 100;
+        };
+    };
+    readonly "GET /v2/summary/activity/{user_id}": {
+        readonly operationId: "listActivitySummaries";
+        readonly credential: "apiKey";
+        readonly statuses: readonly [200, 401, 404, 422];
+    };
+    readonly "GET /v2/summary/body/{user_id}": {
+        readonly operationId: "listBodySummaries";
+        readonly credential: "apiKey";
+        readonly statuses: readonly [200, 401, 404, 422];
+    };
+    readonly "GET /v2/summary/meal/{user_id}": {
+        readonly operationId: "listMealSummaries";
+        readonly credential: "apiKey";
+        readonly statuses: readonly [200, 401, 404, 422];
+    };
+    readonly "GET /v2/summary/profile/{user_id}": {
+        readonly operationId: "listProfileSummaries";
+        readonly credential: "apiKey";
+        readonly statuses: readonly [200, 401, 404, 422];
+    };
+    readonly "GET /v2/summary/sleep/{user_id}": {
+        readonly operationId: "listSleepSummaries";
+        readonly credential: "apiKey";
+        readonly statuses: readonly [200, 401, 404, 422];
+    };
+    readonly "GET /v2/summary/workouts/{user_id}": {
+        readonly operationId: "listWorkoutSummaries";
+        readonly credential: "apiKey";
+        readonly statuses: readonly [200, 401, 404, 422];
     };
     readonly "GET /v3/lab_tests/{lab_test_id}/markers": {
         readonly operationId: "listLabTestMarkers";

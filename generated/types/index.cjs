@@ -29,13 +29,14 @@ module.exports = __toCommonJS(index_exports);
 var knownValues = {
   LinkProvider: ["oura", "fitbit", "garmin", "whoop", "strava", "renpho", "peloton", "wahoo", "zwift", "freestyle_libre", "abbott_libreview", "tandem_source", "freestyle_libre_ble", "eight_sleep", "withings", "apple_health_kit", "manual", "ihealth", "google_fit", "beurer_api", "beurer_ble", "omron", "omron_ble", "onetouch_ble", "accuchek_ble", "contour_ble", "dexcom", "dexcom_v3", "hammerhead", "my_fitness_pal", "health_connect", "samsung_health", "polar", "cronometer", "kardia", "whoop_v2", "ultrahuman", "my_fitness_pal_v2", "map_my_fitness", "runkeeper"],
   LinkRedirectBehaviour: ["redirect"],
-  ErrorCode: ["unauthorized", "not_found", "invalid_request", "closed_beta_not_enabled", "feature_not_enabled", "method_not_allowed"],
+  ErrorCode: ["unauthorized", "not_found", "invalid_request", "closed_beta_not_enabled", "feature_not_enabled", "method_not_allowed", "user_already_exists", "deletion_grace_period_over"],
   ErrorLocation: ["path", "query", "header", "body"],
   BulkImportProvider: ["oura", "fitbit", "garmin", "strava", "wahoo", "ihealth", "withings", "google_fit", "dexcom_v3", "polar", "cronometer", "omron", "whoop_v2", "my_fitness_pal_v2", "ultrahuman", "runkeeper"],
   PasswordProvider: ["whoop", "renpho", "peloton", "zwift", "eight_sleep", "beurer_api", "dexcom", "hammerhead", "my_fitness_pal", "kardia", "abbott_libreview", "tandem_source"],
   LinkResultState: ["success", "error", "pending_provider_mfa"],
   LinkErrorType: ["invalid_token", "token_expired", "token_not_validated", "token_consumed", "provider_credential_error", "provider_password_expired", "provider_api_error", "unsupported_region", "duplicate_connection", "required_scopes_not_granted", "incorrect_mfa_code", "user_cancelled"],
   ProviderMfaMethod: ["sms", "email"],
+  BulkOpStatus: ["queued", "in_progress", "completed", "failed"],
   Relationship: ["Self", "Spouse", "Other"],
   Race: ["african_american_or_black", "asian", "indigenous_native_american_alaska_native", "other", "pacific_islander_or_hawaiian", "white_caucasian"],
   Ethnicity: ["hispanic", "non_hispanic", "ashkenazi_jewish", "other"],
@@ -43,6 +44,8 @@ var knownValues = {
   GenderIdentity: ["male", "female", "female_to_male_ftm_transgender_male_trans_man", "male_to_female_mtf_transgender_female_trans_woman", "genderqueer", "other"],
   AuthType: ["oauth", "team_oauth", "sdk", "password", "email", "app"],
   ProviderResource: ["profile", "activity", "sleep", "body", "workouts", "workout_stream", "connection", "order", "result", "match_review", "appointment", "glucose", "heartrate", "hrv", "ige", "igg", "blood_oxygen", "blood_pressure", "cholesterol", "device", "device_legacy", "weight", "fat", "body_temperature", "body_temperature_delta", "meal", "water", "caffeine", "mindfulness_minutes", "steps", "calories_active", "distance", "floors_climbed", "respiratory_rate", "vo2_max", "calories_basal", "stress_level", "menstrual_cycle", "sleep_cycle", "electrocardiogram", "electrocardiogram_voltage", "afib_burden", "heart_rate_alert", "stand_hour", "stand_duration", "sleep_apnea_alert", "sleep_breathing_disturbance", "wheelchair_push", "forced_expiratory_volume_1", "forced_vital_capacity", "peak_expiratory_flow_rate", "inhaler_usage", "fall", "uv_exposure", "daylight_exposure", "handwashing", "basal_body_temperature", "heart_rate_recovery_one_minute", "body_mass_index", "lean_body_mass", "waist_circumference", "workout_distance", "workout_swimming_stroke", "workout_duration", "insulin_injection", "carbohydrates", "note", "sleep_stream", "hypnogram"],
+  HistoricalPullStatus: ["not_started", "in_progress", "success", "failure", "Retrying"],
+  SourceType: ["unknown", "phone", "watch", "app", "multiple_sources", "fingerprick", "cuff", "manual_scan", "automatic", "scale", "chest_strap", "ring", "lab"],
   CollectionMethod: ["testkit", "walk_in_test", "at_home_phlebotomy", "on_site_collection"],
   SampleType: ["dried_blood_spot", "arm_collector", "serum", "saliva", "urine", "stool"],
   PscRadius: [10, 20, 25, 50, 100],
@@ -54,6 +57,5 @@ var knownValues = {
   AppointmentEventStatus: ["pending", "reserved", "scheduled", "completed", "cancelled", "in_progress"],
   Interpretation: ["normal", "abnormal", "critical"],
   SleepStage: ["awake", "light", "deep", "rem", "unknown"],
-  SourceType: ["unknown", "phone", "watch", "app", "multiple_sources", "fingerprick", "cuff", "manual_scan", "automatic", "scale", "chest_strap", "ring", "lab"],
   ElectrocardiogramClassification: ["sinus_rhythm", "atrial_fibrillation", "inconclusive", "poor_recording"]
 };

@@ -6,13 +6,14 @@
 export declare const knownValues: {
     readonly LinkProvider: readonly ["oura", "fitbit", "garmin", "whoop", "strava", "renpho", "peloton", "wahoo", "zwift", "freestyle_libre", "abbott_libreview", "tandem_source", "freestyle_libre_ble", "eight_sleep", "withings", "apple_health_kit", "manual", "ihealth", "google_fit", "beurer_api", "beurer_ble", "omron", "omron_ble", "onetouch_ble", "accuchek_ble", "contour_ble", "dexcom", "dexcom_v3", "hammerhead", "my_fitness_pal", "health_connect", "samsung_health", "polar", "cronometer", "kardia", "whoop_v2", "ultrahuman", "my_fitness_pal_v2", "map_my_fitness", "runkeeper"];
     readonly LinkRedirectBehaviour: readonly ["redirect"];
-    readonly ErrorCode: readonly ["unauthorized", "not_found", "invalid_request", "closed_beta_not_enabled", "feature_not_enabled", "method_not_allowed"];
+    readonly ErrorCode: readonly ["unauthorized", "not_found", "invalid_request", "closed_beta_not_enabled", "feature_not_enabled", "method_not_allowed", "user_already_exists", "deletion_grace_period_over"];
     readonly ErrorLocation: readonly ["path", "query", "header", "body"];
     readonly BulkImportProvider: readonly ["oura", "fitbit", "garmin", "strava", "wahoo", "ihealth", "withings", "google_fit", "dexcom_v3", "polar", "cronometer", "omron", "whoop_v2", "my_fitness_pal_v2", "ultrahuman", "runkeeper"];
     readonly PasswordProvider: readonly ["whoop", "renpho", "peloton", "zwift", "eight_sleep", "beurer_api", "dexcom", "hammerhead", "my_fitness_pal", "kardia", "abbott_libreview", "tandem_source"];
     readonly LinkResultState: readonly ["success", "error", "pending_provider_mfa"];
     readonly LinkErrorType: readonly ["invalid_token", "token_expired", "token_not_validated", "token_consumed", "provider_credential_error", "provider_password_expired", "provider_api_error", "unsupported_region", "duplicate_connection", "required_scopes_not_granted", "incorrect_mfa_code", "user_cancelled"];
     readonly ProviderMfaMethod: readonly ["sms", "email"];
+    readonly BulkOpStatus: readonly ["queued", "in_progress", "completed", "failed"];
     readonly Relationship: readonly ["Self", "Spouse", "Other"];
     readonly Race: readonly ["african_american_or_black", "asian", "indigenous_native_american_alaska_native", "other", "pacific_islander_or_hawaiian", "white_caucasian"];
     readonly Ethnicity: readonly ["hispanic", "non_hispanic", "ashkenazi_jewish", "other"];
@@ -20,6 +21,8 @@ export declare const knownValues: {
     readonly GenderIdentity: readonly ["male", "female", "female_to_male_ftm_transgender_male_trans_man", "male_to_female_mtf_transgender_female_trans_woman", "genderqueer", "other"];
     readonly AuthType: readonly ["oauth", "team_oauth", "sdk", "password", "email", "app"];
     readonly ProviderResource: readonly ["profile", "activity", "sleep", "body", "workouts", "workout_stream", "connection", "order", "result", "match_review", "appointment", "glucose", "heartrate", "hrv", "ige", "igg", "blood_oxygen", "blood_pressure", "cholesterol", "device", "device_legacy", "weight", "fat", "body_temperature", "body_temperature_delta", "meal", "water", "caffeine", "mindfulness_minutes", "steps", "calories_active", "distance", "floors_climbed", "respiratory_rate", "vo2_max", "calories_basal", "stress_level", "menstrual_cycle", "sleep_cycle", "electrocardiogram", "electrocardiogram_voltage", "afib_burden", "heart_rate_alert", "stand_hour", "stand_duration", "sleep_apnea_alert", "sleep_breathing_disturbance", "wheelchair_push", "forced_expiratory_volume_1", "forced_vital_capacity", "peak_expiratory_flow_rate", "inhaler_usage", "fall", "uv_exposure", "daylight_exposure", "handwashing", "basal_body_temperature", "heart_rate_recovery_one_minute", "body_mass_index", "lean_body_mass", "waist_circumference", "workout_distance", "workout_swimming_stroke", "workout_duration", "insulin_injection", "carbohydrates", "note", "sleep_stream", "hypnogram"];
+    readonly HistoricalPullStatus: readonly ["not_started", "in_progress", "success", "failure", "Retrying"];
+    readonly SourceType: readonly ["unknown", "phone", "watch", "app", "multiple_sources", "fingerprick", "cuff", "manual_scan", "automatic", "scale", "chest_strap", "ring", "lab"];
     readonly CollectionMethod: readonly ["testkit", "walk_in_test", "at_home_phlebotomy", "on_site_collection"];
     readonly SampleType: readonly ["dried_blood_spot", "arm_collector", "serum", "saliva", "urine", "stool"];
     readonly PscRadius: readonly [10, 20, 25, 50, 100];
@@ -31,6 +34,5 @@ export declare const knownValues: {
     readonly AppointmentEventStatus: readonly ["pending", "reserved", "scheduled", "completed", "cancelled", "in_progress"];
     readonly Interpretation: readonly ["normal", "abnormal", "critical"];
     readonly SleepStage: readonly ["awake", "light", "deep", "rem", "unknown"];
-    readonly SourceType: readonly ["unknown", "phone", "watch", "app", "multiple_sources", "fingerprick", "cuff", "manual_scan", "automatic", "scale", "chest_strap", "ring", "lab"];
     readonly ElectrocardiogramClassification: readonly ["sinus_rhythm", "atrial_fibrillation", "inconclusive", "poor_recording"];
 };

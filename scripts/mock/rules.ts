@@ -14,4 +14,9 @@ export const MOCK_RULES: Record<string, MockRule> = {
     ["MEDFED", "MAIDFED"].includes(String(field(body, "payor_code"))) ? "code=200, example=medicare_inferred_from_state" : undefined,
   // 4.14: the one filtered example the contract has; other filters get the unfiltered list.
   listOrders: ({ query }) => (query.get("interpretation") === "abnormal" ? "code=200, example=abnormal_results" : undefined),
+  // 7.3: a client_user_id that already belongs to a user (patient-0001, the examples' first user) answers 400 naming that user.
+  createUser: ({ body }) => (field(body, "client_user_id") === "patient-0001" ? "code=400, example=user_already_exists" : undefined),
+  // 3: the examples' second user is the one whose sleep pull is Retrying; filtering on them answers that example.
+  getHistoricalPullIntrospection: ({ query }) =>
+    query.get("user_id") === "8d2e4f6a-1b3c-4d5e-9f7a-2b4c6d8e0f1a" ? "code=200, example=retrying" : undefined,
 };

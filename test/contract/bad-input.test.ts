@@ -1,7 +1,7 @@
 // Bad input gets a typed JSON error from the mock through the generated client: 401 without a credential, 422 with details otherwise, never 5xx.
 import { describe, expect, it } from "vitest";
 import { assertMatchesContract, operation, operations, requestExample } from "../support/contract.ts";
-import { callOperation, type CallInit } from "../support/calls.ts";
+import { callOperation, SUMMARY_OPERATIONS, type CallInit } from "../support/calls.ts";
 import { bareClient, client, TEST_API_KEY, TEST_LINK_TOKEN } from "../support/mock.ts";
 
 const NOT_A_UUID = "not-a-uuid";
@@ -67,6 +67,35 @@ const BAD_INPUTS: Record<string, BadInput[]> = {
     { what: "a provider that is not a password provider", init: { params: { path: { provider: "oura" } } }, names: { location: "path", field: "provider" } },
     { what: "a missing mfa_code", init: { body: {} }, names: { location: "body", field: "/mfa_code" } },
   ],
+  createUser: [
+    { what: "a missing client_user_id", init: { body: {} }, names: { location: "body", field: "/client_user_id" } },
+    { what: "an empty client_user_id", init: { body: { client_user_id: "" } }, names: { location: "body", field: "/client_user_id" } },
+    { what: "a client_user_id that is not a string", init: { body: { client_user_id: 1 } }, names: { location: "body", field: "/client_user_id" } },
+  ],
+  deleteUser: [{ what: "a malformed uuid", init: { params: { path: { user_id: NOT_A_UUID } } }, names: { location: "path", field: "user_id" } }],
+  undoUserDeletion: [{ what: "a malformed uuid", init: { params: { path: { user_id: NOT_A_UUID } } }, names: { location: "path", field: "user_id" } }],
+  listBulkOps: [
+    { what: "a provider that bulk import does not take", init: { params: { query: { provider: "renpho" } } }, names: { location: "query", field: "provider" } },
+    { what: "page 0", init: { params: { query: { page: 0 } } }, names: { location: "query", field: "page" } },
+    { what: "size 101", init: { params: { query: { size: 101 } } }, names: { location: "query", field: "size" } },
+  ],
+  getHistoricalPullIntrospection: [
+    { what: "a malformed user_id", init: { params: { query: { user_id: NOT_A_UUID } } }, names: { location: "query", field: "user_id" } },
+    { what: "a provider that is not a slug", init: { params: { query: { provider: "Oura Ring" } } }, names: { location: "query", field: "provider" } },
+    { what: "size 0", init: { params: { query: { size: 0 } } }, names: { location: "query", field: "size" } },
+  ],
+  ...Object.fromEntries(
+    SUMMARY_OPERATIONS.map((operationId): [string, BadInput[]] => [
+      operationId,
+      [
+        { what: "no start_date", init: { params: { query: { start_date: undefined } } }, names: { location: "query", field: "start_date" } },
+        { what: "a start_date that is not YYYY-MM-DD", init: { params: { query: { start_date: "03/01/2026" } } }, names: { location: "query", field: "start_date" } },
+        { what: "an end_date that is not a date", init: { params: { query: { end_date: "yesterday" } } }, names: { location: "query", field: "end_date" } },
+        { what: "a malformed user_id", init: { params: { path: { user_id: NOT_A_UUID } } }, names: { location: "path", field: "user_id" } },
+        { what: "a provider that is not a slug", init: { params: { query: { provider: "Oura Ring" } } }, names: { location: "query", field: "provider" } },
+      ],
+    ]),
+  ),
 };
 
 // The package's client refuses these before sending; bare openapi-fetch sends them as a careless caller would.
@@ -85,6 +114,15 @@ describe("no credential", () => {
     expect(result.status).toBe(401);
     expect(String((result.error as { message: string }).message)).toContain("x-svc-link-token");
   });
+
+  // The endpoints named only in the change notes take the team API key (provisional), and a management key is not one (5.2).
+  for (const operationId of ["createUser", "deleteUser", "undoUserDeletion", "listBulkOps", "getHistoricalPullIntrospection", "listSleepSummaries"]) {
+    it(`refuses a management key alone on ${operationId}, naming the team API key header`, async () => {
+      const result = await callOperation(bareClient({ "X-Management-Key": "mk_test_0000_not_a_real_key" }), operationId);
+      expect(result.status).toBe(401);
+      expect(String((result.error as { message: string }).message)).toContain("x-svc-api-key");
+    });
+  }
 
   it("refuses the link token where the team API key is needed", async () => {
     const result = await callOperation(bareClient({ "x-svc-link-token": TEST_LINK_TOKEN }), "createLinkToken");

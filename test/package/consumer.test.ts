@@ -47,6 +47,21 @@ function expected(): Record<string, unknown> {
     getOrderPscInfo: first<{ slug: string }>("getOrderPscInfo", 200).slug.toUpperCase(),
     getOrderPhlebotomyAppointment: first<{ status: string }>("getOrderPhlebotomyAppointment", 200).status,
     listOrders: "abnormal",
+    createUser: first<{ client_user_id: string }>("createUser", 200).client_user_id,
+    createUserConflict: { code: "user_already_exists", user_id: (responseExample("createUser", 400, "user_already_exists") as { user_id: string }).user_id },
+    deleteUser: 7 * 24 * 60 * 60 * 1000,
+    undoUserDeletion: "deletion_grace_period_over",
+    listBulkOps: first<{ bulk_ops: { status: string }[] }>("listBulkOps", 200).bulk_ops.map((op) => op.status),
+    getHistoricalPullIntrospection: (responseExample("getHistoricalPullIntrospection", 200, "retrying") as { connections: { resources: { status: string }[] }[] }).connections.flatMap(
+      (connection) => connection.resources.map((resource) => resource.status),
+    ),
+    listActivitySummaries: first<{ activity: { source: { provider: string } }[] }>("listActivitySummaries", 200).activity[0]!.source.provider,
+    ...Object.fromEntries(
+      (["Body:body", "Meal:meal", "Profile:profile", "Sleep:sleep", "Workout:workouts"] as const).map((pair) => {
+        const [name, key] = pair.split(":") as [string, string];
+        return [`list${name}Summaries`, first<Record<string, unknown[]>>(`list${name}Summaries`, 200)[key]!.length];
+      }),
+    ),
     notFound: "not_found",
     thrown: { status: 401, code: "unauthorized", isClass: true },
     paginate: markerPage.markers.length * markerPage.pages,

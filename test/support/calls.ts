@@ -4,8 +4,20 @@ import type { bareClient } from "./mock.ts";
 import { operation, requestExample } from "./contract.ts";
 
 export const USER_ID = "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f";
+/** The second user of the examples' story (patient-0002), whose deletion they follow. */
+export const SECOND_USER_ID = "8d2e4f6a-1b3c-4d5e-9f7a-2b4c6d8e0f1a";
 export const ORDER_ID = "7a1d9c3b-2e4f-4a6b-8c0d-1e2f3a4b5c6d";
 export const LAB_TEST_ID = "5b2e8f1a-6c3d-4e7f-9a0b-2c4d6e8f0a1b";
+
+/** The six summary operations of 4.14, one per resource. */
+export const SUMMARY_OPERATIONS = [
+  "listActivitySummaries",
+  "listBodySummaries",
+  "listMealSummaries",
+  "listProfileSummaries",
+  "listSleepSummaries",
+  "listWorkoutSummaries",
+] as const;
 
 export interface CallInit {
   params?: { path?: Record<string, unknown>; query?: Record<string, unknown> };
@@ -29,6 +41,14 @@ export const VALID_CALLS: Record<string, CallInit> = {
   getOrderPscInfo: { params: { path: { order_id: ORDER_ID } } },
   getOrderPhlebotomyAppointment: { params: { path: { order_id: ORDER_ID } } },
   listOrders: {},
+  createUser: { body: requestExample("createUser", "new_user") },
+  deleteUser: { params: { path: { user_id: SECOND_USER_ID } } },
+  undoUserDeletion: { params: { path: { user_id: SECOND_USER_ID } } },
+  listBulkOps: {},
+  getHistoricalPullIntrospection: {},
+  ...Object.fromEntries(
+    SUMMARY_OPERATIONS.map((operationId) => [operationId, { params: { path: { user_id: USER_ID }, query: { start_date: "2026-03-01", end_date: "2026-03-02" } } }]),
+  ),
 };
 
 export interface CallResult {
