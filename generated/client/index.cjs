@@ -63,7 +63,35 @@ var operations = {
   "GET /v3/lab_tests/labs": { "operationId": "listLabs", "credential": "apiKey", "statuses": [200, 401] },
   "GET /v3/order/{order_id}/psc/info": { "operationId": "getOrderPscInfo", "credential": "apiKey", "statuses": [200, 401, 404, 422] },
   "GET /v3/order/{order_id}/phlebotomy/appointment": { "operationId": "getOrderPhlebotomyAppointment", "credential": "apiKey", "statuses": [200, 401, 404, 422] },
-  "GET /v3/orders": { "operationId": "listOrders", "credential": "apiKey", "statuses": [200, 401, 422], "paging": { "items": "orders", "sizeDefault": 50, "sizeMax": 100 } }
+  "GET /v3/orders": { "operationId": "listOrders", "credential": "apiKey", "statuses": [200, 401, 422], "paging": { "items": "orders", "sizeDefault": 50, "sizeMax": 100 } },
+  "GET /v2/management/org": { "operationId": "getOrg", "credential": "managementKey", "statuses": [200, 401, 403] },
+  "PATCH /v2/management/org": { "operationId": "updateOrg", "credential": "managementKey", "statuses": [200, 401, 403, 422] },
+  "GET /v2/management/teams": { "operationId": "listTeams", "credential": "managementKey", "statuses": [200, 401] },
+  "POST /v2/management/teams": { "operationId": "createTeam", "credential": "managementKey", "statuses": [201, 401, 403, 422] },
+  "GET /v2/management/teams/{team_id}": { "operationId": "getTeam", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "DELETE /v2/management/teams/{team_id}": { "operationId": "deleteTeam", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "PATCH /v2/management/teams/{team_id}": { "operationId": "updateTeam", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "GET /v2/management/teams/{team_id}/api_keys": { "operationId": "listTeamApiKeys", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "POST /v2/management/teams/{team_id}/api_keys": { "operationId": "createTeamApiKey", "credential": "managementKey", "statuses": [201, 401, 403, 404, 422] },
+  "DELETE /v2/management/teams/{team_id}/api_keys/{api_key_id}": { "operationId": "deleteTeamApiKey", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "GET /v2/management/keys": { "operationId": "listManagementKeys", "credential": "managementKey", "statuses": [200, 401, 403] },
+  "POST /v2/management/keys": { "operationId": "createManagementKey", "credential": "managementKey", "statuses": [201, 401, 403, 422] },
+  "DELETE /v2/management/keys/{key_id}": { "operationId": "deleteManagementKey", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "GET /v2/management/teams/{team_id}/brand": { "operationId": "getTeamBrand", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "PUT /v2/management/teams/{team_id}/brand": { "operationId": "setTeamBrand", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "POST /v2/management/teams/{team_id}/custom_credentials/prepare": { "operationId": "prepareTeamCustomCredentials", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "PUT /v2/management/teams/{team_id}/custom_credentials/{provider}": { "operationId": "setTeamCustomCredential", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "GET /v2/management/teams/{team_id}/webhooks": { "operationId": "listWebhookEndpoints", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "POST /v2/management/teams/{team_id}/webhooks": { "operationId": "createWebhookEndpoint", "credential": "managementKey", "statuses": [201, 401, 403, 404, 422] },
+  "GET /v2/management/teams/{team_id}/webhooks/{webhook_id}": { "operationId": "getWebhookEndpoint", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "DELETE /v2/management/teams/{team_id}/webhooks/{webhook_id}": { "operationId": "deleteWebhookEndpoint", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "PATCH /v2/management/teams/{team_id}/webhooks/{webhook_id}": { "operationId": "updateWebhookEndpoint", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "POST /v2/management/teams/{team_id}/webhooks/{webhook_id}/rotate_secret": { "operationId": "rotateWebhookEndpointSecret", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "GET /v2/management/teams/{team_id}/etl_pipelines": { "operationId": "listEtlPipelines", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "POST /v2/management/teams/{team_id}/etl_pipelines": { "operationId": "createEtlPipeline", "credential": "managementKey", "statuses": [201, 401, 403, 404, 422] },
+  "GET /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": { "operationId": "getEtlPipeline", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "DELETE /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": { "operationId": "deleteEtlPipeline", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] },
+  "PATCH /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": { "operationId": "updateEtlPipeline", "credential": "managementKey", "statuses": [200, 401, 403, 404, 422] }
 };
 
 // src/client/errors.ts
@@ -399,6 +427,10 @@ function makeClient(settings, held) {
   return {
     GET: (path, init) => call("GET", path, init),
     POST: (path, init) => call("POST", path, init),
+    // The management API updates with PUT and PATCH and deletes with DELETE.
+    PUT: (path, init) => call("PUT", path, init),
+    PATCH: (path, init) => call("PATCH", path, init),
+    DELETE: (path, init) => call("DELETE", path, init),
     paginate,
     withCredentials(more) {
       checkCredentials("withCredentials", more);

@@ -183,7 +183,7 @@ function makeClient(settings: Settings, held: Credentials): SvcClient<Credential
         ? { operation, policy, timeoutMs, caller: signal, deadline: deadlineFor(timeoutMs, signal, operation) }
         : undefined;
     const before = sent.count;
-    // GET and POST rather than request(method, ...), which upper-cases the method and spreads the init once more.
+    // openapi-fetch's GET, POST, PUT, PATCH and DELETE rather than request(method, ...), which upper-cases the method and spreads the init once more.
     const pending = (core as unknown as Record<string, (path: string, init: unknown) => Promise<unknown>>)[method]!(path, {
       params: init.params,
       body: init.body,
@@ -232,6 +232,10 @@ function makeClient(settings: Settings, held: Credentials): SvcClient<Credential
   return {
     GET: (path: string, init?: LooseInit) => call("GET", path, init),
     POST: (path: string, init?: LooseInit) => call("POST", path, init),
+    // The management API updates with PUT and PATCH and deletes with DELETE.
+    PUT: (path: string, init?: LooseInit) => call("PUT", path, init),
+    PATCH: (path: string, init?: LooseInit) => call("PATCH", path, init),
+    DELETE: (path: string, init?: LooseInit) => call("DELETE", path, init),
     paginate,
     withCredentials(more: Credentials) {
       checkCredentials("withCredentials", more);
