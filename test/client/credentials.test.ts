@@ -4,10 +4,16 @@ import { createClient, MissingCredentialError } from "../../generated/client/ind
 import { callOperation } from "../support/calls.ts";
 import { contract, operations } from "../support/contract.ts";
 
-const HEADERS = ["x-svc-api-key", "x-svc-link-token"];
+const HEADERS = ["x-svc-api-key", "x-svc-link-token", "x-management-key", "x-svc-org-key"];
 const schemes = (contract.components as { securitySchemes: Record<string, { name: string }> }).securitySchemes;
+/** The client option and the test value of each credential header the client sends (never the deprecated org key). */
+const OPTION_OF: Record<string, { option: string; value: string }> = {
+  "x-svc-api-key": { option: "apiKey", value: "sk_test_a" },
+  "x-svc-link-token": { option: "linkToken", value: "lt_test_b" },
+  "x-management-key": { option: "managementKey", value: "mk_test_c" },
+};
 
-function recording(credentials: { apiKey?: string; linkToken?: string }) {
+function recording(credentials: { apiKey?: string; linkToken?: string; managementKey?: string }) {
   const seen: Request[] = [];
   const api = createClient({
     baseUrl: "http://client.invalid",
@@ -22,25 +28,26 @@ function recording(credentials: { apiKey?: string; linkToken?: string }) {
 
 describe("createClient credentials", () => {
   for (const op of operations) {
-    const header = schemes[op.securitySchemes[0]!]!.name;
+    // The header of the operation's first security requirement is the one the client sends.
+    const header = schemes[op.securitySchemes[0]!]!.name.toLowerCase();
     it(`sends ${op.method} ${op.template} ${header} and no other credential`, async () => {
-      const { api, seen } = recording({ apiKey: "sk_test_a", linkToken: "lt_test_b" });
+      const { api, seen } = recording({ apiKey: "sk_test_a", linkToken: "lt_test_b", managementKey: "mk_test_c" });
       await callOperation(api, op.operationId);
       expect(seen).toHaveLength(1);
       for (const name of HEADERS) {
-        expect(seen[0]!.headers.get(name)).toBe(name === header ? (name === "x-svc-api-key" ? "sk_test_a" : "lt_test_b") : null);
+        expect(seen[0]!.headers.get(name)).toBe(name === header ? OPTION_OF[name]!.value : null);
       }
     });
 
     it(`refuses ${op.method} ${op.template} without ${header}, before sending, naming the option`, async () => {
-      for (const credentials of [{}, { apiKey: "", linkToken: "" }]) {
+      for (const credentials of [{}, { apiKey: "", linkToken: "", managementKey: "" }]) {
         const { api, seen } = recording(credentials);
         const error = await callOperation(api, op.operationId).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(MissingCredentialError);
-        const option = header === "x-svc-api-key" ? "apiKey" : "linkToken";
+        const option = OPTION_OF[header]!.option;
         expect((error as MissingCredentialError).option).toBe(option);
         expect((error as Error).message).toContain(`\`${option}\``);
-        expect((error as Error).message).toContain(header);
+        expect((error as Error).message.toLowerCase()).toContain(header);
         expect(seen).toHaveLength(0);
       }
     });
