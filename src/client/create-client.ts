@@ -14,6 +14,8 @@ const createFetchClient: typeof openapiFetch.default =
 interface OperationRow {
   operationId: string;
   credential?: CredentialOption;
+  /** Headers that stand in for the credential when set on a call (the deprecated org key of the management API). */
+  alsoAccepted?: readonly string[];
   statuses: readonly number[];
   paging?: { items: string; sizeDefault: number; sizeMax: number };
 }
@@ -68,7 +70,9 @@ function checkCredentials(where: string, given: Credentials): void {
 }
 
 function hasHeader(headers: Record<string, string> | undefined, name: string): boolean {
-  return headers !== undefined && Object.keys(headers).some((key) => key.toLowerCase() === name);
+  // Header names are case-insensitive, and the contract spells some with capitals (X-Management-Key).
+  const wanted = name.toLowerCase();
+  return headers !== undefined && Object.keys(headers).some((key) => key.toLowerCase() === wanted);
 }
 
 function malformed(operation: OperationRef, response: Response, body: unknown): ApiError {
@@ -169,7 +173,7 @@ function makeClient(settings: Settings, held: Credentials): SvcClient<Credential
     let core = bare;
     if (row.credential !== undefined) {
       if (credentialHeld) core = coreFor(row.credential);
-      else if (!hasHeader(headers, credentials[row.credential].header)) {
+      else if (!hasHeader(headers, credentials[row.credential].header) && !row.alsoAccepted?.some((header) => hasHeader(headers, header))) {
         throw new MissingCredentialError(operation, row.credential, credentials[row.credential].header);
       }
     }

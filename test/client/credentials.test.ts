@@ -74,6 +74,18 @@ describe("createClient credentials", () => {
     expect(bare.seen[0]!.headers.get("x-svc-api-key")).toBe("sk_test_per_call");
   });
 
+  it("lets the management key, or the deprecated org key header, set on the call stand in for a missing managementKey", async () => {
+    for (const header of ["X-Management-Key", "x-management-key", "X-Svc-Org-Key"]) {
+      const { api, seen } = recording({});
+      await api.GET("/v2/management/org", { headers: { [header]: "mk_test_per_call" } } as never);
+      expect(seen[0]!.headers.get(header), header).toBe("mk_test_per_call");
+    }
+    const { api, seen } = recording({ managementKey: "mk_test_c" });
+    await api.GET("/v2/management/org");
+    expect(seen[0]!.headers.get("x-management-key")).toBe("mk_test_c");
+    expect(seen[0]!.headers.get("x-svc-org-key")).toBeNull();
+  });
+
   it("refuses a path that is not an operation of the contract before sending", async () => {
     const { api, seen } = recording({ apiKey: "sk_test_a" });
     // @ts-expect-error not a path of the contract
