@@ -2068,7 +2068,7 @@ export interface components {
             team_id: string;
             /** @description A name for the key, to tell keys apart. */
             label: string;
-            /** @description The start and the last four characters of the key, to recognise it; never the whole key. */
+            /** @description The first characters of the key, to recognise it in a list; never the whole key. */
             key_preview: string;
             /**
              * Format: date-time
@@ -2105,7 +2105,7 @@ export interface components {
             team_id: string;
             /** @description A name for the key, to tell keys apart. */
             label: string;
-            /** @description The start and the last four characters of the key, as later listings show it. */
+            /** @description The first characters of the key, as later listings show it. */
             key_preview: string;
             /**
              * Format: date-time
@@ -2142,7 +2142,7 @@ export interface components {
             label: string;
             /** @description The teams a team management key is bound to; empty for an org management key, which reaches every team. */
             team_ids: string[];
-            /** @description The start and the last four characters of the key, to recognise it; never the whole key. */
+            /** @description The first characters of the key, to recognise it in a list; never the whole key. */
             key_preview: string;
             /**
              * Format: date-time
@@ -2209,7 +2209,7 @@ export interface components {
             label: string;
             /** @description The teams a team management key is bound to; empty for an org management key. */
             team_ids: string[];
-            /** @description The start and the last four characters of the key, as later listings show it. */
+            /** @description The first characters of the key, as later listings show it. */
             key_preview: string;
             /**
              * Format: date-time

@@ -128,7 +128,7 @@ describe("an org management key sets up a team", () => {
   });
 
   it("lists only the teams a team management key is bound to", async () => {
-    const teams = await client({ managementKey: "mk_test_team_northwind_0002_not_a_real_key" }).GET("/v2/management/teams", prefer("example=team_key_scope"));
+    const teams = await client({ managementKey: "mk_test_team_0002_northwind_not_a_real_key" }).GET("/v2/management/teams", prefer("example=team_key_scope"));
     expectStatus(teams, 200);
     expect(teams.data.map((t) => t.name)).toEqual(["Northwind Health"]);
   });
@@ -179,7 +179,7 @@ describe("credentials of the management API (section 5), over raw HTTP where the
   for (const id of ORG_LEVEL) {
     const op = operation(id);
     it(`answers a team management key on the org-level ${op.method} ${op.template} with 403 org_key_required (rule 1)`, async () => {
-      const result = await callOperation(client({ managementKey: "mk_test_team_northwind_0002_not_a_real_key" }), id, prefer("code=403"));
+      const result = await callOperation(client({ managementKey: "mk_test_team_0002_northwind_not_a_real_key" }), id, prefer("code=403"));
       expect(result.status).toBe(403);
       expect(result.error).toEqual(responseExample(id, 403, "org_key_required"));
       assertMatchesContract(id, 403, result.error);
@@ -187,7 +187,7 @@ describe("credentials of the management API (section 5), over raw HTTP where the
   }
 
   it("answers a team management key on a team it is not bound to with 403 team_not_in_key_scope (rule 1)", async () => {
-    const answer = await client({ managementKey: "mk_test_team_northwind_0002_not_a_real_key" }).GET("/v2/management/teams/{team_id}", {
+    const answer = await client({ managementKey: "mk_test_team_0002_northwind_not_a_real_key" }).GET("/v2/management/teams/{team_id}", {
       params: { path: { team_id: SECOND_TEAM_ID } },
       ...prefer("code=403"),
     });
