@@ -561,7 +561,7 @@ export interface paths {
          *     `X-Svc-Org-Key` header; never a team API key, which gets `401`. A team management key has no access
          *     to org-level resources or actions and gets `403` `org_key_required`.
          *
-         *     **Provisional:** The method, path and payload of Management Keys create/list/delete are not shown (section 4.14).
+         *     **Provisional:** The method, path and payload of Management Keys create/list/delete are not shown, nor that only an org management key may call them (section 4.14).
          */
         get: operations["listManagementKeys"];
         put?: never;
@@ -576,7 +576,7 @@ export interface paths {
          *     `X-Svc-Org-Key` header; never a team API key, which gets `401`. A team management key has no access
          *     to org-level resources or actions and gets `403` `org_key_required`.
          *
-         *     **Provisional:** The method, path and payload of Management Keys create/list/delete are not shown (section 4.14).
+         *     **Provisional:** The method, path and payload of Management Keys create/list/delete are not shown, nor that only an org management key may call them (section 4.14).
          */
         post: operations["createManagementKey"];
         delete?: never;
@@ -603,7 +603,7 @@ export interface paths {
          *     `X-Svc-Org-Key` header; never a team API key, which gets `401`. A team management key has no access
          *     to org-level resources or actions and gets `403` `org_key_required`.
          *
-         *     **Provisional:** The method, path and payload of Management Keys create/list/delete are not shown (section 4.14).
+         *     **Provisional:** The method, path and payload of Management Keys create/list/delete are not shown, nor that only an org management key may call them (section 4.14).
          */
         delete: operations["deleteManagementKey"];
         options?: never;
