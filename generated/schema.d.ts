@@ -686,6 +686,574 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/management/org": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the organization
+         * @description Returns the organization the management key belongs to.
+         *
+         *     Org-level: takes an org management key as `X-Management-Key`, or the same key in the deprecated
+         *     `X-Svc-Org-Key` header; never a team API key, which gets `401`. A team management key has no access
+         *     to org-level resources or actions and gets `403` `org_key_required`.
+         *
+         *     **Provisional:** The method, path and payload of Org Management are not shown (section 4.14).
+         */
+        get: operations["getOrg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the organization
+         * @description Changes the organization's settings; fields left out keep their value.
+         *
+         *     Org-level: takes an org management key as `X-Management-Key`, or the same key in the deprecated
+         *     `X-Svc-Org-Key` header; never a team API key, which gets `401`. A team management key has no access
+         *     to org-level resources or actions and gets `403` `org_key_required`.
+         *
+         *     **Provisional:** The method, path and payload of Org Management are not shown (section 4.14).
+         */
+        patch: operations["updateOrg"];
+        trace?: never;
+    };
+    "/v2/management/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List teams
+         * @description Lists the teams the management key reaches.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key lists every team of the
+         *     organization; a team management key lists only the teams it is bound to.
+         *
+         *     **Provisional:** The method, path and payload of team management are not shown, nor which kind of management key it takes (section 5, rule 1).
+         */
+        get: operations["listTeams"];
+        put?: never;
+        /**
+         * Create a team
+         * @description Creates a team in the organization. Only an org management key can create teams (section 5, rule 1).
+         *     The new team has no team API key yet: create one with Create Team API Key.
+         *
+         *     Org-level: takes an org management key as `X-Management-Key`, or the same key in the deprecated
+         *     `X-Svc-Org-Key` header; never a team API key, which gets `401`. A team management key has no access
+         *     to org-level resources or actions and gets `403` `org_key_required`.
+         *
+         *     **Provisional:** The method, path and payload of team management are not shown (section 5, rule 1).
+         */
+        post: operations["createTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/management/teams/{team_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a team
+         * @description Returns one team of the organization.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of team management are not shown, nor which kind of management key it takes (section 5, rule 1).
+         */
+        get: operations["getTeam"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team
+         * @description Deletes a team of the organization with its team API keys, webhook endpoints and ETL pipelines. Only
+         *     an org management key can delete teams (section 5, rule 1).
+         *
+         *     Org-level: takes an org management key as `X-Management-Key`, or the same key in the deprecated
+         *     `X-Svc-Org-Key` header; never a team API key, which gets `401`. A team management key has no access
+         *     to org-level resources or actions and gets `403` `org_key_required`.
+         *
+         *     **Provisional:** The method, path and payload of team management are not shown (section 5, rule 1).
+         */
+        delete: operations["deleteTeam"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a team
+         * @description Changes a team's settings; fields left out keep their value.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of team management are not shown, nor which kind of management key it takes (section 5, rule 1).
+         */
+        patch: operations["updateTeam"];
+        trace?: never;
+    };
+    "/v2/management/teams/{team_id}/api_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List team API keys
+         * @description Lists the team API keys of a team, without their secrets. A management key can manage team API keys
+         *     (section 5, rule 2); it is not one itself.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of team API key management are not shown, nor which kind of management key it takes (section 5, rule 2).
+         */
+        get: operations["listTeamApiKeys"];
+        put?: never;
+        /**
+         * Create a team API key
+         * @description Creates a team API key, the `x-svc-api-key` credential of the regular API for this team. The key
+         *     itself is in this answer only: store it now, it cannot be shown again.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of team API key management are not shown, nor which kind of management key it takes (section 5, rule 2).
+         */
+        post: operations["createTeamApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/management/teams/{team_id}/api_keys/{api_key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team API key
+         * @description Deletes a team API key; calls with it are refused from then on.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of team API key management are not shown, nor which kind of management key it takes (section 5, rule 2).
+         */
+        delete: operations["deleteTeamApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/management/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List management keys
+         * @description Lists the organization's management keys, org and team, without their secrets.
+         *
+         *     Org-level: takes an org management key as `X-Management-Key`, or the same key in the deprecated
+         *     `X-Svc-Org-Key` header; never a team API key, which gets `401`. A team management key has no access
+         *     to org-level resources or actions and gets `403` `org_key_required`.
+         *
+         *     **Provisional:** The method, path and payload of Management Keys create/list/delete are not shown, nor that only an org management key may call them (section 4.14).
+         */
+        get: operations["listManagementKeys"];
+        put?: never;
+        /**
+         * Create a management key
+         * @description Creates a management key: an org management key (`kind: org`), or a team management key (`kind:
+         *     team`) bound to the teams in `team_ids`, at least one. A team management key bound to two or more
+         *     teams can be created only here, not in the dashboard (section 5, rule 3). The key itself is in this
+         *     answer only: store it now, it cannot be shown again.
+         *
+         *     Org-level: takes an org management key as `X-Management-Key`, or the same key in the deprecated
+         *     `X-Svc-Org-Key` header; never a team API key, which gets `401`. A team management key has no access
+         *     to org-level resources or actions and gets `403` `org_key_required`.
+         *
+         *     **Provisional:** The method, path and payload of Management Keys create/list/delete are not shown, nor that only an org management key may call them (section 4.14).
+         */
+        post: operations["createManagementKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/management/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a management key
+         * @description Deletes a management key; calls with it are refused from then on, under either header.
+         *
+         *     Org-level: takes an org management key as `X-Management-Key`, or the same key in the deprecated
+         *     `X-Svc-Org-Key` header; never a team API key, which gets `401`. A team management key has no access
+         *     to org-level resources or actions and gets `403` `org_key_required`.
+         *
+         *     **Provisional:** The method, path and payload of Management Keys create/list/delete are not shown, nor that only an org management key may call them (section 4.14).
+         */
+        delete: operations["deleteManagementKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/management/teams/{team_id}/brand": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the team brand
+         * @description Returns how the hosted link experience presents the team to its end users.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of Team Brand are not shown, nor which kind of management key it takes (section 4.14).
+         */
+        get: operations["getTeamBrand"];
+        /**
+         * Set the team brand
+         * @description Replaces how the hosted link experience presents the team: its display name, logo, colours and
+         *     support address.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of Team Brand are not shown, nor which kind of management key it takes (section 4.14).
+         */
+        put: operations["setTeamBrand"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/management/teams/{team_id}/custom_credentials/prepare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Prepare team custom credentials
+         * @description Returns what the team needs to register its own OAuth application with a provider: the redirect URI
+         *     to allow, the scopes to request and, for providers that push notifications, the address to register.
+         *     Then set the application's client id and secret with Set Team Custom Credential. A team's own OAuth
+         *     application credential is what bulk import needs (section 4.4).
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of Prepare Team Custom Credentials are not shown, nor which kind of management key it takes (section 4.14).
+         */
+        post: operations["prepareTeamCustomCredentials"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/management/teams/{team_id}/custom_credentials/{provider}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a team custom credential
+         * @description Sets the team's own OAuth application credential for a provider, replacing any earlier one: new
+         *     connections of the provider then use the team's application, and existing connections bound to it
+         *     can be bulk imported (section 4.4). The client secret is stored and never returned.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of Set Team Custom Credential are not shown, nor which kind of management key it takes (section 4.14).
+         */
+        put: operations["setTeamCustomCredential"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/management/teams/{team_id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Lists the team's webhook endpoints, without their signing secrets.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of the Webhooks API are not shown, nor which kind of management key it takes (section 4.14).
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint
+         * @description Adds an address to which the service delivers the team's events: every event, or the kinds and
+         *     prefixes in `event_types`, with the custom `headers` on every delivery. Deliveries are signed with
+         *     the endpoint's secret by the Standard Webhooks convention (`webhook-id`, `webhook-timestamp` and
+         *     `webhook-signature` headers). The signing secret is in this answer and on rotation only.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of the Webhooks API are not shown, nor which kind of management key it takes (section 4.14).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/management/teams/{team_id}/webhooks/{webhook_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Returns one webhook endpoint of the team, without its signing secret.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of the Webhooks API are not shown, nor which kind of management key it takes (section 4.14).
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint
+         * @description Deletes a webhook endpoint; the service delivers nothing more to it.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of the Webhooks API are not shown, nor which kind of management key it takes (section 4.14).
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Changes a webhook endpoint; fields left out keep their value, and `headers` replaces all custom
+         *     headers. The signing secret does not change: rotate it with Rotate Webhook Endpoint Secret.
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of the Webhooks API are not shown, nor which kind of management key it takes (section 4.14).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/v2/management/teams/{team_id}/webhooks/{webhook_id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook endpoint secret
+         * @description Replaces the endpoint's signing secret with a new one and returns it, once. Deliveries from then on
+         *     are signed with the new secret; update the receiving server's secret. Deliveries are signed with the
+         *     endpoint's secret by the Standard Webhooks convention (`webhook-id`, `webhook-timestamp` and
+         *     `webhook-signature` headers).
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of the Webhooks API are not shown, nor which kind of management key it takes (section 4.14).
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/management/teams/{team_id}/etl_pipelines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ETL pipelines
+         * @description Lists the team's ETL pipelines, without their destinations' keys. ETL pipelines are part of the
+         *     Scale plan (section 6, rule 7).
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of ETL pipeline management are not shown, nor which kind of management key it takes (section 6, rule 7).
+         */
+        get: operations["listEtlPipelines"];
+        put?: never;
+        /**
+         * Create an ETL pipeline
+         * @description Creates a pipeline that sends the team's events to an event hub, routed by event-type prefix: each
+         *     route sends the events whose kind starts with its prefix to one event hub of the namespace (the
+         *     longest matching prefix wins), and `default_event_hub` takes the rest. The destination's shared
+         *     access key is write-only. ETL pipelines are part of the Scale plan (section 6, rule 7).
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of ETL pipeline management are not shown, nor which kind of management key it takes (section 6, rule 7).
+         */
+        post: operations["createEtlPipeline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an ETL pipeline
+         * @description Returns one ETL pipeline of the team, without its destination's key. ETL pipelines are part of the
+         *     Scale plan (section 6, rule 7).
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of ETL pipeline management are not shown, nor which kind of management key it takes (section 6, rule 7).
+         */
+        get: operations["getEtlPipeline"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an ETL pipeline
+         * @description Deletes an ETL pipeline; it sends nothing more. ETL pipelines are part of the Scale plan (section 6,
+         *     rule 7).
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of ETL pipeline management are not shown, nor which kind of management key it takes (section 6, rule 7).
+         */
+        delete: operations["deleteEtlPipeline"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an ETL pipeline
+         * @description Changes an ETL pipeline; fields left out keep their value, `routes` replaces all routes, and a new
+         *     `destination` needs its shared access key again. ETL pipelines are part of the Scale plan (section
+         *     6, rule 7).
+         *
+         *     Takes a management key as `X-Management-Key`, or the same key in the deprecated `X-Svc-Org-Key`
+         *     header; never a team API key, which gets `401`. An org management key reaches every team of the
+         *     organization; a team management key reaches only the teams it is bound to and gets `403`
+         *     `team_not_in_key_scope` for any other.
+         *
+         *     **Provisional:** The method, path and payload of ETL pipeline management are not shown, nor which kind of management key it takes (section 6, rule 7).
+         */
+        patch: operations["updateEtlPipeline"];
+        trace?: never;
+    };
 }
 export interface webhookFamilies {
     SummaryEvent: {
@@ -717,7 +1285,7 @@ export interface webhookFamilies {
                      *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                      * @example msg_2Vn8hX0kqP4mRt7y
                      */
-                    "webhook-id": components["parameters"]["WebhookId"];
+                    "webhook-id": components["parameters"]["WebhookId-2"];
                     /**
                      * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                      *
@@ -798,7 +1366,7 @@ export interface webhookFamilies {
                      *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                      * @example msg_2Vn8hX0kqP4mRt7y
                      */
-                    "webhook-id": components["parameters"]["WebhookId"];
+                    "webhook-id": components["parameters"]["WebhookId-2"];
                     /**
                      * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                      *
@@ -880,7 +1448,7 @@ export interface webhookFamilies {
                      *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                      * @example msg_2Vn8hX0kqP4mRt7y
                      */
-                    "webhook-id": components["parameters"]["WebhookId"];
+                    "webhook-id": components["parameters"]["WebhookId-2"];
                     /**
                      * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                      *
@@ -961,7 +1529,7 @@ export interface webhookFamilies {
                      *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                      * @example msg_2Vn8hX0kqP4mRt7y
                      */
-                    "webhook-id": components["parameters"]["WebhookId"];
+                    "webhook-id": components["parameters"]["WebhookId-2"];
                     /**
                      * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                      *
@@ -1279,12 +1847,16 @@ export interface components {
          *     - `method_not_allowed`: the path exists, but not with this method.
          *     - `user_already_exists`: the `client_user_id` of a new user already belongs to a user; the body names it.
          *     - `deletion_grace_period_over`: the user's deletion took effect and can no longer be undone.
+         *     - `org_key_required`: a team management key called an org-level management operation, which only an
+         *       org management key may call.
+         *     - `team_not_in_key_scope`: a team management key called a management operation on a team it is not
+         *       bound to.
          *
          *     **Provisional:** Error codes are not shown by the interface document (section 7, rule 5).
          *
          *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
          */
-        ErrorCode: "unauthorized" | "not_found" | "invalid_request" | "closed_beta_not_enabled" | "feature_not_enabled" | "method_not_allowed" | "user_already_exists" | "deletion_grace_period_over" | (string & {});
+        ErrorCode: "unauthorized" | "not_found" | "invalid_request" | "closed_beta_not_enabled" | "feature_not_enabled" | "method_not_allowed" | "user_already_exists" | "deletion_grace_period_over" | "org_key_required" | "team_not_in_key_scope" | (string & {});
         /**
          * ErrorLocation
          * @description The part of the request that holds an invalid value.
@@ -2812,6 +3384,658 @@ export interface components {
             pages: number | null;
         };
         /**
+         * Org
+         * @description The organization that owns the teams, as the management API shows it.
+         *
+         *     **Provisional:** The fields of an org are not shown (section 2.13); id, name and created_at are the obvious minimum.
+         */
+        Org: {
+            /**
+             * Format: uuid
+             * @description The org's id.
+             */
+            id: string;
+            /** @description The org's name, as the dashboard shows it. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When the org was created, in UTC.
+             */
+            created_at: string;
+        };
+        /**
+         * OrgUpdateRequest
+         * @description The fields of the org to change; fields left out keep their value.
+         *
+         *     **Provisional:** The fields of an org are not shown (section 2.13).
+         */
+        OrgUpdateRequest: {
+            /** @description The org's new name. */
+            name?: string;
+        };
+        /**
+         * Team
+         * @description A team of the organization: a client application with its own users, team API keys, webhook
+         *     endpoints and settings.
+         *
+         *     **Provisional:** The fields of a team are not shown (section 2.13); id, org_id, name and created_at are the obvious minimum.
+         */
+        Team: {
+            /**
+             * Format: uuid
+             * @description The team's id, the team id that events carry.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The id of the org the team belongs to.
+             */
+            org_id: string;
+            /** @description The team's name. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When the team was created, in UTC.
+             */
+            created_at: string;
+        };
+        /**
+         * TeamCreateRequest
+         * @description A new team of the organization.
+         *
+         *     **Provisional:** The fields of a team are not shown (section 2.13).
+         */
+        TeamCreateRequest: {
+            /** @description The team's name. */
+            name: string;
+        };
+        /**
+         * Deletion
+         * @description The answer to a deletion in the management API, naming what was deleted.
+         *
+         *     **Provisional:** The answers of the management API are not shown (section 2.13).
+         */
+        Deletion: {
+            /**
+             * Format: uuid
+             * @description The id of the deleted resource.
+             */
+            id: string;
+            /**
+             * @description Always `true`.
+             * @constant
+             */
+            deleted: true;
+        };
+        /**
+         * TeamUpdateRequest
+         * @description The fields of the team to change; fields left out keep their value.
+         *
+         *     **Provisional:** The fields of a team are not shown (section 2.13).
+         */
+        TeamUpdateRequest: {
+            /** @description The team's new name. */
+            name?: string;
+        };
+        /**
+         * TeamApiKeyInfo
+         * @description A team API key, the `x-svc-api-key` credential of the regular API, without its secret: the secret is
+         *     shown once, when the key is created.
+         *
+         *     **Provisional:** The fields of a team API key are not shown (section 5, rule 2).
+         */
+        TeamApiKeyInfo: {
+            /**
+             * Format: uuid
+             * @description The key's id, used to delete it.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The team the key belongs to.
+             */
+            team_id: string;
+            /** @description A name for the key, to tell keys apart. */
+            label: string;
+            /** @description The first characters of the key, to recognise it in a list; never the whole key. */
+            key_preview: string;
+            /**
+             * Format: date-time
+             * @description When the key was created, in UTC.
+             */
+            created_at: string;
+        };
+        /**
+         * TeamApiKeyCreateRequest
+         * @description A new team API key.
+         *
+         *     **Provisional:** The fields of a team API key are not shown (section 5, rule 2).
+         */
+        TeamApiKeyCreateRequest: {
+            /** @description A name for the key, to tell keys apart. */
+            label: string;
+        };
+        /**
+         * TeamApiKeyCreated
+         * @description A team API key just created, with its secret. The secret is shown only in this answer; store it now.
+         *
+         *     **Provisional:** The fields of a team API key are not shown (section 5, rule 2).
+         */
+        TeamApiKeyCreated: {
+            /**
+             * Format: uuid
+             * @description The key's id, used to delete it.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The team the key belongs to.
+             */
+            team_id: string;
+            /** @description A name for the key, to tell keys apart. */
+            label: string;
+            /** @description The first characters of the key, as later listings show it. */
+            key_preview: string;
+            /**
+             * Format: date-time
+             * @description When the key was created, in UTC.
+             */
+            created_at: string;
+            /** @description The key itself, to send as `x-svc-api-key`. Shown only once. */
+            api_key: string;
+        };
+        /**
+         * ManagementKeyKind
+         * @description The kind of a management key (section 5, rule 1).
+         *     - `org`: an Org Management Key, with full control of the organization, including creating and
+         *       deleting teams.
+         *     - `team`: a Team Management Key, scoped to one or more teams, with no access to org-level resources
+         *       or actions.
+         * @enum {string}
+         */
+        ManagementKeyKind: "org" | "team";
+        /**
+         * ManagementKeyInfo
+         * @description A management key, without its secret, which is shown once, when the key is created.
+         *
+         *     **Provisional:** The fields of a management key are not shown (section 2.13).
+         */
+        ManagementKeyInfo: {
+            /**
+             * Format: uuid
+             * @description The key's id, used to delete it.
+             */
+            id: string;
+            kind: components["schemas"]["ManagementKeyKind"];
+            /** @description A name for the key, to tell keys apart. */
+            label: string;
+            /** @description The teams a team management key is bound to; empty for an org management key, which reaches every team. */
+            team_ids: string[];
+            /** @description The first characters of the key, to recognise it in a list; never the whole key. */
+            key_preview: string;
+            /**
+             * Format: date-time
+             * @description When the key was created, in UTC.
+             */
+            created_at: string;
+        };
+        /**
+         * OrgManagementKeyCreateRequest
+         * @description A new org management key, with full control of the organization.
+         *
+         *     **Provisional:** The fields of a management key are not shown (section 2.13).
+         */
+        OrgManagementKeyCreateRequest: {
+            /**
+             * @description `org`: an Org Management Key.
+             * @enum {string}
+             */
+            kind: "org";
+            /** @description A name for the key, to tell keys apart. */
+            label: string;
+        };
+        /**
+         * TeamManagementKeyCreateRequest
+         * @description A new team management key, bound to the teams in `team_ids`. One bound to two or more teams can be
+         *     created only here, not in the dashboard (section 5, rule 3).
+         *
+         *     **Provisional:** The fields of a management key are not shown (section 2.13).
+         */
+        TeamManagementKeyCreateRequest: {
+            /**
+             * @description `team`: a Team Management Key.
+             * @enum {string}
+             */
+            kind: "team";
+            /** @description A name for the key, to tell keys apart. */
+            label: string;
+            /** @description The teams the key is bound to, at least one. */
+            team_ids: string[];
+        };
+        /**
+         * ManagementKeyCreateRequest
+         * @description A new management key: an org management key (`kind: org`), or a team management key (`kind: team`)
+         *     bound to the teams in `team_ids`, at least one. A team management key bound to two or more teams can
+         *     be created only here, not in the dashboard (section 5, rule 3).
+         *
+         *     **Provisional:** The fields of a management key are not shown (section 2.13).
+         */
+        ManagementKeyCreateRequest: components["schemas"]["OrgManagementKeyCreateRequest"] | components["schemas"]["TeamManagementKeyCreateRequest"];
+        /**
+         * ManagementKeyCreated
+         * @description A management key just created, with its secret. The secret is shown only in this answer; store it now.
+         *
+         *     **Provisional:** The fields of a management key are not shown (section 2.13).
+         */
+        ManagementKeyCreated: {
+            /**
+             * Format: uuid
+             * @description The key's id, used to delete it.
+             */
+            id: string;
+            kind: components["schemas"]["ManagementKeyKind"];
+            /** @description A name for the key, to tell keys apart. */
+            label: string;
+            /** @description The teams a team management key is bound to; empty for an org management key. */
+            team_ids: string[];
+            /** @description The first characters of the key, as later listings show it. */
+            key_preview: string;
+            /**
+             * Format: date-time
+             * @description When the key was created, in UTC.
+             */
+            created_at: string;
+            /** @description The key itself, to send as `X-Management-Key`. Shown only once. */
+            management_key: string;
+        };
+        /**
+         * TeamBrand
+         * @description How the hosted link experience (`link_web_url`) presents the team to its end users: the name, logo,
+         *     colours and support address shown in the link widget. Setting it replaces the whole brand.
+         *
+         *     **Provisional:** The fields of the team brand are not shown (section 2.13).
+         */
+        TeamBrand: {
+            /** @description The name the link widget shows for the team's application. */
+            display_name: string;
+            /**
+             * Format: uri
+             * @description An https address of the application's logo, or null for none.
+             */
+            logo_url: string | null;
+            /** @description The main colour of buttons and highlights, as `#RRGGBB`. */
+            primary_color: string;
+            /** @description A second colour, as `#RRGGBB`, or null to derive it from `primary_color`. */
+            accent_color: string | null;
+            /**
+             * Format: uri
+             * @description Where end users get help with the team's application, linked from the widget, or null for none.
+             */
+            support_url: string | null;
+        };
+        /**
+         * CustomCredentialPrepareRequest
+         * @description The provider for which the team is about to register its own OAuth application.
+         *
+         *     **Provisional:** The fields of team custom credentials are not shown (section 2.13).
+         */
+        CustomCredentialPrepareRequest: {
+            provider: components["schemas"]["BulkImportProvider"];
+        };
+        /**
+         * CustomCredentialPreparation
+         * @description What the team needs to register its own OAuth application with a provider: the redirect URI to
+         *     allow, the scopes to request and, for providers that push notifications, the address to give them.
+         *     Once registered, the team sets the application's client id and secret with Set Team Custom
+         *     Credential; connections made through it can then be bulk imported (section 4.4).
+         *
+         *     **Provisional:** The fields of team custom credentials are not shown (section 2.13).
+         */
+        CustomCredentialPreparation: {
+            provider: components["schemas"]["BulkImportProvider"];
+            /**
+             * Format: uri
+             * @description The OAuth redirect URI to allow in the provider's developer console.
+             */
+            redirect_uri: string;
+            /** @description The OAuth scopes the application must be allowed to request. */
+            scopes: string[];
+            /**
+             * Format: uri
+             * @description For a provider that pushes data notifications, the address to register with it; null otherwise.
+             */
+            notification_url: string | null;
+        };
+        /**
+         * CustomCredentialRequest
+         * @description The team's own OAuth application with a provider. The secret is stored and never returned.
+         *
+         *     **Provisional:** The fields of team custom credentials are not shown (section 2.13).
+         */
+        CustomCredentialRequest: {
+            /** @description The OAuth client id of the team's application with the provider. */
+            client_id: string;
+            /** @description The OAuth client secret of the application. Write-only; never returned. */
+            client_secret: string;
+        };
+        /**
+         * CustomCredential
+         * @description The team's own OAuth application with a provider, as set; the client secret is never returned.
+         *
+         *     **Provisional:** The fields of team custom credentials are not shown (section 2.13).
+         */
+        CustomCredential: {
+            provider: components["schemas"]["BulkImportProvider"];
+            /** @description The OAuth client id of the team's application with the provider. */
+            client_id: string;
+            /**
+             * Format: date-time
+             * @description When the credential was last set, in UTC.
+             */
+            updated_at: string;
+        };
+        /**
+         * WebhookEventTypes
+         * @description The events the endpoint receives: each item is an event kind (`provider.connection.created`) or a
+         *     prefix ending with a dot (`daily.data.` receives every ongoing-data event). Null receives every event.
+         *
+         *     **Provisional:** The fields of a webhook endpoint are not shown (section 2.13).
+         */
+        WebhookEventTypes: string[] | null;
+        /**
+         * WebhookHeaders
+         * @description Custom headers sent with every delivery to the endpoint, such as a token the receiving server checks,
+         *     by header name. They cannot replace the signature headers (`webhook-id`, `webhook-timestamp`,
+         *     `webhook-signature`) or `content-type`.
+         *
+         *     **Provisional:** The fields of a webhook endpoint are not shown (section 2.13).
+         */
+        WebhookHeaders: {
+            [key: string]: string;
+        };
+        /**
+         * WebhookEndpoint
+         * @description An address to which the service delivers the team's events. Deliveries are signed with the
+         *     endpoint's secret by the Standard Webhooks convention: the `webhook-id`, `webhook-timestamp` and
+         *     `webhook-signature` headers. The secret is shown only when the endpoint is created and when it is
+         *     rotated.
+         *
+         *     **Provisional:** The fields of a webhook endpoint are not shown (section 2.13).
+         */
+        WebhookEndpoint: {
+            /**
+             * Format: uuid
+             * @description The endpoint's id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The team whose events the endpoint receives.
+             */
+            team_id: string;
+            /**
+             * Format: uri
+             * @description The https address the service posts each event to.
+             */
+            url: string;
+            event_types: components["schemas"]["WebhookEventTypes"];
+            headers: components["schemas"]["WebhookHeaders"];
+            /** @description Whether the service delivers to the endpoint; a disabled endpoint receives nothing. */
+            enabled: boolean;
+            /** @description A note for the team, such as what the endpoint is for. */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description When the endpoint was created, in UTC.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the endpoint last changed, in UTC.
+             */
+            updated_at: string;
+        };
+        /**
+         * WebhookEndpointCreateRequest
+         * @description A new webhook endpoint. The service makes its signing secret and returns it once.
+         *
+         *     **Provisional:** The fields of a webhook endpoint are not shown (section 2.13).
+         */
+        WebhookEndpointCreateRequest: {
+            /**
+             * Format: uri
+             * @description The https address the service posts each event to.
+             */
+            url: string;
+            event_types?: components["schemas"]["WebhookEventTypes"];
+            headers?: components["schemas"]["WebhookHeaders"];
+            /**
+             * @description Whether the service delivers to the endpoint.
+             * @default true
+             */
+            enabled?: boolean;
+            /** @description A note for the team, such as what the endpoint is for. */
+            description?: string | null;
+        };
+        /**
+         * WebhookSecretValue
+         * @description The endpoint's signing secret, `whsec_` and base64, with which to check the `webhook-signature` of
+         *     each delivery (Standard Webhooks). Shown only when the endpoint is created and when it is rotated.
+         *
+         *     **Provisional:** The signing of webhook deliveries is not shown (section 6, rule 8).
+         */
+        WebhookSecretValue: string;
+        /**
+         * WebhookEndpointCreated
+         * @description A webhook endpoint just created, with its signing secret. The secret is shown here and on rotation only.
+         *
+         *     **Provisional:** The fields of a webhook endpoint are not shown (section 2.13).
+         */
+        WebhookEndpointCreated: {
+            /**
+             * Format: uuid
+             * @description The endpoint's id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The team whose events the endpoint receives.
+             */
+            team_id: string;
+            /**
+             * Format: uri
+             * @description The https address the service posts each event to.
+             */
+            url: string;
+            event_types: components["schemas"]["WebhookEventTypes"];
+            headers: components["schemas"]["WebhookHeaders"];
+            /** @description Whether the service delivers to the endpoint; a disabled endpoint receives nothing. */
+            enabled: boolean;
+            /** @description A note for the team, such as what the endpoint is for. */
+            description: string | null;
+            /**
+             * Format: date-time
+             * @description When the endpoint was created, in UTC.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the endpoint last changed, in UTC.
+             */
+            updated_at: string;
+            secret: components["schemas"]["WebhookSecretValue"];
+        };
+        /**
+         * WebhookEndpointUpdateRequest
+         * @description The fields of the endpoint to change; fields left out keep their value. `headers` replaces all custom headers.
+         *
+         *     **Provisional:** The fields of a webhook endpoint are not shown (section 2.13).
+         */
+        WebhookEndpointUpdateRequest: {
+            /**
+             * Format: uri
+             * @description The https address the service posts each event to.
+             */
+            url?: string;
+            event_types?: components["schemas"]["WebhookEventTypes"];
+            headers?: components["schemas"]["WebhookHeaders"];
+            /** @description Whether the service delivers to the endpoint. */
+            enabled?: boolean;
+            /** @description A note for the team, such as what the endpoint is for. */
+            description?: string | null;
+        };
+        /**
+         * WebhookSecret
+         * @description The new signing secret of a webhook endpoint. From now on, deliveries are signed with it.
+         *
+         *     **Provisional:** The fields of a webhook endpoint are not shown (section 2.13).
+         */
+        WebhookSecret: {
+            /**
+             * Format: uuid
+             * @description The endpoint whose secret was rotated.
+             */
+            webhook_id: string;
+            secret: components["schemas"]["WebhookSecretValue"];
+            /**
+             * Format: date-time
+             * @description When the secret was rotated, in UTC.
+             */
+            rotated_at: string;
+        };
+        /**
+         * EtlDestinationType
+         * @description The kind of destination an ETL pipeline sends events to; `event_hub` is the event hub destination of June 2024.
+         *
+         *     **Provisional:** The destination kinds of ETL pipelines are not shown (section 6, rule 7); only the event hub is named, and more may come.
+         *
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         */
+        EtlDestinationType: "event_hub" | (string & {});
+        /**
+         * EventHubDestination
+         * @description The event hub namespace an ETL pipeline sends events to, as the service shows it: the shared access
+         *     key itself is write-only and never returned.
+         *
+         *     **Provisional:** The fields of an ETL pipeline are not shown (section 2.13).
+         */
+        EventHubDestination: {
+            type: components["schemas"]["EtlDestinationType"];
+            /** @description The fully qualified event hub namespace, such as `northwind-events.servicebus.windows.net`. */
+            namespace: string;
+            /** @description The name of the shared access policy the service sends with. */
+            shared_access_key_name: string;
+        };
+        /**
+         * EtlRoute
+         * @description A routing rule of an ETL pipeline: events whose kind starts with `event_type_prefix` go to the
+         *     event hub `event_hub` of the destination namespace. When several rules match, the longest prefix wins.
+         *
+         *     **Provisional:** The fields of an ETL pipeline are not shown (section 2.13).
+         */
+        EtlRoute: {
+            /** @description The start of the event kinds the rule routes, such as `daily.data.` or `provider.connection.`. */
+            event_type_prefix: string;
+            /** @description The name of the event hub, in the destination namespace, the events go to. */
+            event_hub: string;
+        };
+        /**
+         * EtlPipeline
+         * @description An ETL pipeline of the team (Scale plan): it sends the team's events to an event hub destination,
+         *     routed by event-type prefix (section 6, rule 7). An event matching no route goes to
+         *     `default_event_hub`, or is not sent when that is null.
+         *
+         *     **Provisional:** The fields of an ETL pipeline are not shown (section 2.13).
+         */
+        EtlPipeline: {
+            /**
+             * Format: uuid
+             * @description The pipeline's id.
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The team whose events the pipeline sends.
+             */
+            team_id: string;
+            /** @description A name for the pipeline. */
+            name: string;
+            /** @description Whether the pipeline sends events. */
+            enabled: boolean;
+            destination: components["schemas"]["EventHubDestination"];
+            /** @description The routing rules, by event-type prefix. */
+            routes: components["schemas"]["EtlRoute"][];
+            /** @description The event hub for events that match no route, or null to send only routed events. */
+            default_event_hub: string | null;
+            /**
+             * Format: date-time
+             * @description When the pipeline was created, in UTC.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the pipeline last changed, in UTC.
+             */
+            updated_at: string;
+        };
+        /**
+         * EventHubDestinationInput
+         * @description The event hub namespace an ETL pipeline sends events to, with the shared access key the service
+         *     sends with. The key is stored and never returned.
+         *
+         *     **Provisional:** The fields of an ETL pipeline are not shown (section 2.13).
+         */
+        EventHubDestinationInput: {
+            type: components["schemas"]["EtlDestinationType"];
+            /** @description The fully qualified event hub namespace, such as `northwind-events.servicebus.windows.net`. */
+            namespace: string;
+            /** @description The name of a shared access policy of the namespace with the Send right. */
+            shared_access_key_name: string;
+            /** @description The policy's key. Write-only; never returned. */
+            shared_access_key: string;
+        };
+        /**
+         * EtlPipelineCreateRequest
+         * @description A new ETL pipeline. A pipeline with no route and no default event hub sends nothing.
+         *
+         *     **Provisional:** The fields of an ETL pipeline are not shown (section 2.13).
+         */
+        EtlPipelineCreateRequest: {
+            /** @description A name for the pipeline. */
+            name: string;
+            /**
+             * @description Whether the pipeline sends events.
+             * @default true
+             */
+            enabled?: boolean;
+            destination: components["schemas"]["EventHubDestinationInput"];
+            /**
+             * @description The routing rules, by event-type prefix.
+             * @default []
+             */
+            routes?: components["schemas"]["EtlRoute"][];
+            /** @description The event hub for events that match no route, or null (the default) to send only routed events. */
+            default_event_hub?: string | null;
+        };
+        /**
+         * EtlPipelineUpdateRequest
+         * @description The fields of the pipeline to change; fields left out keep their value. `routes` replaces all routes;
+         *     `destination` replaces the destination and needs its shared access key again.
+         *
+         *     **Provisional:** The fields of an ETL pipeline are not shown (section 2.13).
+         */
+        EtlPipelineUpdateRequest: {
+            /** @description A name for the pipeline. */
+            name?: string;
+            /** @description Whether the pipeline sends events. */
+            enabled?: boolean;
+            destination?: components["schemas"]["EventHubDestinationInput"];
+            /** @description The routing rules, by event-type prefix. */
+            routes?: components["schemas"]["EtlRoute"][];
+            /** @description The event hub for events that match no route, or null to send only routed events. */
+            default_event_hub?: string | null;
+        };
+        /**
          * EventTeamId
          * Format: uuid
          * @description The team the event belongs to.
@@ -3250,6 +4474,47 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /**
+         * @description The management key is missing or not accepted. The management API takes the management key
+         *     (`X-Management-Key`), or the same key in the deprecated `X-Svc-Org-Key` header; a team API key is
+         *     another kind of credential and is refused.
+         */
+        ManagementUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The operation acts on the organization and the key is a team management key, which has no access to
+         *     org-level resources or actions (section 5, rule 1). Call it with an org management key.
+         *
+         *     **Provisional:** The status code and error code of this refusal are not shown (section 5).
+         */
+        OrgKeyRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The key is a team management key and the team in the path is not one of the teams it is bound to
+         *     (section 5, rule 1). An org management key reaches every team of the organization.
+         *
+         *     **Provisional:** The status code and error code of this refusal are not shown (section 5).
+         */
+        TeamNotInKeyScope: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
     };
     parameters: {
         /**
@@ -3358,12 +4623,44 @@ export interface components {
          */
         Interpretation: components["schemas"]["Interpretation"];
         /**
+         * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+         * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+         */
+        TeamId: string;
+        /**
+         * @description The id of a team API key of the team, as listed (never the key itself).
+         * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+         */
+        ApiKeyId: string;
+        /**
+         * @description The id of a management key of the organization, as listed (never the key itself).
+         * @example 2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f
+         */
+        ManagementKeyId: string;
+        /**
+         * @description The provider with which the team registered its own OAuth application; one of the providers whose connections bulk import takes.
+         *
+         *     **Provisional:** The providers that take team custom credentials are not shown (section 4.14); they are taken to be those of bulk import (section 4.4).
+         * @example oura
+         */
+        CustomCredentialProvider: components["schemas"]["BulkImportProvider"];
+        /**
+         * @description The id of a webhook endpoint of the team.
+         * @example 1e2d3c4b-5a69-4788-9a0b-c1d2e3f4a5b6
+         */
+        WebhookId: string;
+        /**
+         * @description The id of an ETL pipeline of the team.
+         * @example 8f7e6d5c-4b3a-4291-8a0b-1c2d3e4f5a6b
+         */
+        PipelineId: string;
+        /**
          * @description The message's id, the same on every delivery attempt of it; use it to drop duplicates.
          *
          *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
          * @example msg_2Vn8hX0kqP4mRt7y
          */
-        WebhookId: string;
+        "WebhookId-2": string;
         /**
          * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
          *
@@ -3413,7 +4710,7 @@ export interface components {
                          *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                          * @example msg_2Vn8hX0kqP4mRt7y
                          */
-                        "webhook-id": components["parameters"]["WebhookId"];
+                        "webhook-id": components["parameters"]["WebhookId-2"];
                         /**
                          * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                          *
@@ -3494,7 +4791,7 @@ export interface components {
                          *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                          * @example msg_2Vn8hX0kqP4mRt7y
                          */
-                        "webhook-id": components["parameters"]["WebhookId"];
+                        "webhook-id": components["parameters"]["WebhookId-2"];
                         /**
                          * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                          *
@@ -3576,7 +4873,7 @@ export interface components {
                          *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                          * @example msg_2Vn8hX0kqP4mRt7y
                          */
-                        "webhook-id": components["parameters"]["WebhookId"];
+                        "webhook-id": components["parameters"]["WebhookId-2"];
                         /**
                          * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                          *
@@ -3657,7 +4954,7 @@ export interface components {
                          *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                          * @example msg_2Vn8hX0kqP4mRt7y
                          */
-                        "webhook-id": components["parameters"]["WebhookId"];
+                        "webhook-id": components["parameters"]["WebhookId-2"];
                         /**
                          * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                          *
@@ -3800,6 +5097,41 @@ export type PhlebotomyAppointment = components['schemas']['PhlebotomyAppointment
 export type Interpretation = components['schemas']['Interpretation'];
 export type Order = components['schemas']['Order'];
 export type OrderPage = components['schemas']['OrderPage'];
+export type Org = components['schemas']['Org'];
+export type OrgUpdateRequest = components['schemas']['OrgUpdateRequest'];
+export type Team = components['schemas']['Team'];
+export type TeamCreateRequest = components['schemas']['TeamCreateRequest'];
+export type Deletion = components['schemas']['Deletion'];
+export type TeamUpdateRequest = components['schemas']['TeamUpdateRequest'];
+export type TeamApiKeyInfo = components['schemas']['TeamApiKeyInfo'];
+export type TeamApiKeyCreateRequest = components['schemas']['TeamApiKeyCreateRequest'];
+export type TeamApiKeyCreated = components['schemas']['TeamApiKeyCreated'];
+export type ManagementKeyKind = components['schemas']['ManagementKeyKind'];
+export type ManagementKeyInfo = components['schemas']['ManagementKeyInfo'];
+export type OrgManagementKeyCreateRequest = components['schemas']['OrgManagementKeyCreateRequest'];
+export type TeamManagementKeyCreateRequest = components['schemas']['TeamManagementKeyCreateRequest'];
+export type ManagementKeyCreateRequest = components['schemas']['ManagementKeyCreateRequest'];
+export type ManagementKeyCreated = components['schemas']['ManagementKeyCreated'];
+export type TeamBrand = components['schemas']['TeamBrand'];
+export type CustomCredentialPrepareRequest = components['schemas']['CustomCredentialPrepareRequest'];
+export type CustomCredentialPreparation = components['schemas']['CustomCredentialPreparation'];
+export type CustomCredentialRequest = components['schemas']['CustomCredentialRequest'];
+export type CustomCredential = components['schemas']['CustomCredential'];
+export type WebhookEventTypes = components['schemas']['WebhookEventTypes'];
+export type WebhookHeaders = components['schemas']['WebhookHeaders'];
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
+export type WebhookEndpointCreateRequest = components['schemas']['WebhookEndpointCreateRequest'];
+export type WebhookSecretValue = components['schemas']['WebhookSecretValue'];
+export type WebhookEndpointCreated = components['schemas']['WebhookEndpointCreated'];
+export type WebhookEndpointUpdateRequest = components['schemas']['WebhookEndpointUpdateRequest'];
+export type WebhookSecret = components['schemas']['WebhookSecret'];
+export type EtlDestinationType = components['schemas']['EtlDestinationType'];
+export type EventHubDestination = components['schemas']['EventHubDestination'];
+export type EtlRoute = components['schemas']['EtlRoute'];
+export type EtlPipeline = components['schemas']['EtlPipeline'];
+export type EventHubDestinationInput = components['schemas']['EventHubDestinationInput'];
+export type EtlPipelineCreateRequest = components['schemas']['EtlPipelineCreateRequest'];
+export type EtlPipelineUpdateRequest = components['schemas']['EtlPipelineUpdateRequest'];
 export type EventTeamId = components['schemas']['EventTeamId'];
 export type EventUserId = components['schemas']['EventUserId'];
 export type EventClientUserId = components['schemas']['EventClientUserId'];
@@ -3832,6 +5164,9 @@ export type ResponseFeatureNotEnabled = components['responses']['FeatureNotEnabl
 export type ResponseUserAlreadyExists = components['responses']['UserAlreadyExists'];
 export type ResponseDeletionGracePeriodOver = components['responses']['DeletionGracePeriodOver'];
 export type ResponseClosedBetaNotEnabled = components['responses']['ClosedBetaNotEnabled'];
+export type ResponseManagementUnauthorized = components['responses']['ManagementUnauthorized'];
+export type ResponseOrgKeyRequired = components['responses']['OrgKeyRequired'];
+export type ResponseTeamNotInKeyScope = components['responses']['TeamNotInKeyScope'];
 export type ParameterPasswordProviderPath = components['parameters']['PasswordProviderPath'];
 export type ParameterBulkOpProvider = components['parameters']['BulkOpProvider'];
 export type ParameterPage = components['parameters']['Page'];
@@ -3851,7 +5186,13 @@ export type ParameterOrderId = components['parameters']['OrderId'];
 export type ParameterRadius = components['parameters']['Radius'];
 export type ParameterPscCapabilities = components['parameters']['PscCapabilities'];
 export type ParameterInterpretation = components['parameters']['Interpretation'];
+export type ParameterTeamId = components['parameters']['TeamId'];
+export type ParameterApiKeyId = components['parameters']['ApiKeyId'];
+export type ParameterManagementKeyId = components['parameters']['ManagementKeyId'];
+export type ParameterCustomCredentialProvider = components['parameters']['CustomCredentialProvider'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
+export type ParameterPipelineId = components['parameters']['PipelineId'];
+export type ParameterWebhookId_2 = components['parameters']['WebhookId-2'];
 export type ParameterWebhookTimestamp = components['parameters']['WebhookTimestamp'];
 export type ParameterWebhookSignature = components['parameters']['WebhookSignature'];
 export type PathItemSummaryEvent = components['pathItems']['SummaryEvent'];
@@ -4881,6 +6222,1007 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    getOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The organization.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Org"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["OrgKeyRequired"];
+        };
+    };
+    updateOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrgUpdateRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The organization, as changed.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Org"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["OrgKeyRequired"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    listTeams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The teams the key reaches.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"][];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+        };
+    };
+    createTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamCreateRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The created team.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["OrgKeyRequired"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    getTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The team.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    deleteTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The team was deleted.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deletion"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["OrgKeyRequired"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    updateTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamUpdateRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The team, as changed.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    listTeamApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The team's API keys.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamApiKeyInfo"][];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    createTeamApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamApiKeyCreateRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The created key, with its secret.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamApiKeyCreated"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    deleteTeamApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+                /**
+                 * @description The id of a team API key of the team, as listed (never the key itself).
+                 * @example c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f
+                 */
+                api_key_id: components["parameters"]["ApiKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The key was deleted.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deletion"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    listManagementKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The organization's management keys.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagementKeyInfo"][];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["OrgKeyRequired"];
+        };
+    };
+    createManagementKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManagementKeyCreateRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The created key, with its secret.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManagementKeyCreated"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["OrgKeyRequired"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    deleteManagementKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a management key of the organization, as listed (never the key itself).
+                 * @example 2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f
+                 */
+                key_id: components["parameters"]["ManagementKeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The key was deleted.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deletion"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["OrgKeyRequired"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    getTeamBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The team's brand.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamBrand"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    setTeamBrand: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamBrand"];
+            };
+        };
+        responses: {
+            /**
+             * @description The team's brand, as set.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamBrand"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    prepareTeamCustomCredentials: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomCredentialPrepareRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description What to register with the provider.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomCredentialPreparation"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    setTeamCustomCredential: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+                /**
+                 * @description The provider with which the team registered its own OAuth application; one of the providers whose connections bulk import takes.
+                 *
+                 *     **Provisional:** The providers that take team custom credentials are not shown (section 4.14); they are taken to be those of bulk import (section 4.4).
+                 * @example oura
+                 */
+                provider: components["parameters"]["CustomCredentialProvider"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomCredentialRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The credential, without its secret.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomCredential"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The team's webhook endpoints.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"][];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointCreateRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The created endpoint, with its signing secret.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+                /**
+                 * @description The id of a webhook endpoint of the team.
+                 * @example 1e2d3c4b-5a69-4788-9a0b-c1d2e3f4a5b6
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The endpoint.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+                /**
+                 * @description The id of a webhook endpoint of the team.
+                 * @example 1e2d3c4b-5a69-4788-9a0b-c1d2e3f4a5b6
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The endpoint was deleted.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deletion"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+                /**
+                 * @description The id of a webhook endpoint of the team.
+                 * @example 1e2d3c4b-5a69-4788-9a0b-c1d2e3f4a5b6
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpdateRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The endpoint, as changed.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+                /**
+                 * @description The id of a webhook endpoint of the team.
+                 * @example 1e2d3c4b-5a69-4788-9a0b-c1d2e3f4a5b6
+                 */
+                webhook_id: components["parameters"]["WebhookId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The new signing secret.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    listEtlPipelines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The team's ETL pipelines.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EtlPipeline"][];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    createEtlPipeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EtlPipelineCreateRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The created pipeline, without the key.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EtlPipeline"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    getEtlPipeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+                /**
+                 * @description The id of an ETL pipeline of the team.
+                 * @example 8f7e6d5c-4b3a-4291-8a0b-1c2d3e4f5a6b
+                 */
+                pipeline_id: components["parameters"]["PipelineId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The pipeline.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EtlPipeline"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    deleteEtlPipeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+                /**
+                 * @description The id of an ETL pipeline of the team.
+                 * @example 8f7e6d5c-4b3a-4291-8a0b-1c2d3e4f5a6b
+                 */
+                pipeline_id: components["parameters"]["PipelineId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The pipeline was deleted.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Deletion"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["InvalidRequest"];
+        };
+    };
+    updateEtlPipeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The id of a team of the organization. A team management key reaches only the teams it is bound to.
+                 * @example 6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b
+                 */
+                team_id: components["parameters"]["TeamId"];
+                /**
+                 * @description The id of an ETL pipeline of the team.
+                 * @example 8f7e6d5c-4b3a-4291-8a0b-1c2d3e4f5a6b
+                 */
+                pipeline_id: components["parameters"]["PipelineId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EtlPipelineUpdateRequest"];
+            };
+        };
+        responses: {
+            /**
+             * @description The pipeline, as changed.
+             *
+             *     **Provisional:** The success status code of the management API is not shown (section 4.14).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EtlPipeline"];
+                };
+            };
+            401: components["responses"]["ManagementUnauthorized"];
+            403: components["responses"]["TeamNotInKeyScope"];
+            404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
         };
     };

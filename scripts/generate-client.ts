@@ -27,6 +27,8 @@ interface SecurityScheme {
 interface OperationRow {
   operationId: string;
   credential?: string;
+  /** Headers of the operation's other security alternatives (the deprecated org key), which stand in for the credential when set on a call. */
+  alsoAccepted?: string[];
   statuses: number[];
   paging?: { items: string; sizeDefault: number; sizeMax: number };
 }
@@ -52,7 +54,7 @@ function pagingOf(document: JsonObject, parameters: JsonObject[], success: JsonO
 export function operationTable(document: JsonObject): Record<string, OperationRow> {
   const known = schemes(document);
   const table: Record<string, OperationRow> = {};
-  for (const { method, template, operationId, operation, parameters, securitySchemes } of listOperations(document)) {
+  for (const { method, template, operationId, operation, parameters, securitySchemes, securityAlternatives } of listOperations(document)) {
     const schemeName = securitySchemes[0];
     const credential = schemeName === undefined ? undefined : CREDENTIAL_OPTION[schemeName];
     if (schemeName !== undefined && (credential === undefined || known[schemeName]?.in !== "header")) {
@@ -67,9 +69,14 @@ export function operationTable(document: JsonObject): Record<string, OperationRo
       }
     }
     const paging = pagingOf(document, parameters, deref(document, responses["200"]));
+    const alsoAccepted = securityAlternatives
+      .slice(1)
+      .filter((names) => names.length === 1 && known[names[0]!]?.in === "header")
+      .map((names) => known[names[0]!]!.name.toLowerCase());
     table[`${method} ${template}`] = {
       operationId,
       ...(credential ? { credential: credential.option } : {}),
+      ...(alsoAccepted.length > 0 ? { alsoAccepted } : {}),
       statuses,
       ...(paging ? { paging } : {}),
     };

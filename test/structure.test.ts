@@ -45,9 +45,42 @@ const CHANGE_NOTE_OPERATIONS = [
   "GET /v2/summary/workouts/{user_id}",
 ];
 
+/** The management API the document names only in its change notes (4.14, 5, 6 rule 7, 9.4): provisional, under /v2/management. */
+const MANAGEMENT_OPERATIONS = [
+  "GET /v2/management/org",
+  "PATCH /v2/management/org",
+  "GET /v2/management/teams",
+  "POST /v2/management/teams",
+  "GET /v2/management/teams/{team_id}",
+  "PATCH /v2/management/teams/{team_id}",
+  "DELETE /v2/management/teams/{team_id}",
+  "GET /v2/management/teams/{team_id}/api_keys",
+  "POST /v2/management/teams/{team_id}/api_keys",
+  "DELETE /v2/management/teams/{team_id}/api_keys/{api_key_id}",
+  "GET /v2/management/keys",
+  "POST /v2/management/keys",
+  "DELETE /v2/management/keys/{key_id}",
+  "GET /v2/management/teams/{team_id}/brand",
+  "PUT /v2/management/teams/{team_id}/brand",
+  "POST /v2/management/teams/{team_id}/custom_credentials/prepare",
+  "PUT /v2/management/teams/{team_id}/custom_credentials/{provider}",
+  "GET /v2/management/teams/{team_id}/webhooks",
+  "POST /v2/management/teams/{team_id}/webhooks",
+  "GET /v2/management/teams/{team_id}/webhooks/{webhook_id}",
+  "PATCH /v2/management/teams/{team_id}/webhooks/{webhook_id}",
+  "DELETE /v2/management/teams/{team_id}/webhooks/{webhook_id}",
+  "POST /v2/management/teams/{team_id}/webhooks/{webhook_id}/rotate_secret",
+  "GET /v2/management/teams/{team_id}/etl_pipelines",
+  "POST /v2/management/teams/{team_id}/etl_pipelines",
+  "GET /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}",
+  "PATCH /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}",
+  "DELETE /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}",
+];
+const isManagement = (op: { template: string }) => op.template.startsWith("/v2/management/");
+
 describe("operations (section 4)", () => {
-  it("are the 14 of the document plus those named only in its change notes, with their methods and paths", () => {
-    expect(operations.map((op) => `${op.method} ${op.template}`).sort()).toEqual(
+  it("are the 14 of the document, with their methods and paths, and the management API", () => {
+    expect(operations.filter((op) => !isManagement(op)).map((op) => `${op.method} ${op.template}`).sort()).toEqual(
       [
         ...CHANGE_NOTE_OPERATIONS,
         "POST /v2/user/{user_id}/insurance",
@@ -66,6 +99,7 @@ describe("operations (section 4)", () => {
         "GET /v3/orders",
       ].sort(),
     );
+    expect(operations.filter(isManagement).map((op) => `${op.method} ${op.template}`).sort()).toEqual([...MANAGEMENT_OPERATIONS].sort());
   });
 
   it("answer /v2/providers with a trailing slash too", () => {
@@ -73,12 +107,46 @@ describe("operations (section 4)", () => {
   });
 
   it("take the team API key, except complete MFA, which takes the link token (section 5)", () => {
-    for (const op of operations) {
-      expect([op.operationId, op.securitySchemes]).toEqual([op.operationId, op.operationId === "completeProviderMfa" ? ["LinkToken"] : ["TeamApiKey"]]);
+    for (const op of operations.filter((o) => !isManagement(o))) {
+      expect([op.operationId, op.securityAlternatives]).toEqual([op.operationId, [op.operationId === "completeProviderMfa" ? ["LinkToken"] : ["TeamApiKey"]]]);
     }
     const schemes = (contract.components as JsonObject).securitySchemes as Record<string, JsonObject>;
     expect(schemes.TeamApiKey).toMatchObject({ type: "apiKey", in: "header", name: "x-svc-api-key" });
     expect(schemes.LinkToken).toMatchObject({ type: "apiKey", in: "header", name: "x-svc-link-token" });
+  });
+
+  it("take the management key, or the deprecated org key in its place, never the team API key, on the management API (section 5)", () => {
+    for (const op of operations.filter(isManagement)) {
+      expect([op.operationId, op.securityAlternatives]).toEqual([op.operationId, [["ManagementKey"], ["OrgKey"]]]);
+      expect(op.operation.tags, op.operationId).toEqual(["Management"]);
+      expect(String(op.operation["x-svc-provisional"]), op.operationId).toMatch(/not shown/);
+      expect(String(op.operation.description), op.operationId).toMatch(/X-Management-Key[\s\S]*X-Svc-Org-Key[\s\S]*never a team API key/);
+    }
+    const schemes = (contract.components as JsonObject).securitySchemes as Record<string, JsonObject>;
+    expect(schemes.ManagementKey).toMatchObject({ type: "apiKey", in: "header", name: "X-Management-Key" });
+    expect(schemes.OrgKey).toMatchObject({ type: "apiKey", in: "header", name: "X-Svc-Org-Key" });
+    expect(String(schemes.OrgKey!.description)).toMatch(/^Deprecated: /);
+  });
+
+  it("answer a team management key 403 on org-level operations and on teams it is not bound to (section 5, rule 1)", () => {
+    const refusal = (id: string) => {
+      const examples = (((operation(id).operation.responses as JsonObject)["403"] as JsonObject | undefined) ?? {}) as JsonObject;
+      const body = deref(contract, examples);
+      const named = (((body.content as JsonObject)?.["application/json"] as JsonObject)?.examples ?? {}) as JsonObject;
+      return Object.values(named).map((example) => (deref(contract, example).value as JsonObject).code);
+    };
+    const orgLevel = ["getOrg", "updateOrg", "createTeam", "deleteTeam", "listManagementKeys", "createManagementKey", "deleteManagementKey"];
+    for (const id of orgLevel) expect(refusal(id), id).toEqual(["org_key_required"]);
+    for (const op of operations.filter((o) => isManagement(o) && o.template.includes("{team_id}") && !orgLevel.includes(o.operationId))) {
+      expect(refusal(op.operationId), op.operationId).toEqual(["team_not_in_key_scope"]);
+    }
+    expect(Object.keys(operation("listTeams").operation.responses as JsonObject)).not.toContain("403");
+  });
+
+  it("create a team management key for several teams only through Create Management Key (section 5, rule 3)", () => {
+    expect(String(operation("createManagementKey").operation.description)).toMatch(/two or more\s+teams\s+can\s+be\s+created\s+only\s+here,\s+not\s+in\s+the\s+dashboard/);
+    expect(schema("TeamManagementKeyCreateRequest").required).toEqual(expect.arrayContaining(["kind", "team_ids"]));
+    expect(property("TeamManagementKeyCreateRequest", "team_ids")).toMatchObject({ type: "array", minItems: 1 });
   });
 
   it("declare 401 everywhere and 404 wherever the path names a resource", () => {

@@ -74,7 +74,35 @@ var operations = {
   "GET /v3/lab_tests/labs": { "operationId": "listLabs", "credential": "apiKey", "statuses": [200, 401] },
   "GET /v3/order/{order_id}/psc/info": { "operationId": "getOrderPscInfo", "credential": "apiKey", "statuses": [200, 401, 404, 422] },
   "GET /v3/order/{order_id}/phlebotomy/appointment": { "operationId": "getOrderPhlebotomyAppointment", "credential": "apiKey", "statuses": [200, 401, 404, 422] },
-  "GET /v3/orders": { "operationId": "listOrders", "credential": "apiKey", "statuses": [200, 401, 422], "paging": { "items": "orders", "sizeDefault": 50, "sizeMax": 100 } }
+  "GET /v3/orders": { "operationId": "listOrders", "credential": "apiKey", "statuses": [200, 401, 422], "paging": { "items": "orders", "sizeDefault": 50, "sizeMax": 100 } },
+  "GET /v2/management/org": { "operationId": "getOrg", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403] },
+  "PATCH /v2/management/org": { "operationId": "updateOrg", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 422] },
+  "GET /v2/management/teams": { "operationId": "listTeams", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401] },
+  "POST /v2/management/teams": { "operationId": "createTeam", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [201, 401, 403, 422] },
+  "GET /v2/management/teams/{team_id}": { "operationId": "getTeam", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "DELETE /v2/management/teams/{team_id}": { "operationId": "deleteTeam", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "PATCH /v2/management/teams/{team_id}": { "operationId": "updateTeam", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "GET /v2/management/teams/{team_id}/api_keys": { "operationId": "listTeamApiKeys", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "POST /v2/management/teams/{team_id}/api_keys": { "operationId": "createTeamApiKey", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [201, 401, 403, 404, 422] },
+  "DELETE /v2/management/teams/{team_id}/api_keys/{api_key_id}": { "operationId": "deleteTeamApiKey", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "GET /v2/management/keys": { "operationId": "listManagementKeys", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403] },
+  "POST /v2/management/keys": { "operationId": "createManagementKey", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [201, 401, 403, 422] },
+  "DELETE /v2/management/keys/{key_id}": { "operationId": "deleteManagementKey", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "GET /v2/management/teams/{team_id}/brand": { "operationId": "getTeamBrand", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "PUT /v2/management/teams/{team_id}/brand": { "operationId": "setTeamBrand", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "POST /v2/management/teams/{team_id}/custom_credentials/prepare": { "operationId": "prepareTeamCustomCredentials", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "PUT /v2/management/teams/{team_id}/custom_credentials/{provider}": { "operationId": "setTeamCustomCredential", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "GET /v2/management/teams/{team_id}/webhooks": { "operationId": "listWebhookEndpoints", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "POST /v2/management/teams/{team_id}/webhooks": { "operationId": "createWebhookEndpoint", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [201, 401, 403, 404, 422] },
+  "GET /v2/management/teams/{team_id}/webhooks/{webhook_id}": { "operationId": "getWebhookEndpoint", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "DELETE /v2/management/teams/{team_id}/webhooks/{webhook_id}": { "operationId": "deleteWebhookEndpoint", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "PATCH /v2/management/teams/{team_id}/webhooks/{webhook_id}": { "operationId": "updateWebhookEndpoint", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "POST /v2/management/teams/{team_id}/webhooks/{webhook_id}/rotate_secret": { "operationId": "rotateWebhookEndpointSecret", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "GET /v2/management/teams/{team_id}/etl_pipelines": { "operationId": "listEtlPipelines", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "POST /v2/management/teams/{team_id}/etl_pipelines": { "operationId": "createEtlPipeline", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [201, 401, 403, 404, 422] },
+  "GET /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": { "operationId": "getEtlPipeline", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "DELETE /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": { "operationId": "deleteEtlPipeline", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] },
+  "PATCH /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": { "operationId": "updateEtlPipeline", "credential": "managementKey", "alsoAccepted": ["x-svc-org-key"], "statuses": [200, 401, 403, 404, 422] }
 };
 
 // src/client/errors.ts
@@ -285,7 +313,8 @@ function checkCredentials(where, given) {
   }
 }
 function hasHeader(headers, name) {
-  return headers !== void 0 && Object.keys(headers).some((key) => key.toLowerCase() === name);
+  const wanted = name.toLowerCase();
+  return headers !== void 0 && Object.keys(headers).some((key) => key.toLowerCase() === wanted);
 }
 function malformed(operation, response, body) {
   return new ApiError({
@@ -357,7 +386,7 @@ function makeClient(settings, held) {
     let core = bare;
     if (row.credential !== void 0) {
       if (credentialHeld) core = coreFor(row.credential);
-      else if (!hasHeader(headers, credentials[row.credential].header)) {
+      else if (!hasHeader(headers, credentials[row.credential].header) && !row.alsoAccepted?.some((header) => hasHeader(headers, header))) {
         throw new MissingCredentialError(operation, row.credential, credentials[row.credential].header);
       }
     }
@@ -410,6 +439,9 @@ function makeClient(settings, held) {
   return {
     GET: (path, init) => call("GET", path, init),
     POST: (path, init) => call("POST", path, init),
+    // The management API updates with PUT and PATCH and deletes with DELETE.
+    PUT: (path, init) => call("PUT", path, init),
+    PATCH: (path, init) => call("PATCH", path, init),
     DELETE: (path, init) => call("DELETE", path, init),
     paginate,
     withCredentials(more) {

@@ -169,4 +169,172 @@ export declare const operations: {
             readonly sizeMax: 100;
         };
     };
+    readonly "GET /v2/management/org": {
+        readonly operationId: "getOrg";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403];
+    };
+    readonly "PATCH /v2/management/org": {
+        readonly operationId: "updateOrg";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 422];
+    };
+    readonly "GET /v2/management/teams": {
+        readonly operationId: "listTeams";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401];
+    };
+    readonly "POST /v2/management/teams": {
+        readonly operationId: "createTeam";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [201, 401, 403, 422];
+    };
+    readonly "GET /v2/management/teams/{team_id}": {
+        readonly operationId: "getTeam";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "DELETE /v2/management/teams/{team_id}": {
+        readonly operationId: "deleteTeam";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "PATCH /v2/management/teams/{team_id}": {
+        readonly operationId: "updateTeam";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "GET /v2/management/teams/{team_id}/api_keys": {
+        readonly operationId: "listTeamApiKeys";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "POST /v2/management/teams/{team_id}/api_keys": {
+        readonly operationId: "createTeamApiKey";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [201, 401, 403, 404, 422];
+    };
+    readonly "DELETE /v2/management/teams/{team_id}/api_keys/{api_key_id}": {
+        readonly operationId: "deleteTeamApiKey";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "GET /v2/management/keys": {
+        readonly operationId: "listManagementKeys";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403];
+    };
+    readonly "POST /v2/management/keys": {
+        readonly operationId: "createManagementKey";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [201, 401, 403, 422];
+    };
+    readonly "DELETE /v2/management/keys/{key_id}": {
+        readonly operationId: "deleteManagementKey";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "GET /v2/management/teams/{team_id}/brand": {
+        readonly operationId: "getTeamBrand";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "PUT /v2/management/teams/{team_id}/brand": {
+        readonly operationId: "setTeamBrand";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "POST /v2/management/teams/{team_id}/custom_credentials/prepare": {
+        readonly operationId: "prepareTeamCustomCredentials";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "PUT /v2/management/teams/{team_id}/custom_credentials/{provider}": {
+        readonly operationId: "setTeamCustomCredential";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "GET /v2/management/teams/{team_id}/webhooks": {
+        readonly operationId: "listWebhookEndpoints";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "POST /v2/management/teams/{team_id}/webhooks": {
+        readonly operationId: "createWebhookEndpoint";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [201, 401, 403, 404, 422];
+    };
+    readonly "GET /v2/management/teams/{team_id}/webhooks/{webhook_id}": {
+        readonly operationId: "getWebhookEndpoint";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "DELETE /v2/management/teams/{team_id}/webhooks/{webhook_id}": {
+        readonly operationId: "deleteWebhookEndpoint";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "PATCH /v2/management/teams/{team_id}/webhooks/{webhook_id}": {
+        readonly operationId: "updateWebhookEndpoint";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "POST /v2/management/teams/{team_id}/webhooks/{webhook_id}/rotate_secret": {
+        readonly operationId: "rotateWebhookEndpointSecret";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "GET /v2/management/teams/{team_id}/etl_pipelines": {
+        readonly operationId: "listEtlPipelines";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "POST /v2/management/teams/{team_id}/etl_pipelines": {
+        readonly operationId: "createEtlPipeline";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [201, 401, 403, 404, 422];
+    };
+    readonly "GET /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": {
+        readonly operationId: "getEtlPipeline";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "DELETE /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": {
+        readonly operationId: "deleteEtlPipeline";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
+    readonly "PATCH /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": {
+        readonly operationId: "updateEtlPipeline";
+        readonly credential: "managementKey";
+        readonly alsoAccepted: readonly ["x-svc-org-key"];
+        readonly statuses: readonly [200, 401, 403, 404, 422];
+    };
 };

@@ -147,6 +147,8 @@ type CallMethod<M extends Method, C extends CredentialOption, Throws extends boo
 export interface SvcClient<C extends CredentialOption = CredentialOption, Throws extends boolean = false> {
     GET: CallMethod<"GET", C, Throws>;
     POST: CallMethod<"POST", C, Throws>;
+    PUT: CallMethod<"PUT", C, Throws>;
+    PATCH: CallMethod<"PATCH", C, Throws>;
     DELETE: CallMethod<"DELETE", C, Throws>;
     /**
      * Every item of a paged list, page after page, from `params.query.page` (default 1) at `params.query.size` (default

@@ -14,6 +14,8 @@ const createFetchClient: typeof openapiFetch.default =
 interface OperationRow {
   operationId: string;
   credential?: CredentialOption;
+  /** Headers that stand in for the credential when set on a call (the deprecated org key of the management API). */
+  alsoAccepted?: readonly string[];
   statuses: readonly number[];
   paging?: { items: string; sizeDefault: number; sizeMax: number };
 }
@@ -68,7 +70,9 @@ function checkCredentials(where: string, given: Credentials): void {
 }
 
 function hasHeader(headers: Record<string, string> | undefined, name: string): boolean {
-  return headers !== undefined && Object.keys(headers).some((key) => key.toLowerCase() === name);
+  // Header names are case-insensitive, and the contract spells some with capitals (X-Management-Key).
+  const wanted = name.toLowerCase();
+  return headers !== undefined && Object.keys(headers).some((key) => key.toLowerCase() === wanted);
 }
 
 function malformed(operation: OperationRef, response: Response, body: unknown): ApiError {
@@ -169,7 +173,7 @@ function makeClient(settings: Settings, held: Credentials): SvcClient<Credential
     let core = bare;
     if (row.credential !== undefined) {
       if (credentialHeld) core = coreFor(row.credential);
-      else if (!hasHeader(headers, credentials[row.credential].header)) {
+      else if (!hasHeader(headers, credentials[row.credential].header) && !row.alsoAccepted?.some((header) => hasHeader(headers, header))) {
         throw new MissingCredentialError(operation, row.credential, credentials[row.credential].header);
       }
     }
@@ -183,7 +187,7 @@ function makeClient(settings: Settings, held: Credentials): SvcClient<Credential
         ? { operation, policy, timeoutMs, caller: signal, deadline: deadlineFor(timeoutMs, signal, operation) }
         : undefined;
     const before = sent.count;
-    // GET, POST and DELETE rather than request(method, ...), which upper-cases the method and spreads the init once more.
+    // openapi-fetch's GET, POST, PUT, PATCH and DELETE rather than request(method, ...), which upper-cases the method and spreads the init once more.
     const pending = (core as unknown as Record<string, (path: string, init: unknown) => Promise<unknown>>)[method]!(path, {
       params: init.params,
       body: init.body,
@@ -232,6 +236,9 @@ function makeClient(settings: Settings, held: Credentials): SvcClient<Credential
   return {
     GET: (path: string, init?: LooseInit) => call("GET", path, init),
     POST: (path: string, init?: LooseInit) => call("POST", path, init),
+    // The management API updates with PUT and PATCH and deletes with DELETE.
+    PUT: (path: string, init?: LooseInit) => call("PUT", path, init),
+    PATCH: (path: string, init?: LooseInit) => call("PATCH", path, init),
     DELETE: (path: string, init?: LooseInit) => call("DELETE", path, init),
     paginate,
     withCredentials(more: Credentials) {

@@ -4,10 +4,16 @@ import { createClient, MissingCredentialError } from "../../generated/client/ind
 import { callOperation } from "../support/calls.ts";
 import { contract, operations } from "../support/contract.ts";
 
-const HEADERS = ["x-svc-api-key", "x-svc-link-token"];
+const HEADERS = ["x-svc-api-key", "x-svc-link-token", "x-management-key", "x-svc-org-key"];
 const schemes = (contract.components as { securitySchemes: Record<string, { name: string }> }).securitySchemes;
+/** The client option and the test value of each credential header the client sends (never the deprecated org key). */
+const OPTION_OF: Record<string, { option: string; value: string }> = {
+  "x-svc-api-key": { option: "apiKey", value: "sk_test_a" },
+  "x-svc-link-token": { option: "linkToken", value: "lt_test_b" },
+  "x-management-key": { option: "managementKey", value: "mk_test_c" },
+};
 
-function recording(credentials: { apiKey?: string; linkToken?: string }) {
+function recording(credentials: { apiKey?: string; linkToken?: string; managementKey?: string }) {
   const seen: Request[] = [];
   const api = createClient({
     baseUrl: "http://client.invalid",
@@ -22,25 +28,26 @@ function recording(credentials: { apiKey?: string; linkToken?: string }) {
 
 describe("createClient credentials", () => {
   for (const op of operations) {
-    const header = schemes[op.securitySchemes[0]!]!.name;
+    // The header of the operation's first security requirement is the one the client sends.
+    const header = schemes[op.securitySchemes[0]!]!.name.toLowerCase();
     it(`sends ${op.method} ${op.template} ${header} and no other credential`, async () => {
-      const { api, seen } = recording({ apiKey: "sk_test_a", linkToken: "lt_test_b" });
+      const { api, seen } = recording({ apiKey: "sk_test_a", linkToken: "lt_test_b", managementKey: "mk_test_c" });
       await callOperation(api, op.operationId);
       expect(seen).toHaveLength(1);
       for (const name of HEADERS) {
-        expect(seen[0]!.headers.get(name)).toBe(name === header ? (name === "x-svc-api-key" ? "sk_test_a" : "lt_test_b") : null);
+        expect(seen[0]!.headers.get(name)).toBe(name === header ? OPTION_OF[name]!.value : null);
       }
     });
 
     it(`refuses ${op.method} ${op.template} without ${header}, before sending, naming the option`, async () => {
-      for (const credentials of [{}, { apiKey: "", linkToken: "" }]) {
+      for (const credentials of [{}, { apiKey: "", linkToken: "", managementKey: "" }]) {
         const { api, seen } = recording(credentials);
         const error = await callOperation(api, op.operationId).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(MissingCredentialError);
-        const option = header === "x-svc-api-key" ? "apiKey" : "linkToken";
+        const option = OPTION_OF[header]!.option;
         expect((error as MissingCredentialError).option).toBe(option);
         expect((error as Error).message).toContain(`\`${option}\``);
-        expect((error as Error).message).toContain(header);
+        expect((error as Error).message.toLowerCase()).toContain(header);
         expect(seen).toHaveLength(0);
       }
     });
@@ -65,6 +72,18 @@ describe("createClient credentials", () => {
     const bare = recording({});
     await bare.api.GET("/v3/lab_tests/labs", { headers: { "x-svc-api-key": "sk_test_per_call" } });
     expect(bare.seen[0]!.headers.get("x-svc-api-key")).toBe("sk_test_per_call");
+  });
+
+  it("lets the management key, or the deprecated org key header, set on the call stand in for a missing managementKey", async () => {
+    for (const header of ["X-Management-Key", "x-management-key", "X-Svc-Org-Key"]) {
+      const { api, seen } = recording({});
+      await api.GET("/v2/management/org", { headers: { [header]: "mk_test_per_call" } } as never);
+      expect(seen[0]!.headers.get(header), header).toBe("mk_test_per_call");
+    }
+    const { api, seen } = recording({ managementKey: "mk_test_c" });
+    await api.GET("/v2/management/org");
+    expect(seen[0]!.headers.get("x-management-key")).toBe("mk_test_c");
+    expect(seen[0]!.headers.get("x-svc-org-key")).toBeNull();
   });
 
   it("refuses a path that is not an operation of the contract before sending", async () => {

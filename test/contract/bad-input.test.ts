@@ -1,10 +1,11 @@
 // Bad input gets a typed JSON error from the mock through the generated client: 401 without a credential, 422 with details otherwise, never 5xx.
 import { describe, expect, it } from "vitest";
-import { assertMatchesContract, operation, operations, requestExample } from "../support/contract.ts";
+import { assertMatchesContract, contract, operation, operations, requestExample } from "../support/contract.ts";
 import { callOperation, SUMMARY_OPERATIONS, type CallInit } from "../support/calls.ts";
-import { bareClient, client, TEST_API_KEY, TEST_LINK_TOKEN } from "../support/mock.ts";
+import { bareClient, client, TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "../support/mock.ts";
 
 const NOT_A_UUID = "not-a-uuid";
+const malformedTeamId = { what: "a malformed team_id", init: { params: { path: { team_id: NOT_A_UUID } } }, names: { location: "path", field: "team_id" } };
 
 interface BadInput {
   what: string;
@@ -96,6 +97,69 @@ const BAD_INPUTS: Record<string, BadInput[]> = {
       ],
     ]),
   ),
+  // The management API (provisional shapes).
+  updateOrg: [
+    { what: "an empty name", init: { body: { name: "" } }, names: { location: "body", field: "/name" } },
+    { what: "a body that changes nothing", init: { body: {} }, names: { location: "body", field: "" } },
+  ],
+  createTeam: [{ what: "a missing name", init: { body: {} }, names: { location: "body", field: "/name" } }],
+  getTeam: [malformedTeamId],
+  updateTeam: [malformedTeamId, { what: "a name over 200 characters", init: { body: { name: "n".repeat(201) } }, names: { location: "body", field: "/name" } }],
+  deleteTeam: [malformedTeamId],
+  listTeamApiKeys: [malformedTeamId],
+  createTeamApiKey: [malformedTeamId, { what: "a missing label", init: { body: {} }, names: { location: "body", field: "/label" } }],
+  deleteTeamApiKey: [{ what: "a malformed api_key_id", init: { params: { path: { api_key_id: NOT_A_UUID } } }, names: { location: "path", field: "api_key_id" } }],
+  createManagementKey: [
+    { what: "a team key without team_ids", init: { body: { kind: "team", label: "No teams" } }, names: { location: "body", field: "/team_ids" } },
+    { what: "a team key with an empty team_ids", init: { body: { kind: "team", label: "No teams", team_ids: [] } }, names: { location: "body", field: "/team_ids" } },
+    { what: "an unknown kind", init: { body: { kind: "admin", label: "Admin" } }, names: { location: "body", field: "/kind" } },
+    { what: "a malformed team id", init: { body: { kind: "team", label: "Bad", team_ids: [NOT_A_UUID] } }, names: { location: "body", field: "/team_ids/0" } },
+  ],
+  deleteManagementKey: [{ what: "a malformed key_id", init: { params: { path: { key_id: NOT_A_UUID } } }, names: { location: "path", field: "key_id" } }],
+  getTeamBrand: [malformedTeamId],
+  setTeamBrand: [
+    { what: "a colour that is not #RRGGBB", init: { body: bodyWith("setTeamBrand", "northwind", (b) => (b.primary_color = "blue")) }, names: { location: "body", field: "/primary_color" } },
+    { what: "a missing display_name", init: { body: bodyWith("setTeamBrand", "northwind", (b) => delete b.display_name) }, names: { location: "body", field: "/display_name" } },
+  ],
+  prepareTeamCustomCredentials: [
+    malformedTeamId,
+    { what: "a provider bulk import does not take", init: { body: { provider: "myspace" } }, names: { location: "body", field: "/provider" } },
+  ],
+  setTeamCustomCredential: [
+    { what: "a provider bulk import does not take", init: { params: { path: { provider: "myspace" } } }, names: { location: "path", field: "provider" } },
+    { what: "a missing client_secret", init: { body: { client_id: "northwind-oura-client-0001" } }, names: { location: "body", field: "/client_secret" } },
+  ],
+  listWebhookEndpoints: [malformedTeamId],
+  createWebhookEndpoint: [
+    { what: "a url that is not https", init: { body: bodyWith("createWebhookEndpoint", "daily_data", (b) => (b.url = "http://hooks.northwind.example/svc/events")) }, names: { location: "body", field: "/url" } },
+    { what: "an empty event_types", init: { body: bodyWith("createWebhookEndpoint", "daily_data", (b) => (b.event_types = [])) }, names: { location: "body", field: "/event_types" } },
+    { what: "a custom header that replaces the signature", init: { body: bodyWith("createWebhookEndpoint", "daily_data", (b) => (b.headers = { "webhook-signature": "v1,forged" })) }, names: { location: "body", field: "/headers" } },
+  ],
+  getWebhookEndpoint: [{ what: "a malformed webhook_id", init: { params: { path: { webhook_id: NOT_A_UUID } } }, names: { location: "path", field: "webhook_id" } }],
+  updateWebhookEndpoint: [
+    { what: "a body that changes nothing", init: { body: {} }, names: { location: "body", field: "" } },
+    { what: "a non-boolean enabled", init: { body: { enabled: "no" } }, names: { location: "body", field: "/enabled" } },
+  ],
+  deleteWebhookEndpoint: [{ what: "a malformed webhook_id", init: { params: { path: { webhook_id: NOT_A_UUID } } }, names: { location: "path", field: "webhook_id" } }],
+  rotateWebhookEndpointSecret: [{ what: "a malformed webhook_id", init: { params: { path: { webhook_id: NOT_A_UUID } } }, names: { location: "path", field: "webhook_id" } }],
+  listEtlPipelines: [malformedTeamId],
+  createEtlPipeline: [
+    {
+      what: "a destination without its shared access key",
+      init: { body: bodyWith("createEtlPipeline", "event_hub_routing", (b) => delete (b.destination as Record<string, unknown>).shared_access_key) },
+      names: { location: "body", field: "/destination/shared_access_key" },
+    },
+    {
+      what: "an unknown destination type",
+      init: { body: bodyWith("createEtlPipeline", "event_hub_routing", (b) => ((b.destination as Record<string, unknown>).type = "kafka")) },
+      names: { location: "body", field: "/destination/type" },
+    },
+  ],
+  getEtlPipeline: [{ what: "a malformed pipeline_id", init: { params: { path: { pipeline_id: NOT_A_UUID } } }, names: { location: "path", field: "pipeline_id" } }],
+  updateEtlPipeline: [
+    { what: "a route with an empty prefix", init: { body: { routes: [{ event_type_prefix: "", event_hub: "daily-data" }] } }, names: { location: "body", field: "/routes/0/event_type_prefix" } },
+  ],
+  deleteEtlPipeline: [{ what: "a malformed pipeline_id", init: { params: { path: { pipeline_id: NOT_A_UUID } } }, names: { location: "path", field: "pipeline_id" } }],
 };
 
 // The package's client refuses these before sending; bare openapi-fetch sends them as a careless caller would.
@@ -115,12 +179,19 @@ describe("no credential", () => {
     expect(String((result.error as { message: string }).message)).toContain("x-svc-link-token");
   });
 
-  // The endpoints named only in the change notes take the team API key (provisional), and a management key is not one (5.2).
-  for (const operationId of ["createUser", "deleteUser", "undoUserDeletion", "listBulkOps", "getHistoricalPullIntrospection", "listSleepSummaries"]) {
-    it(`refuses a management key alone on ${operationId}, naming the team API key header`, async () => {
-      const result = await callOperation(bareClient({ "X-Management-Key": "mk_test_0000_not_a_real_key" }), operationId);
+  // Each kind of credential, by scheme: an operation refuses every header that none of its security alternatives names.
+  const schemes = (contract.components as { securitySchemes: Record<string, { name: string }> }).securitySchemes;
+  const CREDENTIAL_VALUES: Record<string, string> = { TeamApiKey: TEST_API_KEY, LinkToken: TEST_LINK_TOKEN, ManagementKey: TEST_MANAGEMENT_KEY, OrgKey: TEST_MANAGEMENT_KEY };
+  for (const op of operations) {
+    const accepted = new Set(op.securityAlternatives.flat());
+    const others = Object.fromEntries(Object.entries(schemes).filter(([name]) => !accepted.has(name)).map(([name, scheme]) => [scheme.name, CREDENTIAL_VALUES[name]!]));
+    const wanted = schemes[op.securitySchemes[0]!]!.name.toLowerCase();
+    it(`${op.method} ${op.template} refuses every other kind of credential with 401 naming ${wanted}`, async () => {
+      const result = await callOperation(bareClient(others), op.operationId);
       expect(result.status).toBe(401);
-      expect(String((result.error as { message: string }).message)).toContain("x-svc-api-key");
+      expect(result.error).toMatchObject({ code: "unauthorized" });
+      expect(String((result.error as { message: string }).message)).toContain(wanted);
+      assertMatchesContract(op.operationId, 401, result.error);
     });
   }
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { binPath } from "../../scripts/lib/tools.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { contract, exampleNames, responseExample } from "../support/contract.ts";
+import { contract, exampleNames, operations, responseExample } from "../support/contract.ts";
 import { mockUrl } from "../support/mock.ts";
 import { installPacked, OTHER_NODE, otherNodeBinary, run, type PackedProject } from "../support/packed.ts";
 
@@ -68,6 +68,17 @@ function expected(): Record<string, unknown> {
     knownLabSlugs: labSlugs.length,
     // The consumer signs an event of its own (provider "oura") and parses it back, then a tampered copy.
     webhook: { kind: "provider.connection.created", provider: "oura", refused: "bad_signature" },
+    listTeams: first<unknown[]>("listTeams", 200).length,
+    createTeamApiKey: true,
+    updateWebhookEndpoint: first<{ enabled: boolean }>("updateWebhookEndpoint", 200).enabled,
+    listEtlPipelines: first<{ routes: { event_type_prefix: string }[] }[]>("listEtlPipelines", 200)[0]!.routes.map((route) => route.event_type_prefix),
+    deleteEtlPipeline: true,
+    // Every management operation answers its lowest success status.
+    management: Object.fromEntries(
+      operations
+        .filter((op) => op.template.startsWith("/v2/management/"))
+        .map((op) => [op.operationId, Math.min(...Object.keys(op.operation.responses as object).map(Number).filter((status) => status >= 200 && status < 300))]),
+    ),
   };
 }
 

@@ -10,8 +10,12 @@ export const prismUrl = inject("prismUrl");
 /** An obviously fake team API key; the mock accepts any non-empty key. */
 export const TEST_API_KEY = "sk_test_0000_not_a_real_key";
 export const TEST_LINK_TOKEN = "lt_test_0000_not_a_real_token";
+/** An obviously fake management key, for the management API (the mock accepts any non-empty key). */
+export const TEST_MANAGEMENT_KEY = "mk_test_0000_not_a_real_key";
 
-export function client(credentials: { apiKey?: string; linkToken?: string } = { apiKey: TEST_API_KEY, linkToken: TEST_LINK_TOKEN }): SvcClient {
+export function client(
+  credentials: { apiKey?: string; linkToken?: string; managementKey?: string } = { apiKey: TEST_API_KEY, linkToken: TEST_LINK_TOKEN, managementKey: TEST_MANAGEMENT_KEY },
+): SvcClient {
   return createClient({ baseUrl: mockUrl, ...credentials }) as SvcClient;
 }
 

@@ -105,6 +105,33 @@ export async function credentialsAreCheckedAtCompileTime(): Promise<void> {
   // A key from the environment may be undefined at run time: the types allow it, and the call checks it.
   const fromEnv = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: process.env.SVC_API_KEY });
   await fromEnv.GET("/v3/lab_tests/labs");
+  // The management API takes the management key, and the regular API does not (section 5, rule 2).
+  // @ts-expect-error this client has no management key
+  await api.GET("/v2/management/org");
+  const management = createClient({ baseUrl: "http://127.0.0.1:4010", managementKey: "mk_test_example" });
+  // @ts-expect-error a management key is not a team API key
+  await management.GET("/v3/lab_tests/labs");
+  await management.DELETE("/v2/management/teams/{team_id}", { params: { path: { team_id: "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b" } } });
+}
+
+export async function managementAnswersAreTyped(): Promise<void> {
+  const management = createClient({ baseUrl: "http://127.0.0.1:4010", managementKey: "mk_test_example" });
+  const team = "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b";
+  const created = await management.POST("/v2/management/keys", { body: { kind: "team", label: "Ops", team_ids: [team] } });
+  if (created.status === 201) void created.data.management_key.length;
+  if (created.status === 403) void created.error.code;
+  const endpoint = await management.PATCH("/v2/management/teams/{team_id}/webhooks/{webhook_id}", {
+    params: { path: { team_id: team, webhook_id: "1e2d3c4b-5a69-4788-9a0b-c1d2e3f4a5b6" } },
+    body: { enabled: false },
+  });
+  // @ts-expect-error a webhook endpoint read back carries no secret
+  if (endpoint.status === 200) void endpoint.data.secret;
+  // @ts-expect-error a team management key needs team_ids
+  await management.POST("/v2/management/keys", { body: { kind: "team", label: "Ops" } });
+  await management.PUT("/v2/management/teams/{team_id}/brand", {
+    params: { path: { team_id: team } },
+    body: { display_name: "Northwind Health", logo_url: null, primary_color: "#0B5FFF", accent_color: null, support_url: null },
+  });
 }
 
 export async function requestsAreChecked(): Promise<void> {
