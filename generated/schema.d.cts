@@ -114,9 +114,11 @@ export interface paths {
          *
          *     Only the payor codes `MEDFED` (Medicare) and `MAIDFED` (Medicaid) are in closed beta; the rest of
          *     the operation is open to every team. With either value, the service infers the plan from the state
-         *     of the insured person's address, so the created record carries that state's plan payor code rather
-         *     than `MEDFED` or `MAIDFED`. A team that is not enabled for the closed beta and sends one of these
-         *     values gets `403`.
+         *     of the patient's address (the patient is the end user of the path), so the created record carries
+         *     that state's plan payor code rather than `MEDFED` or `MAIDFED`. The patient is the insured person
+         *     only when `relationship` is `Self`; which address the service reads as the patient's when it is
+         *     `Spouse` or `Other` is not documented (see `payor_code`). A team that is not enabled for the
+         *     closed beta and sends one of these values gets `403`.
          */
         post: operations["createInsurance"];
         delete?: never;
@@ -135,7 +137,9 @@ export interface paths {
         /**
          * Get the latest insurance record
          * @description Returns the end user's most recently recorded insurance, with its company. By default it is the
-         *     latest primary insurance; with `is_primary=false` it is the latest non-primary one.
+         *     latest primary insurance; with `is_primary=false` it is the latest non-primary one. As the
+         *     interface document's sample shows, the addresses in this answer use the key `zip_code` and carry
+         *     no country, unlike those of the created record (section 2.3).
          *
          *     This operation is in closed beta: a team that is not enabled for it gets `403`.
          *
@@ -540,10 +544,8 @@ export interface components {
         /**
          * BulkImportResult
          * @description The outcome of a bulk import. In a `200` answer the operation has finished: every submitted user
-         *     id is in exactly one of the two lists. In a `202` answer the operation is still running and both
-         *     lists are empty; its progress and outcome are read through the List Bulk Ops endpoint.
-         *
-         *     **Provisional:** What the lists hold in a `202` answer is not shown (section 4.4); empty lists are assumed.
+         *     id is in exactly one of the two lists. A `202` answer has the same shape while the operation is
+         *     still running (see that answer).
          */
         BulkImportResult: {
             /** @description The users whose connection was moved onto the team's own OAuth application credential. */
@@ -580,21 +582,7 @@ export interface components {
         LinkResultState: "success" | "error" | "pending_provider_mfa";
         /**
          * LinkErrorType
-         * @description Why a link attempt failed.
-         *     - `invalid_token`: the link token is not a valid one.
-         *     - `token_expired`: the link token's lifetime has passed; create a new one.
-         *     - `token_not_validated`: the link token has not been validated.
-         *     - `token_consumed`: the link token has already been used.
-         *     - `provider_credential_error`: the provider refused the end user's credentials.
-         *     - `provider_password_expired`: the provider says the end user's password has expired.
-         *     - `provider_api_error`: the provider's interface failed.
-         *     - `unsupported_region`: the end user's provider account is in a region that is not supported.
-         *     - `duplicate_connection`: the provider account is already connected.
-         *     - `required_scopes_not_granted`: the end user did not grant the permissions the service needs.
-         *     - `incorrect_mfa_code`: the one-time code is wrong.
-         *     - `user_cancelled`: the end user closed the link flow.
-         *
-         *     **Provisional:** The meaning of each value is not shown (section 7, rule 1); the notes follow from the names.
+         * @description Why a link attempt failed, one of the values of section 7, rule 1.
          *
          *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
          */
@@ -626,26 +614,50 @@ export interface components {
          *     `provider_mfa` only when it is `pending_provider_mfa`.
          */
         LinkMfaResult: {
+            /** @description **Provisional:** The transitions between link result states are not shown (section 3). */
             state: components["schemas"]["LinkResultState"];
             /**
              * @deprecated
              * @description Deprecated: use the `provider` path parameter of the call. The provider being linked.
+             *
+             *     **Provisional:** The replacement of the deprecated `provider` is not shown (section 9, rule 3); the path parameter names the same provider.
              */
             provider: components["schemas"]["PasswordProvider"];
             /**
              * @deprecated
              * @description Deprecated: use `state`, which is `success` when connected. Whether the provider is now connected.
+             *
+             *     **Provisional:** The replacement of the deprecated `connected` is not shown (section 9, rule 3); `state` is assumed to carry the same fact.
              */
             connected: boolean;
             /**
              * @deprecated
              * @description Deprecated: the result has no replacement; the `provider.connection.created` event reports the
              *     new connection. The end user's id at the provider once connected, otherwise null.
+             *
+             *     **Provisional:** The replacement of the deprecated `provider_id` is not shown (section 9, rule 3); the `provider.connection.created` event is assumed to report the connection.
              */
             provider_id: string | null;
             /** @description The `redirect_url` given when the link token was created, or null if none was given. */
             redirect_url?: string | null;
-            /** @description Why the attempt failed. Filled only when `state` is `error`, otherwise null or absent. */
+            /**
+             * @description Why the attempt failed. Filled only when `state` is `error`, otherwise null or absent. Read by
+             *     their names, the values mean:
+             *     - `invalid_token`: the link token is not a valid one.
+             *     - `token_expired`: the link token's lifetime has passed; create a new one.
+             *     - `token_not_validated`: the link token has not been validated.
+             *     - `token_consumed`: the link token has already been used.
+             *     - `provider_credential_error`: the provider refused the end user's credentials.
+             *     - `provider_password_expired`: the provider says the end user's password has expired.
+             *     - `provider_api_error`: the provider's interface failed.
+             *     - `unsupported_region`: the end user's provider account is in a region that is not supported.
+             *     - `duplicate_connection`: the provider account is already connected.
+             *     - `required_scopes_not_granted`: the end user did not grant the permissions the service needs.
+             *     - `incorrect_mfa_code`: the one-time code is wrong.
+             *     - `user_cancelled`: the end user closed the link flow.
+             *
+             *     **Provisional:** The meaning of each link error type is not shown (section 7, rule 1).
+             */
             error_type?: components["schemas"]["LinkErrorType"] | null;
             /**
              * @description Debug text about the failure, meant for developers and not for display to end users. Filled only
@@ -655,6 +667,8 @@ export interface components {
             /**
              * @description The provider's request for another one-time code. Filled only when `state` is
              *     `pending_provider_mfa`, otherwise null or absent.
+             *
+             *     **Provisional:** Whether `provider_mfa` may be null is not shown (section 2.8); it is null outside `pending_provider_mfa`, like `error_type` and `error`.
              */
             provider_mfa?: components["schemas"]["ProviderMfaRequest"] | null;
         };
@@ -735,8 +749,12 @@ export interface components {
             /**
              * @description The code that identifies the insurance payor (the plan). The special values `MEDFED` (Medicare)
              *     and `MAIDFED` (Medicaid) are in closed beta: with either, the service infers the plan from the
-             *     state of the insured person's address, and the created record carries that state's plan payor
-             *     code instead of the value sent.
+             *     state of the patient's address (the patient is the end user named by `user_id`), and the
+             *     created record carries that state's plan payor code instead of the value sent. The patient is
+             *     the insured person only when `relationship` is `Self`; with `Spouse` or `Other` the insured
+             *     person's address does not select the plan.
+             *
+             *     **Provisional:** Which address is the patient's is not shown (section 2.1); with `relationship` `Self` it is the insured person's, otherwise presumably the address the service holds for the user (such as the one in the latest user info).
              *
              *     **Closed beta values:** `MEDFED`, `MAIDFED`; a team that is not enabled gets `403` `closed_beta_not_enabled`.
              */
@@ -744,7 +762,7 @@ export interface components {
             /** @description The member id printed on the insurance card. */
             member_id: string;
             relationship: components["schemas"]["Relationship"];
-            /** @description The person who holds the plan (the policyholder). With `MEDFED` or `MAIDFED`, the state of this person's address selects the plan. */
+            /** @description The person who holds the plan (the policyholder). With `MEDFED` or `MAIDFED` and `relationship` `Self`, this person is the patient, so the state of this address selects the plan. */
             insured: components["schemas"]["PersonDetails"];
             /** @description The group number of the plan, when it has one. */
             group_id?: string | null;
@@ -769,19 +787,19 @@ export interface components {
         };
         /**
          * Insurance
-         * @description An insurance record of an end user, with the insurance company the service resolved.
+         * @description An insurance record of an end user, with the insurance company the service resolved, as
+         *     `POST /v2/user/{user_id}/insurance` returns it. Its addresses use the key `zip` and carry a
+         *     country, as the document's insurance response shape does; the latest-insurance answer writes them
+         *     with `zip_code` and no country instead (`LatestInsurance`, section 2.3).
          *     When the record was created with `MEDFED` or `MAIDFED`, `payor_code` holds the plan payor code of
-         *     the insured person's address state, not the special value.
-         *     The interface document's latest-insurance sample writes the postal code as `zip_code`, while its
-         *     insurance response shape uses `zip`; this contract uses `zip` (the shared `Address`) for both
-         *     insurance operations.
-         *
-         *     **Provisional:** Which address key the latest-insurance response uses is not shown (section 2.3); `zip` is assumed.
+         *     the patient's address state, not the special value.
          */
         Insurance: {
             /**
              * @description The code that identifies the insurance payor (the plan). For a record created with `MEDFED` or
-             *     `MAIDFED`, the plan payor code of the insured person's address state.
+             *     `MAIDFED`, the plan payor code of the patient's address state.
+             *
+             *     **Provisional:** Which address is the patient's is not shown (section 2.1); with `relationship` `Self` it is the insured person's, otherwise presumably the address the service holds for the user.
              */
             payor_code: string;
             /** @description The member id printed on the insurance card. */
@@ -822,6 +840,93 @@ export interface components {
             access_notes?: string | null;
         };
         /**
+         * PersonDetailsWithZipCode
+         * @description A person named on a record, as the latest-insurance sample of the interface document shows it: the
+         *     fields of `PersonDetails`, with the address written as in the user-info sample (`UserAddress`: the
+         *     key `zip_code`, no `country`).
+         *
+         *     **Provisional:** Which fields are required, and the allowed values of `gender`, are not shown (section 2.2).
+         */
+        PersonDetailsWithZipCode: {
+            first_name: string;
+            last_name: string;
+            /** @description The person's gender as the service records it; allowed values are not documented. */
+            gender: string;
+            /**
+             * Format: date
+             * @description Date of birth, `YYYY-MM-DD`.
+             */
+            dob: string;
+            email: string;
+            /** @description Phone number, preferably in E.164 form such as `+14155550100`. */
+            phone_number: string;
+            /** @description **Provisional:** Which address key is canonical where is not shown (section 2.3); this follows the latest-insurance sample, which writes `zip_code` and no country. */
+            address: components["schemas"]["UserAddress"];
+        };
+        /**
+         * CompanyDetailsWithZipCode
+         * @description The insurance company that issues the plan, as the latest-insurance sample of the interface
+         *     document shows it: its address has the key `zip_code` and no `country` (`UserAddress`).
+         *
+         *     **Provisional:** Which fields are required is not shown (section 2.1); both are.
+         */
+        CompanyDetailsWithZipCode: {
+            /** @description The company's name. */
+            name: string;
+            /** @description **Provisional:** Which address key is canonical where is not shown (section 2.3); this follows the latest-insurance sample, which writes `zip_code` and no country. */
+            address: components["schemas"]["UserAddress"];
+        };
+        /**
+         * GuarantorDetailsWithZipCode
+         * @description The fields of `GuarantorDetails`, with the address written as the user-info and latest-insurance
+         *     samples of the interface document write it (`UserAddress`: the key `zip_code`, no `country`). It is
+         *     the medical proxy of a user-info record and the guarantor of the latest insurance record.
+         *
+         *     **Provisional:** Which fields are required is not shown (section 2.4).
+         */
+        GuarantorDetailsWithZipCode: {
+            first_name: string;
+            last_name: string;
+            /** @description **Provisional:** Which address key is canonical where is not shown (section 2.3); this follows the user-info and latest-insurance samples, which write `zip_code` and no country. */
+            address: components["schemas"]["UserAddress"];
+            phone_number: string;
+            email: string;
+            /** @description Yearly household income. */
+            household_income?: number;
+            /** @description Number of people in the household. */
+            household_size?: number;
+        };
+        /**
+         * LatestInsurance
+         * @description The latest insurance record of an end user, with its company, as `GET
+         *     /v2/user/{user_id}/insurance/latest` returns it. It has the fields of `Insurance`, but, as the
+         *     interface document's latest-insurance sample shows, every address in it uses the key `zip_code`
+         *     and carries no country, where the insurance request and the created record use `zip` and
+         *     `country` (section 2.3).
+         */
+        LatestInsurance: {
+            /**
+             * @description The code that identifies the insurance payor (the plan). For a record created with `MEDFED` or
+             *     `MAIDFED`, the plan payor code of the patient's address state.
+             */
+            payor_code: string;
+            /** @description The member id printed on the insurance card. */
+            member_id: string;
+            relationship: components["schemas"]["Relationship"];
+            /** @description The person who holds the plan (the policyholder). */
+            insured: components["schemas"]["PersonDetailsWithZipCode"];
+            company: components["schemas"]["CompanyDetailsWithZipCode"];
+            /** @description The group number of the plan, when it has one. */
+            group_id?: string | null;
+            /** @description The person financially responsible for the patient, when one is recorded. */
+            guarantor?: components["schemas"]["GuarantorDetailsWithZipCode"];
+            /**
+             * @description Whether this is the user's primary insurance.
+             * @default true
+             */
+            is_primary?: boolean;
+        };
+        /**
          * Race
          * @description The end user's race.
          *
@@ -852,7 +957,8 @@ export interface components {
         /**
          * UserInfo
          * @description The latest personal information recorded for an end user, as lab testing uses it. Its address uses
-         *     the key `zip_code` and has no country (the shared `UserAddress`).
+         *     the key `zip_code` and has no country (the shared `UserAddress`), as does the medical proxy's
+         *     address, as the document's user-info sample shows (section 2.3).
          */
         UserInfo: {
             first_name: string;
@@ -869,7 +975,7 @@ export interface components {
             dob: string;
             address: components["schemas"]["UserAddress"];
             /** @description The person allowed to make medical decisions for the user, when one is recorded. */
-            medical_proxy?: components["schemas"]["GuarantorDetails"];
+            medical_proxy?: components["schemas"]["GuarantorDetailsWithZipCode"];
             /** @description The user's race, or null when not recorded. */
             race?: components["schemas"]["Race"] | null;
             /** @description The user's ethnicity, or null when not recorded. */
@@ -1031,7 +1137,11 @@ export interface components {
         OrderSetMarkersRequest: {
             /** @description The ids of the lab tests in the order set. */
             lab_test_ids?: string[] | null;
-            /** @description Markers added to the order set on top of its lab tests. */
+            /**
+             * @description Markers added to the order set on top of its lab tests, or null for none.
+             *
+             *     **Provisional:** Whether `add_on` may be null is not shown (section 4.9); null means no add-on markers, like an absent field.
+             */
             add_on?: components["schemas"]["AddOnOrder"] | null;
             /**
              * Format: uuid
@@ -1171,14 +1281,22 @@ export interface components {
         USAddress: {
             /** @description Street address. */
             first_line: string;
-            /** @description Second address line; may be null or empty. */
+            /**
+             * @description Second address line; may be null or empty.
+             *
+             *     **Provisional:** Whether the appointment address's `second_line` may be null is not shown (section 2.3); it may, like the other addresses' `second_line`.
+             */
             second_line?: string | null;
             city: string;
             /** @description State code, such as `CA`. */
             state: string;
             /** @description ZIP code. */
             zip_code: string;
-            /** @description Apartment, suite or unit number; may be null or empty. */
+            /**
+             * @description Apartment, suite or unit number; may be null or empty.
+             *
+             *     **Provisional:** Whether `unit` may be null is not shown (section 2.3).
+             */
             unit?: string | null;
         };
         /**
@@ -1208,29 +1326,13 @@ export interface components {
         AppointmentProvider: "getlabs" | "phlebfinders" | "quest" | "sonora_quest" | (string & {});
         /**
          * AppointmentStatus
-         * @description The state of an appointment.
-         *     - `pending`: requested, with no time slot held yet.
-         *     - `reserved`: a time slot is held but not yet confirmed.
-         *     - `confirmed`: the provider has confirmed the time slot.
-         *     - `in_progress`: the visit is under way.
-         *     - `completed`: the visit has taken place.
-         *     - `cancelled`: the appointment was cancelled and will not take place.
-         *
-         *     **Provisional:** The document lists these values without defining them, and the transitions between them are not shown (section 3).
+         * @description The state of an appointment, one of the six values of section 3.
          * @enum {string}
          */
         AppointmentStatus: "confirmed" | "pending" | "reserved" | "in_progress" | "completed" | "cancelled";
         /**
          * AppointmentEventStatus
-         * @description A status in an appointment's event history.
-         *     - `pending`: the appointment was requested, with no time slot held yet.
-         *     - `reserved`: a time slot is held but not yet booked.
-         *     - `scheduled`: the appointment is booked for its time slot.
-         *     - `in_progress`: the visit is under way.
-         *     - `completed`: the visit has taken place.
-         *     - `cancelled`: the appointment was cancelled.
-         *
-         *     **Provisional:** The document lists these values without defining them, and the transitions between them are not shown (section 3).
+         * @description A status in an appointment's event history, one of the six values of section 3.
          * @enum {string}
          */
         AppointmentEventStatus: "pending" | "reserved" | "scheduled" | "completed" | "cancelled" | "in_progress";
@@ -1246,6 +1348,7 @@ export interface components {
              * @description When the event happened, in UTC.
              */
             created_at: string;
+            /** @description The event status the appointment reached with this event. */
             status: components["schemas"]["AppointmentEventStatus"];
             /** @description Details of the event, or null when it has none. */
             data?: {
@@ -1258,8 +1361,6 @@ export interface components {
          *     the patient's visit to a patient service center. `status` is the appointment's state; `event_status`
          *     and `events` give its event history. Times are in UTC; `iana_timezone`, when present, names the
          *     local time zone of the appointment.
-         *
-         *     **Provisional:** The transitions between appointment statuses and between event statuses are not shown (section 3).
          */
         PhlebotomyAppointment: {
             /**
@@ -1291,11 +1392,33 @@ export interface components {
             end_at: string | null;
             type: components["schemas"]["AppointmentType"];
             provider: components["schemas"]["AppointmentProvider"];
+            /**
+             * @description The state of the appointment. Read by their names, the values mean:
+             *     - `pending`: requested, with no time slot held yet.
+             *     - `reserved`: a time slot is held but not yet confirmed.
+             *     - `confirmed`: the provider has confirmed the time slot.
+             *     - `in_progress`: the visit is under way.
+             *     - `completed`: the visit has taken place.
+             *     - `cancelled`: the appointment was cancelled and will not take place.
+             *
+             *     **Provisional:** The meaning of each status and the transitions between them are not shown (section 3).
+             */
             status: components["schemas"]["AppointmentStatus"];
             /** @description The appointment's identifier at the provider. */
             provider_id: string;
             /** @description Whether the appointment can still be moved to another time. */
             can_reschedule: boolean;
+            /**
+             * @description The status of the latest event in `events`. Read by their names, the values mean:
+             *     - `pending`: the appointment was requested, with no time slot held yet.
+             *     - `reserved`: a time slot is held but not yet booked.
+             *     - `scheduled`: the appointment is booked for its time slot.
+             *     - `in_progress`: the visit is under way.
+             *     - `completed`: the visit has taken place.
+             *     - `cancelled`: the appointment was cancelled.
+             *
+             *     **Provisional:** The meaning of each event status, the transitions between them, and that this is the latest event's status are not shown (section 3).
+             */
             event_status: components["schemas"]["AppointmentEventStatus"];
             /** @description The appointment's event history. */
             events: components["schemas"]["AppointmentEvent"][];
@@ -1305,8 +1428,11 @@ export interface components {
              */
             order_transaction_id?: string | null;
             /**
-             * @description The local time zone of the appointment: an IANA zone name such as `America/New_York`, or a
-             *     fixed-zone name such as `Etc/GMT+5`. Null when not known.
+             * @description The local time zone of the appointment: an IANA zone name, region/city such as
+             *     `America/New_York` or `America/Argentina/Buenos_Aires`, or a fixed-zone name such as `UTC` or
+             *     `Etc/GMT+5`. Never a place name with spaces or a UTC offset such as `+05:00`. Null when not known.
+             *
+             *     **Provisional:** The exact pattern of zone names is not shown (section 2.13); this one takes IANA names (letters, digits, `_`, `+`, `-`, parts separated by `/`).
              */
             iana_timezone?: string | null;
             /** @description An external identifier of the appointment, or null. */
@@ -1324,12 +1450,7 @@ export interface components {
         };
         /**
          * Interpretation
-         * @description How an order's results are interpreted.
-         *     - `normal`: the results are within the normal range.
-         *     - `abnormal`: at least one result is outside the normal range.
-         *     - `critical`: at least one result is at a critical level.
-         *
-         *     **Provisional:** The document lists these values without defining them (section 4.14).
+         * @description How an order's results are interpreted, one of the values of section 4.14.
          *
          *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
          */
@@ -1361,7 +1482,15 @@ export interface components {
              * @description When the order last changed, in UTC.
              */
             updated_at: string;
-            /** @description The interpretation of the order's results, or null when the order has none. */
+            /**
+             * @description The interpretation of the order's results, or null when the order has none. Read by their
+             *     names, the values mean:
+             *     - `normal`: the results are within the normal range.
+             *     - `abnormal`: at least one result is outside the normal range.
+             *     - `critical`: at least one result is at a critical level.
+             *
+             *     **Provisional:** The meaning of each interpretation is not shown (section 4.14).
+             */
             interpretation: components["schemas"]["Interpretation"] | null;
         };
         /**
@@ -1384,7 +1513,11 @@ export interface components {
         };
     };
     responses: {
-        /** @description The credential header is missing or not accepted. */
+        /**
+         * @description The credential header is missing or not accepted.
+         *
+         *     **Provisional:** The status code of a missing or refused credential is not shown (sections 5 and 7).
+         */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -1393,7 +1526,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A resource named in the path does not exist, or does not belong to the team. */
+        /**
+         * @description A resource named in the path does not exist, or does not belong to the team.
+         *
+         *     **Provisional:** The status code of an unknown resource is not shown (sections 4 and 7).
+         */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -1402,7 +1539,12 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The request breaks the contract; `details` lists each invalid part. */
+        /**
+         * @description The request breaks the contract; `details` lists each invalid part. The mock also answers this to
+         *     a value a non-exhaustive enumeration does not list; whether the service does is not documented.
+         *
+         *     **Provisional:** The status code of invalid input is not shown (section 7), nor what the service answers to an unlisted value of a non-exhaustive enumeration in a request (section 9, rule 2).
+         */
         InvalidRequest: {
             headers: {
                 [name: string]: unknown;
@@ -1541,6 +1683,10 @@ export type InsuranceCreateRequest = components['schemas']['InsuranceCreateReque
 export type CompanyDetails = components['schemas']['CompanyDetails'];
 export type Insurance = components['schemas']['Insurance'];
 export type UserAddress = components['schemas']['UserAddress'];
+export type PersonDetailsWithZipCode = components['schemas']['PersonDetailsWithZipCode'];
+export type CompanyDetailsWithZipCode = components['schemas']['CompanyDetailsWithZipCode'];
+export type GuarantorDetailsWithZipCode = components['schemas']['GuarantorDetailsWithZipCode'];
+export type LatestInsurance = components['schemas']['LatestInsurance'];
 export type Race = components['schemas']['Race'];
 export type Ethnicity = components['schemas']['Ethnicity'];
 export type SexualOrientation = components['schemas']['SexualOrientation'];
@@ -1623,7 +1769,11 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description No user of the team has the given `user_id`. */
+            /**
+             * @description No user of the team has the given `user_id`.
+             *
+             *     **Provisional:** the interface document does not show how the service answers an unknown user (sections 4.5 and 7).
+             */
             404: components["responses"]["NotFound"];
             422: components["responses"]["InvalidRequest"];
         };
@@ -1657,6 +1807,8 @@ export interface operations {
              * @description The operation is enqueued and still running: the service answered at once, or after waiting
              *     20 seconds without the operation finishing. Both lists are empty; read the progress and the
              *     outcome through the List Bulk Ops endpoint.
+             *
+             *     **Provisional:** What the lists hold in a `202` answer is not shown (section 4.4); empty lists are assumed.
              */
             202: {
                 headers: {
@@ -1782,7 +1934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Insurance"];
+                    "application/json": components["schemas"]["LatestInsurance"];
                 };
             };
             401: components["responses"]["Unauthorized"];
