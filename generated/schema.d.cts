@@ -445,13 +445,17 @@ export interface components {
          *     - `invalid_request`: the request breaks the contract; `details` says where.
          *     - `closed_beta_not_enabled`: the operation or value is in closed beta and the team is not enabled.
          *     - `feature_not_enabled`: the operation is disabled for the team until it is configured.
-         *     - `method_not_allowed`: the path exists, but not with this method.
+         *     - `method_not_allowed`: the path exists, but not with this method (`405`).
+         *     - `invalid_json`: the body is not well-formed JSON (`400`).
+         *     - `not_acceptable`: the `Accept` header allows no JSON (`406`).
+         *     - `payload_too_large`: the body is over the size limit (`413`).
+         *     - `unsupported_media_type`: the body is not sent as `application/json` (`415`).
          *
          *     **Provisional:** Error codes are not shown by the interface document (section 7, rule 5).
          *
          *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
          */
-        ErrorCode: "unauthorized" | "not_found" | "invalid_request" | "closed_beta_not_enabled" | "feature_not_enabled" | "method_not_allowed" | (string & {});
+        ErrorCode: "unauthorized" | "not_found" | "invalid_request" | "closed_beta_not_enabled" | "feature_not_enabled" | "method_not_allowed" | "invalid_json" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | (string & {});
         /**
          * ErrorLocation
          * @description The part of the request that holds an invalid value.
@@ -1514,6 +1518,76 @@ export interface components {
     };
     responses: {
         /**
+         * @description The body is not well-formed JSON, so the server cannot read it. The same answer whatever the operation; the bundle adds it to every operation.
+         *
+         *     **Provisional:** The status code and body of a transport-level refusal are not shown (section 7, rule 5); 400 is what HTTP servers answer to a body they cannot parse.
+         */
+        MalformedJson: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The path exists, but no operation answers it with this method; the `Allow` header lists the methods that do. The same answer whatever the operation; the bundle adds it to every operation.
+         *
+         *     **Provisional:** The status code and body of a transport-level refusal are not shown (section 7, rule 5); 405 is what HTTP servers answer to a method the path does not take.
+         */
+        MethodNotAllowed: {
+            headers: {
+                /**
+                 * @description The methods the path answers, comma-separated.
+                 * @example GET
+                 */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The `Accept` header allows no JSON, and every answer of this contract is JSON. The same answer whatever the operation; the bundle adds it to every operation.
+         *
+         *     **Provisional:** The status code and body of a transport-level refusal are not shown (section 7, rule 5); 406 is what HTTP servers answer to an Accept header they cannot satisfy.
+         */
+        NotAcceptable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The body is larger than the server takes (1 MiB in the mock). The same answer whatever the operation; the bundle adds it to every operation.
+         *
+         *     **Provisional:** The status code, the body and the size limit of a transport-level refusal are not shown (sections 7 and 8); 413 is what HTTP servers answer to a body over their limit.
+         */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The body is not sent as `Content-Type: application/json`. The same answer whatever the operation; the bundle adds it to every operation.
+         *
+         *     **Provisional:** The status code and body of a transport-level refusal are not shown (section 7, rule 5); 415 is what HTTP servers answer to a body in a media type the operation does not take.
+         */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
          * @description The credential header is missing or not accepted.
          *
          *     **Provisional:** The status code of a missing or refused credential is not shown (sections 5 and 7).
@@ -1722,6 +1796,11 @@ export type PhlebotomyAppointment = components['schemas']['PhlebotomyAppointment
 export type Interpretation = components['schemas']['Interpretation'];
 export type Order = components['schemas']['Order'];
 export type OrderPage = components['schemas']['OrderPage'];
+export type ResponseMalformedJson = components['responses']['MalformedJson'];
+export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
+export type ResponseNotAcceptable = components['responses']['NotAcceptable'];
+export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseInvalidRequest = components['responses']['InvalidRequest'];
@@ -1768,6 +1847,7 @@ export interface operations {
                     "application/json": components["schemas"]["LinkToken"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             /**
              * @description No user of the team has the given `user_id`.
@@ -1775,6 +1855,10 @@ export interface operations {
              *     **Provisional:** the interface document does not show how the service answers an unknown user (sections 4.5 and 7).
              */
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -1818,8 +1902,13 @@ export interface operations {
                     "application/json": components["schemas"]["BulkImportResult"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureNotEnabled"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -1858,8 +1947,13 @@ export interface operations {
                     "application/json": components["schemas"]["LinkMfaResult"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             /** @description The link token header is missing or the link token is not accepted. */
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -1896,9 +1990,14 @@ export interface operations {
                     "application/json": components["schemas"]["Insurance"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ClosedBetaNotEnabled"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -1937,9 +2036,14 @@ export interface operations {
                     "application/json": components["schemas"]["LatestInsurance"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ClosedBetaNotEnabled"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -1972,9 +2076,14 @@ export interface operations {
                     "application/json": components["schemas"]["UserInfo"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ClosedBetaNotEnabled"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createSignInToken: {
@@ -2005,8 +2114,13 @@ export interface operations {
                     "application/json": components["schemas"]["SignInToken"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -2040,7 +2154,13 @@ export interface operations {
                     "application/json": components["schemas"]["Provider"][];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["InvalidRequest"];
         };
     };
     listLabTestMarkers: {
@@ -2081,8 +2201,13 @@ export interface operations {
                     "application/json": components["schemas"]["MarkerPage"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -2117,7 +2242,12 @@ export interface operations {
                     "application/json": components["schemas"]["MarkerPage"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -2143,7 +2273,12 @@ export interface operations {
                     "application/json": components["schemas"]["Lab"][];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getOrderPscInfo: {
@@ -2192,8 +2327,13 @@ export interface operations {
                     "application/json": components["schemas"]["PscInfo"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -2225,8 +2365,13 @@ export interface operations {
                     "application/json": components["schemas"]["PhlebotomyAppointment"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -2262,7 +2407,12 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPage"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };

@@ -50,20 +50,20 @@ var credentials = {
   managementKey: { header: "X-Management-Key", doc: "Management key (org or team), for the management API" }
 };
 var operations = {
-  "POST /v2/link/token": { "operationId": "createLinkToken", "credential": "apiKey", "statuses": [200, 401, 404, 422] },
-  "POST /v2/link/bulk_import": { "operationId": "bulkImportConnections", "credential": "apiKey", "statuses": [200, 202, 401, 403, 422] },
-  "POST /v2/link/provider/password/{provider}/complete_mfa": { "operationId": "completeProviderMfa", "credential": "linkToken", "statuses": [200, 401, 422] },
-  "POST /v2/user/{user_id}/insurance": { "operationId": "createInsurance", "credential": "apiKey", "statuses": [200, 401, 403, 404, 422] },
-  "GET /v2/user/{user_id}/insurance/latest": { "operationId": "getLatestInsurance", "credential": "apiKey", "statuses": [200, 401, 403, 404, 422] },
-  "GET /v2/user/{user_id}/info/latest": { "operationId": "getLatestUserInfo", "credential": "apiKey", "statuses": [200, 401, 403, 404] },
-  "POST /v2/user/{user_id}/sign_in_token": { "operationId": "createSignInToken", "credential": "apiKey", "statuses": [200, 401, 404, 422] },
-  "GET /v2/providers": { "operationId": "listProviders", "credential": "apiKey", "statuses": [200, 401] },
-  "GET /v3/lab_tests/{lab_test_id}/markers": { "operationId": "listLabTestMarkers", "credential": "apiKey", "statuses": [200, 401, 404, 422], "paging": { "items": "markers", "sizeDefault": 50, "sizeMax": 100 } },
-  "POST /v3/lab_tests/list_order_set_markers": { "operationId": "listOrderSetMarkers", "credential": "apiKey", "statuses": [200, 401, 422], "paging": { "items": "markers", "sizeDefault": 50, "sizeMax": 100 } },
-  "GET /v3/lab_tests/labs": { "operationId": "listLabs", "credential": "apiKey", "statuses": [200, 401] },
-  "GET /v3/order/{order_id}/psc/info": { "operationId": "getOrderPscInfo", "credential": "apiKey", "statuses": [200, 401, 404, 422] },
-  "GET /v3/order/{order_id}/phlebotomy/appointment": { "operationId": "getOrderPhlebotomyAppointment", "credential": "apiKey", "statuses": [200, 401, 404, 422] },
-  "GET /v3/orders": { "operationId": "listOrders", "credential": "apiKey", "statuses": [200, 401, 422], "paging": { "items": "orders", "sizeDefault": 50, "sizeMax": 100 } }
+  "POST /v2/link/token": { "operationId": "createLinkToken", "credential": "apiKey", "statuses": [200, 400, 401, 404, 405, 406, 413, 415, 422] },
+  "POST /v2/link/bulk_import": { "operationId": "bulkImportConnections", "credential": "apiKey", "statuses": [200, 202, 400, 401, 403, 405, 406, 413, 415, 422] },
+  "POST /v2/link/provider/password/{provider}/complete_mfa": { "operationId": "completeProviderMfa", "credential": "linkToken", "statuses": [200, 400, 401, 405, 406, 413, 415, 422] },
+  "POST /v2/user/{user_id}/insurance": { "operationId": "createInsurance", "credential": "apiKey", "statuses": [200, 400, 401, 403, 404, 405, 406, 413, 415, 422] },
+  "GET /v2/user/{user_id}/insurance/latest": { "operationId": "getLatestInsurance", "credential": "apiKey", "statuses": [200, 400, 401, 403, 404, 405, 406, 413, 415, 422] },
+  "GET /v2/user/{user_id}/info/latest": { "operationId": "getLatestUserInfo", "credential": "apiKey", "statuses": [200, 400, 401, 403, 404, 405, 406, 413, 415] },
+  "POST /v2/user/{user_id}/sign_in_token": { "operationId": "createSignInToken", "credential": "apiKey", "statuses": [200, 400, 401, 404, 405, 406, 413, 415, 422] },
+  "GET /v2/providers": { "operationId": "listProviders", "credential": "apiKey", "statuses": [200, 400, 401, 405, 406, 413, 415, 422] },
+  "GET /v3/lab_tests/{lab_test_id}/markers": { "operationId": "listLabTestMarkers", "credential": "apiKey", "statuses": [200, 400, 401, 404, 405, 406, 413, 415, 422], "paging": { "items": "markers", "sizeDefault": 50, "sizeMax": 100 } },
+  "POST /v3/lab_tests/list_order_set_markers": { "operationId": "listOrderSetMarkers", "credential": "apiKey", "statuses": [200, 400, 401, 405, 406, 413, 415, 422], "paging": { "items": "markers", "sizeDefault": 50, "sizeMax": 100 } },
+  "GET /v3/lab_tests/labs": { "operationId": "listLabs", "credential": "apiKey", "statuses": [200, 400, 401, 405, 406, 413, 415] },
+  "GET /v3/order/{order_id}/psc/info": { "operationId": "getOrderPscInfo", "credential": "apiKey", "statuses": [200, 400, 401, 404, 405, 406, 413, 415, 422] },
+  "GET /v3/order/{order_id}/phlebotomy/appointment": { "operationId": "getOrderPhlebotomyAppointment", "credential": "apiKey", "statuses": [200, 400, 401, 404, 405, 406, 413, 415, 422] },
+  "GET /v3/orders": { "operationId": "listOrders", "credential": "apiKey", "statuses": [200, 400, 401, 405, 406, 413, 415, 422], "paging": { "items": "orders", "sizeDefault": 50, "sizeMax": 100 } }
 };
 
 // src/client/errors.ts

@@ -22,47 +22,47 @@ export declare const operations: {
     readonly "POST /v2/link/token": {
         readonly operationId: "createLinkToken";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 401, 404, 422];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 413, 415, 422];
     };
     readonly "POST /v2/link/bulk_import": {
         readonly operationId: "bulkImportConnections";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 202, 401, 403, 422];
+        readonly statuses: readonly [200, 202, 400, 401, 403, 405, 406, 413, 415, 422];
     };
     readonly "POST /v2/link/provider/password/{provider}/complete_mfa": {
         readonly operationId: "completeProviderMfa";
         readonly credential: "linkToken";
-        readonly statuses: readonly [200, 401, 422];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 413, 415, 422];
     };
     readonly "POST /v2/user/{user_id}/insurance": {
         readonly operationId: "createInsurance";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 401, 403, 404, 422];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 413, 415, 422];
     };
     readonly "GET /v2/user/{user_id}/insurance/latest": {
         readonly operationId: "getLatestInsurance";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 401, 403, 404, 422];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 413, 415, 422];
     };
     readonly "GET /v2/user/{user_id}/info/latest": {
         readonly operationId: "getLatestUserInfo";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 401, 403, 404];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 413, 415];
     };
     readonly "POST /v2/user/{user_id}/sign_in_token": {
         readonly operationId: "createSignInToken";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 401, 404, 422];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 413, 415, 422];
     };
     readonly "GET /v2/providers": {
         readonly operationId: "listProviders";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 401];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 413, 415, 422];
     };
     readonly "GET /v3/lab_tests/{lab_test_id}/markers": {
         readonly operationId: "listLabTestMarkers";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 401, 404, 422];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 413, 415, 422];
         readonly paging: {
             readonly items: "markers";
             readonly sizeDefault: 50;
@@ -72,7 +72,7 @@ export declare const operations: {
     readonly "POST /v3/lab_tests/list_order_set_markers": {
         readonly operationId: "listOrderSetMarkers";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 401, 422];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 413, 415, 422];
         readonly paging: {
             readonly items: "markers";
             readonly sizeDefault: 50;
@@ -82,22 +82,22 @@ export declare const operations: {
     readonly "GET /v3/lab_tests/labs": {
         readonly operationId: "listLabs";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 401];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 413, 415];
     };
     readonly "GET /v3/order/{order_id}/psc/info": {
         readonly operationId: "getOrderPscInfo";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 401, 404, 422];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 413, 415, 422];
     };
     readonly "GET /v3/order/{order_id}/phlebotomy/appointment": {
         readonly operationId: "getOrderPhlebotomyAppointment";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 401, 404, 422];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 413, 415, 422];
     };
     readonly "GET /v3/orders": {
         readonly operationId: "listOrders";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 401, 422];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 413, 415, 422];
         readonly paging: {
             readonly items: "orders";
             readonly sizeDefault: 50;
