@@ -1686,12 +1686,12 @@ export interface components {
         SourceType: string;
         /**
          * @description The id of the lab test.
-         * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+         * @example 5b2e8f1a-6c3d-4e7f-9a0b-2c4d6e8f0a1b
          */
         LabTestId: string;
         /**
          * @description The lab account to answer for. It determines which markers and lab tests are available.
-         * @example 7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+         * @example c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f
          */
         LabAccountId: string;
         /** @description The page to return, counting from 1. */
@@ -1700,7 +1700,7 @@ export interface components {
         Size: number;
         /**
          * @description The id of the lab test order.
-         * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+         * @example 7a1d9c3b-2e4f-4a6b-8c0d-1e2f3a4b5c6d
          */
         OrderId: string;
         /**
@@ -2168,7 +2168,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The lab account to answer for. It determines which markers and lab tests are available.
-                 * @example 7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 * @example c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f
                  */
                 lab_account_id?: components["parameters"]["LabAccountId"];
                 /** @description The page to return, counting from 1. */
@@ -2180,7 +2180,7 @@ export interface operations {
             path: {
                 /**
                  * @description The id of the lab test.
-                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 * @example 5b2e8f1a-6c3d-4e7f-9a0b-2c4d6e8f0a1b
                  */
                 lab_test_id: components["parameters"]["LabTestId"];
             };
@@ -2306,7 +2306,7 @@ export interface operations {
             path: {
                 /**
                  * @description The id of the lab test order.
-                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 * @example 7a1d9c3b-2e4f-4a6b-8c0d-1e2f3a4b5c6d
                  */
                 order_id: components["parameters"]["OrderId"];
             };
@@ -2344,7 +2344,7 @@ export interface operations {
             path: {
                 /**
                  * @description The id of the lab test order.
-                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 * @example 7a1d9c3b-2e4f-4a6b-8c0d-1e2f3a4b5c6d
                  */
                 order_id: components["parameters"]["OrderId"];
             };
