@@ -198,4 +198,24 @@ describe("addresses (2.3)", () => {
     expect(isObject(property("UserInfo", "address"))).toBe(true);
     expect(schema("UserInfo").properties).toMatchObject({ address: { $ref: "#/components/schemas/UserAddress" } });
   });
+  it("writes the latest insurance and the medical proxy with zip_code and no country, as the document's samples do", () => {
+    const address = (name: string) => String(((schema(name).properties as JsonObject).address as JsonObject).$ref);
+    expect(address("PersonDetailsWithZipCode")).toBe("#/components/schemas/UserAddress");
+    expect(address("GuarantorDetailsWithZipCode")).toBe("#/components/schemas/UserAddress");
+    expect(address("CompanyDetailsWithZipCode")).toBe("#/components/schemas/UserAddress");
+    expect(schema("UserInfo").properties).toMatchObject({ medical_proxy: { $ref: "#/components/schemas/GuarantorDetailsWithZipCode" } });
+    const latest = operation("getLatestInsurance").operation.responses as JsonObject;
+    expect(JSON.stringify(latest["200"])).toContain("#/components/schemas/LatestInsurance");
+    expect(JSON.stringify(operation("createInsurance").operation.responses)).toContain("#/components/schemas/Insurance\"");
+  });
+});
+
+describe("iana_timezone (2.13)", () => {
+  const pattern = new RegExp(String(property("PhlebotomyAppointment", "iana_timezone").pattern), "u");
+  for (const zone of ["America/New_York", "America/Argentina/Buenos_Aires", "UTC", "Etc/GMT+5", "Etc/GMT-14", "Europe/London"]) {
+    it(`accepts ${zone}`, () => expect(pattern.test(zone)).toBe(true));
+  }
+  for (const zone of ["New York", "+05:00", "", "/UTC", "America/", "America//New_York"]) {
+    it(`refuses ${JSON.stringify(zone)}`, () => expect(pattern.test(zone)).toBe(false));
+  }
 });
