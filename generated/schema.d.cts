@@ -369,7 +369,7 @@ export interface components {
          * LinkProvider
          * @description A provider an end user can connect through the link flow. `manual` stands for data the user enters by hand.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         LinkProvider: "oura" | "fitbit" | "garmin" | "whoop" | "strava" | "renpho" | "peloton" | "wahoo" | "zwift" | "freestyle_libre" | "abbott_libreview" | "tandem_source" | "freestyle_libre_ble" | "eight_sleep" | "withings" | "apple_health_kit" | "manual" | "ihealth" | "google_fit" | "beurer_api" | "beurer_ble" | "omron" | "omron_ble" | "onetouch_ble" | "accuchek_ble" | "contour_ble" | "dexcom" | "dexcom_v3" | "hammerhead" | "my_fitness_pal" | "health_connect" | "samsung_health" | "polar" | "cronometer" | "kardia" | "whoop_v2" | "ultrahuman" | "my_fitness_pal_v2" | "map_my_fitness" | "runkeeper" | (string & {});
         /**
@@ -453,7 +453,7 @@ export interface components {
          *
          *     **Provisional:** Error codes are not shown by the interface document (section 7, rule 5).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         ErrorCode: "unauthorized" | "not_found" | "invalid_request" | "closed_beta_not_enabled" | "feature_not_enabled" | "method_not_allowed" | "invalid_json" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | (string & {});
         /**
@@ -498,7 +498,7 @@ export interface components {
          * BulkImportProvider
          * @description A provider whose existing OAuth connections can be imported in bulk.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         BulkImportProvider: "oura" | "fitbit" | "garmin" | "strava" | "wahoo" | "ihealth" | "withings" | "google_fit" | "dexcom_v3" | "polar" | "cronometer" | "omron" | "whoop_v2" | "my_fitness_pal_v2" | "ultrahuman" | "runkeeper" | (string & {});
         /**
@@ -564,7 +564,7 @@ export interface components {
          * PasswordProvider
          * @description A provider the end user connects by entering a username and password, which may ask for a one-time code.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         PasswordProvider: "whoop" | "renpho" | "peloton" | "zwift" | "eight_sleep" | "beurer_api" | "dexcom" | "hammerhead" | "my_fitness_pal" | "kardia" | "abbott_libreview" | "tandem_source" | (string & {});
         /**
@@ -588,7 +588,7 @@ export interface components {
          * LinkErrorType
          * @description Why a link attempt failed, one of the values of section 7, rule 1.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         LinkErrorType: "invalid_token" | "token_expired" | "token_not_validated" | "token_consumed" | "provider_credential_error" | "provider_password_expired" | "provider_api_error" | "unsupported_region" | "duplicate_connection" | "required_scopes_not_granted" | "incorrect_mfa_code" | "user_cancelled" | (string & {});
         /**
@@ -597,7 +597,7 @@ export interface components {
          *
          *     **Provisional:** The fields of ProviderMFARequest are not shown (sections 2.8 and 2.13).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         ProviderMfaMethod: "sms" | "email" | (string & {});
         /**
@@ -680,14 +680,15 @@ export interface components {
          * Relationship
          * @description How the patient (the end user) is related to the insured person; `Self` when the user is the insured person.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         Relationship: "Self" | "Spouse" | "Other" | (string & {});
         /**
          * Address
          * @description A postal address as insurance records and person details carry it, with the key `zip`.
-         *     The interface document shows two address shapes: this one (insurance request and response) and
-         *     `UserAddress` (user info, with `zip_code` and no `country`). Both are kept as the document shows them.
+         *     The interface document shows two address shapes: this one (the insurance request and the created
+         *     insurance record) and `UserAddress` (user info, its medical proxy, and the latest-insurance answer,
+         *     with `zip_code` and no `country`). Both are kept as the document shows them.
          *
          *     **Provisional:** Which fields are required is not shown (section 2.2); the obvious postal ones are.
          */
@@ -824,9 +825,10 @@ export interface components {
         };
         /**
          * UserAddress
-         * @description A postal address as user-info records carry it, with the key `zip_code` and no `country`.
-         *     See `Address` for the insurance shape, which uses `zip`; the interface document does not say which
-         *     key is canonical, so both are kept as it shows them.
+         * @description A postal address as the user-info and latest-insurance samples of the interface document write it,
+         *     with the key `zip_code` and no `country`. See `Address` for the shape of the insurance request and
+         *     the created record, which uses `zip`; the interface document does not say which key is canonical
+         *     where, so both are kept as it shows them.
          *
          *     **Provisional:** Which fields are required is not shown (section 2.3); the obvious postal ones are.
          */
@@ -934,28 +936,28 @@ export interface components {
          * Race
          * @description The end user's race.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         Race: "african_american_or_black" | "asian" | "indigenous_native_american_alaska_native" | "other" | "pacific_islander_or_hawaiian" | "white_caucasian" | (string & {});
         /**
          * Ethnicity
          * @description The end user's ethnicity.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         Ethnicity: "hispanic" | "non_hispanic" | "ashkenazi_jewish" | "other" | (string & {});
         /**
          * SexualOrientation
          * @description The end user's sexual orientation.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         SexualOrientation: "lesbian_gay_or_homosexual" | "heterosexual_or_straight" | "bisexual" | "dont_know" | "other" | (string & {});
         /**
          * GenderIdentity
          * @description The end user's gender identity.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         GenderIdentity: "male" | "female" | "female_to_male_ftm_transgender_male_trans_man" | "male_to_female_mtf_transgender_female_trans_woman" | "genderqueer" | "other" | (string & {});
         /**
@@ -1012,7 +1014,7 @@ export interface components {
          * ProviderResource
          * @description A kind of data a provider can supply.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         ProviderResource: "profile" | "activity" | "sleep" | "body" | "workouts" | "workout_stream" | "connection" | "order" | "result" | "match_review" | "appointment" | "glucose" | "heartrate" | "hrv" | "ige" | "igg" | "blood_oxygen" | "blood_pressure" | "cholesterol" | "device" | "device_legacy" | "weight" | "fat" | "body_temperature" | "body_temperature_delta" | "meal" | "water" | "caffeine" | "mindfulness_minutes" | "steps" | "calories_active" | "distance" | "floors_climbed" | "respiratory_rate" | "vo2_max" | "calories_basal" | "stress_level" | "menstrual_cycle" | "sleep_cycle" | "electrocardiogram" | "electrocardiogram_voltage" | "afib_burden" | "heart_rate_alert" | "stand_hour" | "stand_duration" | "sleep_apnea_alert" | "sleep_breathing_disturbance" | "wheelchair_push" | "forced_expiratory_volume_1" | "forced_vital_capacity" | "peak_expiratory_flow_rate" | "inhaler_usage" | "fall" | "uv_exposure" | "daylight_exposure" | "handwashing" | "basal_body_temperature" | "heart_rate_recovery_one_minute" | "body_mass_index" | "lean_body_mass" | "waist_circumference" | "workout_distance" | "workout_swimming_stroke" | "workout_duration" | "insulin_injection" | "carbohydrates" | "note" | "sleep_stream" | "hypnogram" | (string & {});
         /**
@@ -1161,14 +1163,14 @@ export interface components {
          *     - `at_home_phlebotomy`: a phlebotomist draws blood at the patient's home.
          *     - `on_site_collection`: the sample is collected on site.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         CollectionMethod: "testkit" | "walk_in_test" | "at_home_phlebotomy" | "on_site_collection" | (string & {});
         /**
          * SampleType
          * @description A kind of sample a lab can analyse.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         SampleType: "dried_blood_spot" | "arm_collector" | "serum" | "saliva" | "urine" | "stool" | (string & {});
         /**
@@ -1206,14 +1208,14 @@ export interface components {
          *     - `appointment_scheduling_via_svc`: appointments there can be booked through the service.
          *     - `appointment_scheduling_with_lab`: appointments there are booked with the lab directly.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         PscCapability: "stat" | "appointment_scheduling_via_svc" | "appointment_scheduling_with_lab" | (string & {});
         /**
          * LabSlug
          * @description The slug of a lab, one of the labs an order can go to.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         LabSlug: "ayumetrix" | "spiriplex" | "ussl" | "quest" | "sonora_quest" | "labcorp" | "bioreference" | "us_biotek" | "manual" | "sanocardio" | "ihd" | "nexus" | "my_uti" | "crl" | (string & {});
         /**
@@ -1325,7 +1327,7 @@ export interface components {
          * AppointmentProvider
          * @description The company that runs the appointment.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         AppointmentProvider: "getlabs" | "phlebfinders" | "quest" | "sonora_quest" | (string & {});
         /**
@@ -1456,7 +1458,7 @@ export interface components {
          * Interpretation
          * @description How an order's results are interpreted, one of the values of section 4.14.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         Interpretation: "normal" | "abnormal" | "critical" | (string & {});
         /**

@@ -73,7 +73,7 @@ export function decorateExtensions(document: JsonObject): void {
       appendNote(object, `**Closed beta values:** ${values}; a team that is not enabled gets \`403\` \`closed_beta_not_enabled\`.`);
     }
     if (object["x-svc-non-exhaustive"] === true && listedValues(object).length > 0) {
-      appendNote(object, "**Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.");
+      appendNote(object, "**Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).");
     }
   });
 }
