@@ -236,9 +236,11 @@ export interface paths {
          *
          *     Only the payor codes `MEDFED` (Medicare) and `MAIDFED` (Medicaid) are in closed beta; the rest of
          *     the operation is open to every team. With either value, the service infers the plan from the state
-         *     of the insured person's address, so the created record carries that state's plan payor code rather
-         *     than `MEDFED` or `MAIDFED`. A team that is not enabled for the closed beta and sends one of these
-         *     values gets `403`.
+         *     of the patient's address (the patient is the end user of the path), so the created record carries
+         *     that state's plan payor code rather than `MEDFED` or `MAIDFED`. The patient is the insured person
+         *     only when `relationship` is `Self`; which address the service reads as the patient's when it is
+         *     `Spouse` or `Other` is not documented (see `payor_code`). A team that is not enabled for the
+         *     closed beta and sends one of these values gets `403`.
          */
         post: operations["createInsurance"];
         delete?: never;
@@ -257,7 +259,9 @@ export interface paths {
         /**
          * Get the latest insurance record
          * @description Returns the end user's most recently recorded insurance, with its company. By default it is the
-         *     latest primary insurance; with `is_primary=false` it is the latest non-primary one.
+         *     latest primary insurance; with `is_primary=false` it is the latest non-primary one. As the
+         *     interface document's sample shows, the addresses in this answer use the key `zip_code` and carry
+         *     no country, unlike those of the created record (section 2.3).
          *
          *     This operation is in closed beta: a team that is not enabled for it gets `403`.
          *
@@ -1285,7 +1289,7 @@ export interface webhookFamilies {
                      *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                      * @example msg_2Vn8hX0kqP4mRt7y
                      */
-                    "webhook-id": components["parameters"]["WebhookId-2"];
+                    "webhook-id": components["parameters"]["WebhookMessageId"];
                     /**
                      * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                      *
@@ -1366,7 +1370,7 @@ export interface webhookFamilies {
                      *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                      * @example msg_2Vn8hX0kqP4mRt7y
                      */
-                    "webhook-id": components["parameters"]["WebhookId-2"];
+                    "webhook-id": components["parameters"]["WebhookMessageId"];
                     /**
                      * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                      *
@@ -1448,7 +1452,7 @@ export interface webhookFamilies {
                      *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                      * @example msg_2Vn8hX0kqP4mRt7y
                      */
-                    "webhook-id": components["parameters"]["WebhookId-2"];
+                    "webhook-id": components["parameters"]["WebhookMessageId"];
                     /**
                      * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                      *
@@ -1529,7 +1533,7 @@ export interface webhookFamilies {
                      *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                      * @example msg_2Vn8hX0kqP4mRt7y
                      */
-                    "webhook-id": components["parameters"]["WebhookId-2"];
+                    "webhook-id": components["parameters"]["WebhookMessageId"];
                     /**
                      * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                      *
@@ -1768,7 +1772,7 @@ export interface components {
          * LinkProvider
          * @description A provider an end user can connect through the link flow. `manual` stands for data the user enters by hand.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         LinkProvider: "oura" | "fitbit" | "garmin" | "whoop" | "strava" | "renpho" | "peloton" | "wahoo" | "zwift" | "freestyle_libre" | "abbott_libreview" | "tandem_source" | "freestyle_libre_ble" | "eight_sleep" | "withings" | "apple_health_kit" | "manual" | "ihealth" | "google_fit" | "beurer_api" | "beurer_ble" | "omron" | "omron_ble" | "onetouch_ble" | "accuchek_ble" | "contour_ble" | "dexcom" | "dexcom_v3" | "hammerhead" | "my_fitness_pal" | "health_connect" | "samsung_health" | "polar" | "cronometer" | "kardia" | "whoop_v2" | "ultrahuman" | "my_fitness_pal_v2" | "map_my_fitness" | "runkeeper" | (string & {});
         /**
@@ -1844,19 +1848,23 @@ export interface components {
          *     - `invalid_request`: the request breaks the contract; `details` says where.
          *     - `closed_beta_not_enabled`: the operation or value is in closed beta and the team is not enabled.
          *     - `feature_not_enabled`: the operation is disabled for the team until it is configured.
-         *     - `method_not_allowed`: the path exists, but not with this method.
          *     - `user_already_exists`: the `client_user_id` of a new user already belongs to a user; the body names it.
          *     - `deletion_grace_period_over`: the user's deletion took effect and can no longer be undone.
          *     - `org_key_required`: a team management key called an org-level management operation, which only an
          *       org management key may call.
          *     - `team_not_in_key_scope`: a team management key called a management operation on a team it is not
          *       bound to.
+         *     - `method_not_allowed`: the path exists, but not with this method (`405`).
+         *     - `invalid_json`: the body is not well-formed JSON (`400`).
+         *     - `not_acceptable`: the `Accept` header allows no JSON (`406`).
+         *     - `payload_too_large`: the body is over the size limit (`413`).
+         *     - `unsupported_media_type`: the body is not sent as `application/json` (`415`).
          *
          *     **Provisional:** Error codes are not shown by the interface document (section 7, rule 5).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
-        ErrorCode: "unauthorized" | "not_found" | "invalid_request" | "closed_beta_not_enabled" | "feature_not_enabled" | "method_not_allowed" | "user_already_exists" | "deletion_grace_period_over" | "org_key_required" | "team_not_in_key_scope" | (string & {});
+        ErrorCode: "unauthorized" | "not_found" | "invalid_request" | "closed_beta_not_enabled" | "feature_not_enabled" | "method_not_allowed" | "user_already_exists" | "deletion_grace_period_over" | "org_key_required" | "team_not_in_key_scope" | "invalid_json" | "not_acceptable" | "payload_too_large" | "unsupported_media_type" | (string & {});
         /**
          * ErrorLocation
          * @description The part of the request that holds an invalid value.
@@ -1899,7 +1907,7 @@ export interface components {
          * BulkImportProvider
          * @description A provider whose existing OAuth connections can be imported in bulk.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         BulkImportProvider: "oura" | "fitbit" | "garmin" | "strava" | "wahoo" | "ihealth" | "withings" | "google_fit" | "dexcom_v3" | "polar" | "cronometer" | "omron" | "whoop_v2" | "my_fitness_pal_v2" | "ultrahuman" | "runkeeper" | (string & {});
         /**
@@ -1949,10 +1957,8 @@ export interface components {
         /**
          * BulkImportResult
          * @description The outcome of a bulk import. In a `200` answer the operation has finished: every submitted user
-         *     id is in exactly one of the two lists. In a `202` answer the operation is still running and both
-         *     lists are empty; its progress and outcome are read through the List Bulk Ops endpoint.
-         *
-         *     **Provisional:** What the lists hold in a `202` answer is not shown (section 4.4); empty lists are assumed.
+         *     id is in exactly one of the two lists. A `202` answer has the same shape while the operation is
+         *     still running (see that answer).
          */
         BulkImportResult: {
             /** @description The users whose connection was moved onto the team's own OAuth application credential. */
@@ -1967,7 +1973,7 @@ export interface components {
          * PasswordProvider
          * @description A provider the end user connects by entering a username and password, which may ask for a one-time code.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         PasswordProvider: "whoop" | "renpho" | "peloton" | "zwift" | "eight_sleep" | "beurer_api" | "dexcom" | "hammerhead" | "my_fitness_pal" | "kardia" | "abbott_libreview" | "tandem_source" | (string & {});
         /**
@@ -1989,23 +1995,9 @@ export interface components {
         LinkResultState: "success" | "error" | "pending_provider_mfa";
         /**
          * LinkErrorType
-         * @description Why a link attempt failed.
-         *     - `invalid_token`: the link token is not a valid one.
-         *     - `token_expired`: the link token's lifetime has passed; create a new one.
-         *     - `token_not_validated`: the link token has not been validated.
-         *     - `token_consumed`: the link token has already been used.
-         *     - `provider_credential_error`: the provider refused the end user's credentials.
-         *     - `provider_password_expired`: the provider says the end user's password has expired.
-         *     - `provider_api_error`: the provider's interface failed.
-         *     - `unsupported_region`: the end user's provider account is in a region that is not supported.
-         *     - `duplicate_connection`: the provider account is already connected.
-         *     - `required_scopes_not_granted`: the end user did not grant the permissions the service needs.
-         *     - `incorrect_mfa_code`: the one-time code is wrong.
-         *     - `user_cancelled`: the end user closed the link flow.
+         * @description Why a link attempt failed, one of the values of section 7, rule 1.
          *
-         *     **Provisional:** The meaning of each value is not shown (section 7, rule 1); the notes follow from the names.
-         *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         LinkErrorType: "invalid_token" | "token_expired" | "token_not_validated" | "token_consumed" | "provider_credential_error" | "provider_password_expired" | "provider_api_error" | "unsupported_region" | "duplicate_connection" | "required_scopes_not_granted" | "incorrect_mfa_code" | "user_cancelled" | (string & {});
         /**
@@ -2014,7 +2006,7 @@ export interface components {
          *
          *     **Provisional:** The fields of ProviderMFARequest are not shown (sections 2.8 and 2.13).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         ProviderMfaMethod: "sms" | "email" | (string & {});
         /**
@@ -2035,26 +2027,50 @@ export interface components {
          *     `provider_mfa` only when it is `pending_provider_mfa`.
          */
         LinkMfaResult: {
+            /** @description **Provisional:** The transitions between link result states are not shown (section 3). */
             state: components["schemas"]["LinkResultState"];
             /**
              * @deprecated
              * @description Deprecated: use the `provider` path parameter of the call. The provider being linked.
+             *
+             *     **Provisional:** The replacement of the deprecated `provider` is not shown (section 9, rule 3); the path parameter names the same provider.
              */
             provider: components["schemas"]["PasswordProvider"];
             /**
              * @deprecated
              * @description Deprecated: use `state`, which is `success` when connected. Whether the provider is now connected.
+             *
+             *     **Provisional:** The replacement of the deprecated `connected` is not shown (section 9, rule 3); `state` is assumed to carry the same fact.
              */
             connected: boolean;
             /**
              * @deprecated
              * @description Deprecated: the result has no replacement; the `provider.connection.created` event reports the
              *     new connection. The end user's id at the provider once connected, otherwise null.
+             *
+             *     **Provisional:** The replacement of the deprecated `provider_id` is not shown (section 9, rule 3); the `provider.connection.created` event is assumed to report the connection.
              */
             provider_id: string | null;
             /** @description The `redirect_url` given when the link token was created, or null if none was given. */
             redirect_url?: string | null;
-            /** @description Why the attempt failed. Filled only when `state` is `error`, otherwise null or absent. */
+            /**
+             * @description Why the attempt failed. Filled only when `state` is `error`, otherwise null or absent. Read by
+             *     their names, the values mean:
+             *     - `invalid_token`: the link token is not a valid one.
+             *     - `token_expired`: the link token's lifetime has passed; create a new one.
+             *     - `token_not_validated`: the link token has not been validated.
+             *     - `token_consumed`: the link token has already been used.
+             *     - `provider_credential_error`: the provider refused the end user's credentials.
+             *     - `provider_password_expired`: the provider says the end user's password has expired.
+             *     - `provider_api_error`: the provider's interface failed.
+             *     - `unsupported_region`: the end user's provider account is in a region that is not supported.
+             *     - `duplicate_connection`: the provider account is already connected.
+             *     - `required_scopes_not_granted`: the end user did not grant the permissions the service needs.
+             *     - `incorrect_mfa_code`: the one-time code is wrong.
+             *     - `user_cancelled`: the end user closed the link flow.
+             *
+             *     **Provisional:** The meaning of each link error type is not shown (section 7, rule 1).
+             */
             error_type?: components["schemas"]["LinkErrorType"] | null;
             /**
              * @description Debug text about the failure, meant for developers and not for display to end users. Filled only
@@ -2064,6 +2080,8 @@ export interface components {
             /**
              * @description The provider's request for another one-time code. Filled only when `state` is
              *     `pending_provider_mfa`, otherwise null or absent.
+             *
+             *     **Provisional:** Whether `provider_mfa` may be null is not shown (section 2.8); it is null outside `pending_provider_mfa`, like `error_type` and `error`.
              */
             provider_mfa?: components["schemas"]["ProviderMfaRequest"] | null;
         };
@@ -2077,7 +2095,7 @@ export interface components {
          *
          *     **Provisional:** The statuses of a bulk import operation are not shown (section 4.4, rule 3).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         BulkOpStatus: "queued" | "in_progress" | "completed" | "failed" | (string & {});
         /**
@@ -2243,14 +2261,15 @@ export interface components {
          * Relationship
          * @description How the patient (the end user) is related to the insured person; `Self` when the user is the insured person.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         Relationship: "Self" | "Spouse" | "Other" | (string & {});
         /**
          * Address
          * @description A postal address as insurance records and person details carry it, with the key `zip`.
-         *     The interface document shows two address shapes: this one (insurance request and response) and
-         *     `UserAddress` (user info, with `zip_code` and no `country`). Both are kept as the document shows them.
+         *     The interface document shows two address shapes: this one (the insurance request and the created
+         *     insurance record) and `UserAddress` (user info, its medical proxy, and the latest-insurance answer,
+         *     with `zip_code` and no `country`). Both are kept as the document shows them.
          *
          *     **Provisional:** Which fields are required is not shown (section 2.2); the obvious postal ones are.
          */
@@ -2316,8 +2335,12 @@ export interface components {
             /**
              * @description The code that identifies the insurance payor (the plan). The special values `MEDFED` (Medicare)
              *     and `MAIDFED` (Medicaid) are in closed beta: with either, the service infers the plan from the
-             *     state of the insured person's address, and the created record carries that state's plan payor
-             *     code instead of the value sent.
+             *     state of the patient's address (the patient is the end user named by `user_id`), and the
+             *     created record carries that state's plan payor code instead of the value sent. The patient is
+             *     the insured person only when `relationship` is `Self`; with `Spouse` or `Other` the insured
+             *     person's address does not select the plan.
+             *
+             *     **Provisional:** Which address is the patient's is not shown (section 2.1); with `relationship` `Self` it is the insured person's, otherwise presumably the address the service holds for the user (such as the one in the latest user info).
              *
              *     **Closed beta values:** `MEDFED`, `MAIDFED`; a team that is not enabled gets `403` `closed_beta_not_enabled`.
              */
@@ -2325,7 +2348,7 @@ export interface components {
             /** @description The member id printed on the insurance card. */
             member_id: string;
             relationship: components["schemas"]["Relationship"];
-            /** @description The person who holds the plan (the policyholder). With `MEDFED` or `MAIDFED`, the state of this person's address selects the plan. */
+            /** @description The person who holds the plan (the policyholder). With `MEDFED` or `MAIDFED` and `relationship` `Self`, this person is the patient, so the state of this address selects the plan. */
             insured: components["schemas"]["PersonDetails"];
             /** @description The group number of the plan, when it has one. */
             group_id?: string | null;
@@ -2350,19 +2373,19 @@ export interface components {
         };
         /**
          * Insurance
-         * @description An insurance record of an end user, with the insurance company the service resolved.
+         * @description An insurance record of an end user, with the insurance company the service resolved, as
+         *     `POST /v2/user/{user_id}/insurance` returns it. Its addresses use the key `zip` and carry a
+         *     country, as the document's insurance response shape does; the latest-insurance answer writes them
+         *     with `zip_code` and no country instead (`LatestInsurance`, section 2.3).
          *     When the record was created with `MEDFED` or `MAIDFED`, `payor_code` holds the plan payor code of
-         *     the insured person's address state, not the special value.
-         *     The interface document's latest-insurance sample writes the postal code as `zip_code`, while its
-         *     insurance response shape uses `zip`; this contract uses `zip` (the shared `Address`) for both
-         *     insurance operations.
-         *
-         *     **Provisional:** Which address key the latest-insurance response uses is not shown (section 2.3); `zip` is assumed.
+         *     the patient's address state, not the special value.
          */
         Insurance: {
             /**
              * @description The code that identifies the insurance payor (the plan). For a record created with `MEDFED` or
-             *     `MAIDFED`, the plan payor code of the insured person's address state.
+             *     `MAIDFED`, the plan payor code of the patient's address state.
+             *
+             *     **Provisional:** Which address is the patient's is not shown (section 2.1); with `relationship` `Self` it is the insured person's, otherwise presumably the address the service holds for the user.
              */
             payor_code: string;
             /** @description The member id printed on the insurance card. */
@@ -2383,9 +2406,10 @@ export interface components {
         };
         /**
          * UserAddress
-         * @description A postal address as user-info records carry it, with the key `zip_code` and no `country`.
-         *     See `Address` for the insurance shape, which uses `zip`; the interface document does not say which
-         *     key is canonical, so both are kept as it shows them.
+         * @description A postal address as the user-info and latest-insurance samples of the interface document write it,
+         *     with the key `zip_code` and no `country`. See `Address` for the shape of the insurance request and
+         *     the created record, which uses `zip`; the interface document does not say which key is canonical
+         *     where, so both are kept as it shows them.
          *
          *     **Provisional:** Which fields are required is not shown (section 2.3); the obvious postal ones are.
          */
@@ -2403,37 +2427,125 @@ export interface components {
             access_notes?: string | null;
         };
         /**
+         * PersonDetailsWithZipCode
+         * @description A person named on a record, as the latest-insurance sample of the interface document shows it: the
+         *     fields of `PersonDetails`, with the address written as in the user-info sample (`UserAddress`: the
+         *     key `zip_code`, no `country`).
+         *
+         *     **Provisional:** Which fields are required, and the allowed values of `gender`, are not shown (section 2.2).
+         */
+        PersonDetailsWithZipCode: {
+            first_name: string;
+            last_name: string;
+            /** @description The person's gender as the service records it; allowed values are not documented. */
+            gender: string;
+            /**
+             * Format: date
+             * @description Date of birth, `YYYY-MM-DD`.
+             */
+            dob: string;
+            email: string;
+            /** @description Phone number, preferably in E.164 form such as `+14155550100`. */
+            phone_number: string;
+            /** @description **Provisional:** Which address key is canonical where is not shown (section 2.3); this follows the latest-insurance sample, which writes `zip_code` and no country. */
+            address: components["schemas"]["UserAddress"];
+        };
+        /**
+         * CompanyDetailsWithZipCode
+         * @description The insurance company that issues the plan, as the latest-insurance sample of the interface
+         *     document shows it: its address has the key `zip_code` and no `country` (`UserAddress`).
+         *
+         *     **Provisional:** Which fields are required is not shown (section 2.1); both are.
+         */
+        CompanyDetailsWithZipCode: {
+            /** @description The company's name. */
+            name: string;
+            /** @description **Provisional:** Which address key is canonical where is not shown (section 2.3); this follows the latest-insurance sample, which writes `zip_code` and no country. */
+            address: components["schemas"]["UserAddress"];
+        };
+        /**
+         * GuarantorDetailsWithZipCode
+         * @description The fields of `GuarantorDetails`, with the address written as the user-info and latest-insurance
+         *     samples of the interface document write it (`UserAddress`: the key `zip_code`, no `country`). It is
+         *     the medical proxy of a user-info record and the guarantor of the latest insurance record.
+         *
+         *     **Provisional:** Which fields are required is not shown (section 2.4).
+         */
+        GuarantorDetailsWithZipCode: {
+            first_name: string;
+            last_name: string;
+            /** @description **Provisional:** Which address key is canonical where is not shown (section 2.3); this follows the user-info and latest-insurance samples, which write `zip_code` and no country. */
+            address: components["schemas"]["UserAddress"];
+            phone_number: string;
+            email: string;
+            /** @description Yearly household income. */
+            household_income?: number;
+            /** @description Number of people in the household. */
+            household_size?: number;
+        };
+        /**
+         * LatestInsurance
+         * @description The latest insurance record of an end user, with its company, as `GET
+         *     /v2/user/{user_id}/insurance/latest` returns it. It has the fields of `Insurance`, but, as the
+         *     interface document's latest-insurance sample shows, every address in it uses the key `zip_code`
+         *     and carries no country, where the insurance request and the created record use `zip` and
+         *     `country` (section 2.3).
+         */
+        LatestInsurance: {
+            /**
+             * @description The code that identifies the insurance payor (the plan). For a record created with `MEDFED` or
+             *     `MAIDFED`, the plan payor code of the patient's address state.
+             */
+            payor_code: string;
+            /** @description The member id printed on the insurance card. */
+            member_id: string;
+            relationship: components["schemas"]["Relationship"];
+            /** @description The person who holds the plan (the policyholder). */
+            insured: components["schemas"]["PersonDetailsWithZipCode"];
+            company: components["schemas"]["CompanyDetailsWithZipCode"];
+            /** @description The group number of the plan, when it has one. */
+            group_id?: string | null;
+            /** @description The person financially responsible for the patient, when one is recorded. */
+            guarantor?: components["schemas"]["GuarantorDetailsWithZipCode"];
+            /**
+             * @description Whether this is the user's primary insurance.
+             * @default true
+             */
+            is_primary?: boolean;
+        };
+        /**
          * Race
          * @description The end user's race.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         Race: "african_american_or_black" | "asian" | "indigenous_native_american_alaska_native" | "other" | "pacific_islander_or_hawaiian" | "white_caucasian" | (string & {});
         /**
          * Ethnicity
          * @description The end user's ethnicity.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         Ethnicity: "hispanic" | "non_hispanic" | "ashkenazi_jewish" | "other" | (string & {});
         /**
          * SexualOrientation
          * @description The end user's sexual orientation.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         SexualOrientation: "lesbian_gay_or_homosexual" | "heterosexual_or_straight" | "bisexual" | "dont_know" | "other" | (string & {});
         /**
          * GenderIdentity
          * @description The end user's gender identity.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         GenderIdentity: "male" | "female" | "female_to_male_ftm_transgender_male_trans_man" | "male_to_female_mtf_transgender_female_trans_woman" | "genderqueer" | "other" | (string & {});
         /**
          * UserInfo
          * @description The latest personal information recorded for an end user, as lab testing uses it. Its address uses
-         *     the key `zip_code` and has no country (the shared `UserAddress`).
+         *     the key `zip_code` and has no country (the shared `UserAddress`), as does the medical proxy's
+         *     address, as the document's user-info sample shows (section 2.3).
          */
         UserInfo: {
             first_name: string;
@@ -2450,7 +2562,7 @@ export interface components {
             dob: string;
             address: components["schemas"]["UserAddress"];
             /** @description The person allowed to make medical decisions for the user, when one is recorded. */
-            medical_proxy?: components["schemas"]["GuarantorDetails"];
+            medical_proxy?: components["schemas"]["GuarantorDetailsWithZipCode"];
             /** @description The user's race, or null when not recorded. */
             race?: components["schemas"]["Race"] | null;
             /** @description The user's ethnicity, or null when not recorded. */
@@ -2483,7 +2595,7 @@ export interface components {
          * ProviderResource
          * @description A kind of data a provider can supply.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         ProviderResource: "profile" | "activity" | "sleep" | "body" | "workouts" | "workout_stream" | "connection" | "order" | "result" | "match_review" | "appointment" | "glucose" | "heartrate" | "hrv" | "ige" | "igg" | "blood_oxygen" | "blood_pressure" | "cholesterol" | "device" | "device_legacy" | "weight" | "fat" | "body_temperature" | "body_temperature_delta" | "meal" | "water" | "caffeine" | "mindfulness_minutes" | "steps" | "calories_active" | "distance" | "floors_climbed" | "respiratory_rate" | "vo2_max" | "calories_basal" | "stress_level" | "menstrual_cycle" | "sleep_cycle" | "electrocardiogram" | "electrocardiogram_voltage" | "afib_burden" | "heart_rate_alert" | "stand_hour" | "stand_duration" | "sleep_apnea_alert" | "sleep_breathing_disturbance" | "wheelchair_push" | "forced_expiratory_volume_1" | "forced_vital_capacity" | "peak_expiratory_flow_rate" | "inhaler_usage" | "fall" | "uv_exposure" | "daylight_exposure" | "handwashing" | "basal_body_temperature" | "heart_rate_recovery_one_minute" | "body_mass_index" | "lean_body_mass" | "waist_circumference" | "workout_distance" | "workout_swimming_stroke" | "workout_duration" | "insulin_injection" | "carbohydrates" | "note" | "sleep_stream" | "hypnogram" | (string & {});
         /**
@@ -2517,7 +2629,7 @@ export interface components {
          *
          *     **Provisional:** The historical pull statuses other than `Retrying` are not shown (section 3).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         HistoricalPullStatus: "not_started" | "in_progress" | "success" | "failure" | "Retrying" | (string & {});
         /**
@@ -2593,7 +2705,7 @@ export interface components {
          *
          *     **Provisional:** The source type's values are not shown (section 6, rule 2).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         SourceType: "unknown" | "phone" | "watch" | "app" | "multiple_sources" | "fingerprick" | "cuff" | "manual_scan" | "automatic" | "scale" | "chest_strap" | "ring" | "lab" | (string & {});
         /**
@@ -3032,7 +3144,11 @@ export interface components {
         OrderSetMarkersRequest: {
             /** @description The ids of the lab tests in the order set. */
             lab_test_ids?: string[] | null;
-            /** @description Markers added to the order set on top of its lab tests. */
+            /**
+             * @description Markers added to the order set on top of its lab tests, or null for none.
+             *
+             *     **Provisional:** Whether `add_on` may be null is not shown (section 4.9); null means no add-on markers, like an absent field.
+             */
             add_on?: components["schemas"]["AddOnOrder"] | null;
             /**
              * Format: uuid
@@ -3048,14 +3164,14 @@ export interface components {
          *     - `at_home_phlebotomy`: a phlebotomist draws blood at the patient's home.
          *     - `on_site_collection`: the sample is collected on site.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         CollectionMethod: "testkit" | "walk_in_test" | "at_home_phlebotomy" | "on_site_collection" | (string & {});
         /**
          * SampleType
          * @description A kind of sample a lab can analyse.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         SampleType: "dried_blood_spot" | "arm_collector" | "serum" | "saliva" | "urine" | "stool" | (string & {});
         /**
@@ -3093,14 +3209,14 @@ export interface components {
          *     - `appointment_scheduling_via_svc`: appointments there can be booked through the service.
          *     - `appointment_scheduling_with_lab`: appointments there are booked with the lab directly.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         PscCapability: "stat" | "appointment_scheduling_via_svc" | "appointment_scheduling_with_lab" | (string & {});
         /**
          * LabSlug
          * @description The slug of a lab, one of the labs an order can go to.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         LabSlug: "ayumetrix" | "spiriplex" | "ussl" | "quest" | "sonora_quest" | "labcorp" | "bioreference" | "us_biotek" | "manual" | "sanocardio" | "ihd" | "nexus" | "my_uti" | "crl" | (string & {});
         /**
@@ -3172,14 +3288,22 @@ export interface components {
         USAddress: {
             /** @description Street address. */
             first_line: string;
-            /** @description Second address line; may be null or empty. */
+            /**
+             * @description Second address line; may be null or empty.
+             *
+             *     **Provisional:** Whether the appointment address's `second_line` may be null is not shown (section 2.3); it may, like the other addresses' `second_line`.
+             */
             second_line?: string | null;
             city: string;
             /** @description State code, such as `CA`. */
             state: string;
             /** @description ZIP code. */
             zip_code: string;
-            /** @description Apartment, suite or unit number; may be null or empty. */
+            /**
+             * @description Apartment, suite or unit number; may be null or empty.
+             *
+             *     **Provisional:** Whether `unit` may be null is not shown (section 2.3).
+             */
             unit?: string | null;
         };
         /**
@@ -3204,34 +3328,18 @@ export interface components {
          * AppointmentProvider
          * @description The company that runs the appointment.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         AppointmentProvider: "getlabs" | "phlebfinders" | "quest" | "sonora_quest" | (string & {});
         /**
          * AppointmentStatus
-         * @description The state of an appointment.
-         *     - `pending`: requested, with no time slot held yet.
-         *     - `reserved`: a time slot is held but not yet confirmed.
-         *     - `confirmed`: the provider has confirmed the time slot.
-         *     - `in_progress`: the visit is under way.
-         *     - `completed`: the visit has taken place.
-         *     - `cancelled`: the appointment was cancelled and will not take place.
-         *
-         *     **Provisional:** The document lists these values without defining them, and the transitions between them are not shown (section 3).
+         * @description The state of an appointment, one of the six values of section 3.
          * @enum {string}
          */
         AppointmentStatus: "confirmed" | "pending" | "reserved" | "in_progress" | "completed" | "cancelled";
         /**
          * AppointmentEventStatus
-         * @description A status in an appointment's event history.
-         *     - `pending`: the appointment was requested, with no time slot held yet.
-         *     - `reserved`: a time slot is held but not yet booked.
-         *     - `scheduled`: the appointment is booked for its time slot.
-         *     - `in_progress`: the visit is under way.
-         *     - `completed`: the visit has taken place.
-         *     - `cancelled`: the appointment was cancelled.
-         *
-         *     **Provisional:** The document lists these values without defining them, and the transitions between them are not shown (section 3).
+         * @description A status in an appointment's event history, one of the six values of section 3.
          * @enum {string}
          */
         AppointmentEventStatus: "pending" | "reserved" | "scheduled" | "completed" | "cancelled" | "in_progress";
@@ -3247,6 +3355,7 @@ export interface components {
              * @description When the event happened, in UTC.
              */
             created_at: string;
+            /** @description The event status the appointment reached with this event. */
             status: components["schemas"]["AppointmentEventStatus"];
             /** @description Details of the event, or null when it has none. */
             data?: {
@@ -3259,8 +3368,6 @@ export interface components {
          *     the patient's visit to a patient service center. `status` is the appointment's state; `event_status`
          *     and `events` give its event history. Times are in UTC; `iana_timezone`, when present, names the
          *     local time zone of the appointment.
-         *
-         *     **Provisional:** The transitions between appointment statuses and between event statuses are not shown (section 3).
          */
         PhlebotomyAppointment: {
             /**
@@ -3292,11 +3399,33 @@ export interface components {
             end_at: string | null;
             type: components["schemas"]["AppointmentType"];
             provider: components["schemas"]["AppointmentProvider"];
+            /**
+             * @description The state of the appointment. Read by their names, the values mean:
+             *     - `pending`: requested, with no time slot held yet.
+             *     - `reserved`: a time slot is held but not yet confirmed.
+             *     - `confirmed`: the provider has confirmed the time slot.
+             *     - `in_progress`: the visit is under way.
+             *     - `completed`: the visit has taken place.
+             *     - `cancelled`: the appointment was cancelled and will not take place.
+             *
+             *     **Provisional:** The meaning of each status and the transitions between them are not shown (section 3).
+             */
             status: components["schemas"]["AppointmentStatus"];
             /** @description The appointment's identifier at the provider. */
             provider_id: string;
             /** @description Whether the appointment can still be moved to another time. */
             can_reschedule: boolean;
+            /**
+             * @description The status of the latest event in `events`. Read by their names, the values mean:
+             *     - `pending`: the appointment was requested, with no time slot held yet.
+             *     - `reserved`: a time slot is held but not yet booked.
+             *     - `scheduled`: the appointment is booked for its time slot.
+             *     - `in_progress`: the visit is under way.
+             *     - `completed`: the visit has taken place.
+             *     - `cancelled`: the appointment was cancelled.
+             *
+             *     **Provisional:** The meaning of each event status, the transitions between them, and that this is the latest event's status are not shown (section 3).
+             */
             event_status: components["schemas"]["AppointmentEventStatus"];
             /** @description The appointment's event history. */
             events: components["schemas"]["AppointmentEvent"][];
@@ -3306,8 +3435,11 @@ export interface components {
              */
             order_transaction_id?: string | null;
             /**
-             * @description The local time zone of the appointment: an IANA zone name such as `America/New_York`, or a
-             *     fixed-zone name such as `Etc/GMT+5`. Null when not known.
+             * @description The local time zone of the appointment: an IANA zone name, region/city such as
+             *     `America/New_York` or `America/Argentina/Buenos_Aires`, or a fixed-zone name such as `UTC` or
+             *     `Etc/GMT+5`. Never a place name with spaces or a UTC offset such as `+05:00`. Null when not known.
+             *
+             *     **Provisional:** The exact pattern of zone names is not shown (section 2.13); this one takes IANA names (letters, digits, `_`, `+`, `-`, parts separated by `/`).
              */
             iana_timezone?: string | null;
             /** @description An external identifier of the appointment, or null. */
@@ -3325,14 +3457,9 @@ export interface components {
         };
         /**
          * Interpretation
-         * @description How an order's results are interpreted.
-         *     - `normal`: the results are within the normal range.
-         *     - `abnormal`: at least one result is outside the normal range.
-         *     - `critical`: at least one result is at a critical level.
+         * @description How an order's results are interpreted, one of the values of section 4.14.
          *
-         *     **Provisional:** The document lists these values without defining them (section 4.14).
-         *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         Interpretation: "normal" | "abnormal" | "critical" | (string & {});
         /**
@@ -3362,7 +3489,15 @@ export interface components {
              * @description When the order last changed, in UTC.
              */
             updated_at: string;
-            /** @description The interpretation of the order's results, or null when the order has none. */
+            /**
+             * @description The interpretation of the order's results, or null when the order has none. Read by their
+             *     names, the values mean:
+             *     - `normal`: the results are within the normal range.
+             *     - `abnormal`: at least one result is outside the normal range.
+             *     - `critical`: at least one result is at a critical level.
+             *
+             *     **Provisional:** The meaning of each interpretation is not shown (section 4.14).
+             */
             interpretation: components["schemas"]["Interpretation"] | null;
         };
         /**
@@ -3909,7 +4044,7 @@ export interface components {
          *
          *     **Provisional:** The destination kinds of ETL pipelines are not shown (section 6, rule 7); only the event hub is named, and more may come.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         EtlDestinationType: "event_hub" | (string & {});
         /**
@@ -4154,7 +4289,7 @@ export interface components {
          *
          *     **Provisional:** The stages of a sleep cycle are not shown (section 6, rule 8).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         SleepStage: "awake" | "light" | "deep" | "rem" | "unknown" | (string & {});
         /**
@@ -4242,7 +4377,7 @@ export interface components {
          *
          *     **Provisional:** The classifications of an electrocardiogram are not shown (section 6, rule 8).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
          */
         ElectrocardiogramClassification: "sinus_rhythm" | "atrial_fibrillation" | "inconclusive" | "poor_recording" | (string & {});
         /**
@@ -4395,7 +4530,81 @@ export interface components {
         };
     };
     responses: {
-        /** @description The credential header is missing or not accepted. */
+        /**
+         * @description The body is not well-formed JSON, so the server cannot read it. The same answer whatever the operation; the bundle adds it to every operation.
+         *
+         *     **Provisional:** The status code and body of a transport-level refusal are not shown (section 7, rule 5); 400 is what HTTP servers answer to a body they cannot parse.
+         */
+        MalformedJson: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The path exists, but no operation answers it with this method; the `Allow` header lists the methods that do. The same answer whatever the operation; the bundle adds it to every operation.
+         *
+         *     **Provisional:** The status code and body of a transport-level refusal are not shown (section 7, rule 5); 405 is what HTTP servers answer to a method the path does not take.
+         */
+        MethodNotAllowed: {
+            headers: {
+                /**
+                 * @description The methods the path answers, comma-separated.
+                 * @example GET
+                 */
+                Allow?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The `Accept` header allows no JSON, and every answer of this contract is JSON. The same answer whatever the operation; the bundle adds it to every operation.
+         *
+         *     **Provisional:** The status code and body of a transport-level refusal are not shown (section 7, rule 5); 406 is what HTTP servers answer to an Accept header they cannot satisfy.
+         */
+        NotAcceptable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The body is larger than the server takes (1 MiB in the mock). The same answer whatever the operation; the bundle adds it to every operation.
+         *
+         *     **Provisional:** The status code, the body and the size limit of a transport-level refusal are not shown (sections 7 and 8); 413 is what HTTP servers answer to a body over their limit.
+         */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The body is not sent as `Content-Type: application/json`. The same answer whatever the operation; the bundle adds it to every operation.
+         *
+         *     **Provisional:** The status code and body of a transport-level refusal are not shown (section 7, rule 5); 415 is what HTTP servers answer to a body in a media type the operation does not take.
+         */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The credential header is missing or not accepted.
+         *
+         *     **Provisional:** The status code of a missing or refused credential is not shown (sections 5 and 7).
+         */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -4404,7 +4613,11 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description A resource named in the path does not exist, or does not belong to the team. */
+        /**
+         * @description A resource named in the path does not exist, or does not belong to the team.
+         *
+         *     **Provisional:** The status code of an unknown resource is not shown (sections 4 and 7).
+         */
         NotFound: {
             headers: {
                 [name: string]: unknown;
@@ -4413,7 +4626,12 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The request breaks the contract; `details` lists each invalid part. */
+        /**
+         * @description The request breaks the contract; `details` lists each invalid part. The mock also answers this to
+         *     a value a non-exhaustive enumeration does not list; whether the service does is not documented.
+         *
+         *     **Provisional:** The status code of invalid input is not shown (section 7), nor what the service answers to an unlisted value of a non-exhaustive enumeration in a request (section 9, rule 2).
+         */
         InvalidRequest: {
             headers: {
                 [name: string]: unknown;
@@ -4436,15 +4654,16 @@ export interface components {
             };
         };
         /**
-         * @description The `client_user_id` already belongs to a user of the team. The body names that user's `user_id`
-         *     and `created_on`.
+         * @description The `client_user_id` already belongs to a user of the team (`user_already_exists`): the body names
+         *     that user's `user_id` and `created_on`. The same status answers a body that is not well-formed JSON
+         *     (`invalid_json`, the transport-level refusal every operation declares), with the plain error body.
          */
         UserAlreadyExists: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["UserConflictError"];
+                "application/json": components["schemas"]["UserConflictError"] | components["schemas"]["ErrorBody"];
             };
         };
         /**
@@ -4587,17 +4806,17 @@ export interface components {
         Provider: string;
         /**
          * @description The id of the lab test.
-         * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+         * @example 5b2e8f1a-6c3d-4e7f-9a0b-2c4d6e8f0a1b
          */
         LabTestId: string;
         /**
          * @description The lab account to answer for. It determines which markers and lab tests are available.
-         * @example 7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+         * @example c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f
          */
         LabAccountId: string;
         /**
          * @description The id of the lab test order.
-         * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+         * @example 7a1d9c3b-2e4f-4a6b-8c0d-1e2f3a4b5c6d
          */
         OrderId: string;
         /**
@@ -4660,7 +4879,7 @@ export interface components {
          *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
          * @example msg_2Vn8hX0kqP4mRt7y
          */
-        "WebhookId-2": string;
+        WebhookMessageId: string;
         /**
          * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
          *
@@ -4710,7 +4929,7 @@ export interface components {
                          *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                          * @example msg_2Vn8hX0kqP4mRt7y
                          */
-                        "webhook-id": components["parameters"]["WebhookId-2"];
+                        "webhook-id": components["parameters"]["WebhookMessageId"];
                         /**
                          * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                          *
@@ -4791,7 +5010,7 @@ export interface components {
                          *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                          * @example msg_2Vn8hX0kqP4mRt7y
                          */
-                        "webhook-id": components["parameters"]["WebhookId-2"];
+                        "webhook-id": components["parameters"]["WebhookMessageId"];
                         /**
                          * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                          *
@@ -4873,7 +5092,7 @@ export interface components {
                          *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                          * @example msg_2Vn8hX0kqP4mRt7y
                          */
-                        "webhook-id": components["parameters"]["WebhookId-2"];
+                        "webhook-id": components["parameters"]["WebhookMessageId"];
                         /**
                          * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                          *
@@ -4954,7 +5173,7 @@ export interface components {
                          *     **Provisional:** Signing and delivery are not shown (section 6, rule 8); this follows the Standard Webhooks convention.
                          * @example msg_2Vn8hX0kqP4mRt7y
                          */
-                        "webhook-id": components["parameters"]["WebhookId-2"];
+                        "webhook-id": components["parameters"]["WebhookMessageId"];
                         /**
                          * @description When this attempt was signed, in seconds since the Unix epoch. Refuse a timestamp more than five minutes from your clock.
                          *
@@ -5044,6 +5263,10 @@ export type InsuranceCreateRequest = components['schemas']['InsuranceCreateReque
 export type CompanyDetails = components['schemas']['CompanyDetails'];
 export type Insurance = components['schemas']['Insurance'];
 export type UserAddress = components['schemas']['UserAddress'];
+export type PersonDetailsWithZipCode = components['schemas']['PersonDetailsWithZipCode'];
+export type CompanyDetailsWithZipCode = components['schemas']['CompanyDetailsWithZipCode'];
+export type GuarantorDetailsWithZipCode = components['schemas']['GuarantorDetailsWithZipCode'];
+export type LatestInsurance = components['schemas']['LatestInsurance'];
 export type Race = components['schemas']['Race'];
 export type Ethnicity = components['schemas']['Ethnicity'];
 export type SexualOrientation = components['schemas']['SexualOrientation'];
@@ -5157,6 +5380,11 @@ export type HypnogramEvent = components['schemas']['HypnogramEvent'];
 export type ConnectedProviderSource = components['schemas']['ConnectedProviderSource'];
 export type ProviderConnection = components['schemas']['ProviderConnection'];
 export type ProviderConnectionCreatedEvent = components['schemas']['ProviderConnectionCreatedEvent'];
+export type ResponseMalformedJson = components['responses']['MalformedJson'];
+export type ResponseMethodNotAllowed = components['responses']['MethodNotAllowed'];
+export type ResponseNotAcceptable = components['responses']['NotAcceptable'];
+export type ResponsePayloadTooLarge = components['responses']['PayloadTooLarge'];
+export type ResponseUnsupportedMediaType = components['responses']['UnsupportedMediaType'];
 export type ResponseUnauthorized = components['responses']['Unauthorized'];
 export type ResponseNotFound = components['responses']['NotFound'];
 export type ResponseInvalidRequest = components['responses']['InvalidRequest'];
@@ -5192,7 +5420,7 @@ export type ParameterManagementKeyId = components['parameters']['ManagementKeyId
 export type ParameterCustomCredentialProvider = components['parameters']['CustomCredentialProvider'];
 export type ParameterWebhookId = components['parameters']['WebhookId'];
 export type ParameterPipelineId = components['parameters']['PipelineId'];
-export type ParameterWebhookId_2 = components['parameters']['WebhookId-2'];
+export type ParameterWebhookMessageId = components['parameters']['WebhookMessageId'];
 export type ParameterWebhookTimestamp = components['parameters']['WebhookTimestamp'];
 export type ParameterWebhookSignature = components['parameters']['WebhookSignature'];
 export type PathItemSummaryEvent = components['pathItems']['SummaryEvent'];
@@ -5227,9 +5455,18 @@ export interface operations {
                     "application/json": components["schemas"]["LinkToken"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
-            /** @description No user of the team has the given `user_id`. */
+            /**
+             * @description No user of the team has the given `user_id`.
+             *
+             *     **Provisional:** the interface document does not show how the service answers an unknown user (sections 4.5 and 7).
+             */
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5262,6 +5499,8 @@ export interface operations {
              * @description The operation is enqueued and still running: the service answered at once, or after waiting
              *     20 seconds without the operation finishing. Both lists are empty; read the progress and the
              *     outcome through the List Bulk Ops endpoint.
+             *
+             *     **Provisional:** What the lists hold in a `202` answer is not shown (section 4.4); empty lists are assumed.
              */
             202: {
                 headers: {
@@ -5271,8 +5510,13 @@ export interface operations {
                     "application/json": components["schemas"]["BulkImportResult"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["FeatureNotEnabled"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5311,8 +5555,13 @@ export interface operations {
                     "application/json": components["schemas"]["LinkMfaResult"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             /** @description The link token header is missing or the link token is not accepted. */
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5348,7 +5597,12 @@ export interface operations {
                     "application/json": components["schemas"]["BulkOpPage"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5380,6 +5634,10 @@ export interface operations {
             };
             400: components["responses"]["UserAlreadyExists"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5411,8 +5669,13 @@ export interface operations {
                     "application/json": components["schemas"]["UserDeletion"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5444,9 +5707,14 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
             410: components["responses"]["DeletionGracePeriodOver"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5483,9 +5751,14 @@ export interface operations {
                     "application/json": components["schemas"]["Insurance"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ClosedBetaNotEnabled"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5521,12 +5794,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Insurance"];
+                    "application/json": components["schemas"]["LatestInsurance"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ClosedBetaNotEnabled"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5559,9 +5837,14 @@ export interface operations {
                     "application/json": components["schemas"]["UserInfo"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ClosedBetaNotEnabled"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createSignInToken: {
@@ -5592,8 +5875,13 @@ export interface operations {
                     "application/json": components["schemas"]["SignInToken"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5627,7 +5915,13 @@ export interface operations {
                     "application/json": components["schemas"]["Provider"][];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["InvalidRequest"];
         };
     };
     getHistoricalPullIntrospection: {
@@ -5667,8 +5961,13 @@ export interface operations {
                     "application/json": components["schemas"]["HistoricalPullPage"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5722,8 +6021,13 @@ export interface operations {
                     "application/json": components["schemas"]["ActivitySummaryList"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5777,8 +6081,13 @@ export interface operations {
                     "application/json": components["schemas"]["BodySummaryList"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5832,8 +6141,13 @@ export interface operations {
                     "application/json": components["schemas"]["MealSummaryList"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5887,8 +6201,13 @@ export interface operations {
                     "application/json": components["schemas"]["ProfileSummaryList"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5942,8 +6261,13 @@ export interface operations {
                     "application/json": components["schemas"]["SleepSummaryList"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -5997,8 +6321,13 @@ export interface operations {
                     "application/json": components["schemas"]["WorkoutSummaryList"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6007,7 +6336,7 @@ export interface operations {
             query?: {
                 /**
                  * @description The lab account to answer for. It determines which markers and lab tests are available.
-                 * @example 7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d
+                 * @example c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f
                  */
                 lab_account_id?: components["parameters"]["LabAccountId"];
                 /** @description The page to return, counting from 1. */
@@ -6019,7 +6348,7 @@ export interface operations {
             path: {
                 /**
                  * @description The id of the lab test.
-                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 * @example 5b2e8f1a-6c3d-4e7f-9a0b-2c4d6e8f0a1b
                  */
                 lab_test_id: components["parameters"]["LabTestId"];
             };
@@ -6040,8 +6369,13 @@ export interface operations {
                     "application/json": components["schemas"]["MarkerPage"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6076,7 +6410,12 @@ export interface operations {
                     "application/json": components["schemas"]["MarkerPage"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6102,7 +6441,12 @@ export interface operations {
                     "application/json": components["schemas"]["Lab"][];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     getOrderPscInfo: {
@@ -6130,7 +6474,7 @@ export interface operations {
             path: {
                 /**
                  * @description The id of the lab test order.
-                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 * @example 7a1d9c3b-2e4f-4a6b-8c0d-1e2f3a4b5c6d
                  */
                 order_id: components["parameters"]["OrderId"];
             };
@@ -6151,8 +6495,13 @@ export interface operations {
                     "application/json": components["schemas"]["PscInfo"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6163,7 +6512,7 @@ export interface operations {
             path: {
                 /**
                  * @description The id of the lab test order.
-                 * @example 3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f
+                 * @example 7a1d9c3b-2e4f-4a6b-8c0d-1e2f3a4b5c6d
                  */
                 order_id: components["parameters"]["OrderId"];
             };
@@ -6184,8 +6533,13 @@ export interface operations {
                     "application/json": components["schemas"]["PhlebotomyAppointment"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6221,7 +6575,12 @@ export interface operations {
                     "application/json": components["schemas"]["OrderPage"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6247,8 +6606,13 @@ export interface operations {
                     "application/json": components["schemas"]["Org"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["OrgKeyRequired"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     updateOrg: {
@@ -6277,8 +6641,13 @@ export interface operations {
                     "application/json": components["schemas"]["Org"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["OrgKeyRequired"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6304,7 +6673,12 @@ export interface operations {
                     "application/json": components["schemas"]["Team"][];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createTeam: {
@@ -6333,8 +6707,13 @@ export interface operations {
                     "application/json": components["schemas"]["Team"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["OrgKeyRequired"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6366,9 +6745,14 @@ export interface operations {
                     "application/json": components["schemas"]["Team"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6400,9 +6784,14 @@ export interface operations {
                     "application/json": components["schemas"]["Deletion"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["OrgKeyRequired"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6438,9 +6827,14 @@ export interface operations {
                     "application/json": components["schemas"]["Team"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6472,9 +6866,14 @@ export interface operations {
                     "application/json": components["schemas"]["TeamApiKeyInfo"][];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6510,9 +6909,14 @@ export interface operations {
                     "application/json": components["schemas"]["TeamApiKeyCreated"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6549,9 +6953,14 @@ export interface operations {
                     "application/json": components["schemas"]["Deletion"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6577,8 +6986,13 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementKeyInfo"][];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["OrgKeyRequired"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     createManagementKey: {
@@ -6607,8 +7021,13 @@ export interface operations {
                     "application/json": components["schemas"]["ManagementKeyCreated"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["OrgKeyRequired"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6640,9 +7059,14 @@ export interface operations {
                     "application/json": components["schemas"]["Deletion"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["OrgKeyRequired"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6674,9 +7098,14 @@ export interface operations {
                     "application/json": components["schemas"]["TeamBrand"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6712,9 +7141,14 @@ export interface operations {
                     "application/json": components["schemas"]["TeamBrand"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6750,9 +7184,14 @@ export interface operations {
                     "application/json": components["schemas"]["CustomCredentialPreparation"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6795,9 +7234,14 @@ export interface operations {
                     "application/json": components["schemas"]["CustomCredential"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6829,9 +7273,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"][];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6867,9 +7316,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpointCreated"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6906,9 +7360,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6945,9 +7404,14 @@ export interface operations {
                     "application/json": components["schemas"]["Deletion"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -6988,9 +7452,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -7027,9 +7496,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookSecret"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -7061,9 +7535,14 @@ export interface operations {
                     "application/json": components["schemas"]["EtlPipeline"][];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -7099,9 +7578,14 @@ export interface operations {
                     "application/json": components["schemas"]["EtlPipeline"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -7138,9 +7622,14 @@ export interface operations {
                     "application/json": components["schemas"]["EtlPipeline"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -7177,9 +7666,14 @@ export interface operations {
                     "application/json": components["schemas"]["Deletion"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };
@@ -7220,9 +7714,14 @@ export interface operations {
                     "application/json": components["schemas"]["EtlPipeline"];
                 };
             };
+            400: components["responses"]["MalformedJson"];
             401: components["responses"]["ManagementUnauthorized"];
             403: components["responses"]["TeamNotInKeyScope"];
             404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            406: components["responses"]["NotAcceptable"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["InvalidRequest"];
         };
     };

@@ -52,9 +52,34 @@ export function shareWebhookPathItems(document: JsonObject): void {
   }
 }
 
+/** Whether a YAML reader of this version would load the text, written plain, as something other than that same string. */
+function readsAsOther(text: string, version: "1.1" | "1.2"): boolean {
+  try {
+    return YAML.parse(text, { version, logLevel: "error" }) !== text;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The bundle as YAML that every reader loads as the JSON bundle. YAML 1.1 readers (PyYAML, SnakeYAML, older tools) load
+ * a plain 1990-01-02 as a date, yes/on/off as booleans, 0123 as octal; YAML 1.2 readers load 0o17 as a number. So a
+ * one-line string either version would read as anything else is written double-quoted.
+ */
+export function toPortableYaml(document: JsonObject): string {
+  const doc = new YAML.Document(document, { aliasDuplicateObjects: false });
+  YAML.visit(doc, {
+    Scalar(_, node) {
+      if (typeof node.value !== "string" || node.value.includes("\n")) return;
+      if (readsAsOther(node.value, "1.1") || readsAsOther(node.value, "1.2")) node.type = YAML.Scalar.QUOTE_DOUBLE;
+    },
+  });
+  return doc.toString({ lineWidth: 0 });
+}
+
 export function renderBundle(document: JsonObject): { yaml: string; json: string } {
   return {
-    yaml: GENERATED_YAML_HEADER + YAML.stringify(document, { lineWidth: 0, aliasDuplicateObjects: false }),
+    yaml: GENERATED_YAML_HEADER + toPortableYaml(document),
     json: `${JSON.stringify(document, null, 2)}\n`,
   };
 }

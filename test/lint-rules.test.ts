@@ -29,6 +29,7 @@ const BREAKERS: Record<string, (doc: Doc) => void> = {
     doc.components.schemas.ThingKind = { "x-svc-non-exhaustive": true, type: "string", enum: ["round", "square"] };
   },
   "svc-deprecated-names-replacement": (doc) => (doc.components.schemas.Thing.properties.legacy_name.description = "An old name."),
+  "svc-transport-responses-form": (doc) => (doc["x-svc-transport-responses"] = { malformed: { description: "Not a status code." } }),
   "svc-response-examples": (doc) => delete create(doc).responses["200"].content["application/json"].examples,
   "svc-request-examples": (doc) => delete create(doc).requestBody.content["application/json"].examples,
 };

@@ -178,7 +178,8 @@ describe("operations named only in the change notes (4.14; 3, 7, 8, 9.4)", () =>
     const responses = operation("createUser").operation.responses as JsonObject;
     expect(responses["400"]).toEqual({ $ref: "#/components/responses/UserAlreadyExists" });
     const conflict = deref(contract, (deref(contract, responses["400"]).content as JsonObject)["application/json"]).schema as JsonObject;
-    expect(conflict).toEqual({ $ref: "#/components/schemas/UserConflictError" });
+    // The same status also answers malformed JSON with the plain error body, as every operation's 400 does.
+    expect(conflict).toEqual({ anyOf: [{ $ref: "#/components/schemas/UserConflictError" }, { $ref: "#/components/schemas/ErrorBody" }] });
     const parts = schema("UserConflictError").allOf as JsonObject[];
     expect(parts[0]).toEqual({ $ref: "#/components/schemas/ErrorBody" });
     expect(parts[1]).toMatchObject({ required: ["user_id", "created_on"] });
@@ -351,4 +352,24 @@ describe("addresses (2.3)", () => {
     expect(isObject(property("UserInfo", "address"))).toBe(true);
     expect(schema("UserInfo").properties).toMatchObject({ address: { $ref: "#/components/schemas/UserAddress" } });
   });
+  it("writes the latest insurance and the medical proxy with zip_code and no country, as the document's samples do", () => {
+    const address = (name: string) => String(((schema(name).properties as JsonObject).address as JsonObject).$ref);
+    expect(address("PersonDetailsWithZipCode")).toBe("#/components/schemas/UserAddress");
+    expect(address("GuarantorDetailsWithZipCode")).toBe("#/components/schemas/UserAddress");
+    expect(address("CompanyDetailsWithZipCode")).toBe("#/components/schemas/UserAddress");
+    expect(schema("UserInfo").properties).toMatchObject({ medical_proxy: { $ref: "#/components/schemas/GuarantorDetailsWithZipCode" } });
+    const latest = operation("getLatestInsurance").operation.responses as JsonObject;
+    expect(JSON.stringify(latest["200"])).toContain("#/components/schemas/LatestInsurance");
+    expect(JSON.stringify(operation("createInsurance").operation.responses)).toContain("#/components/schemas/Insurance\"");
+  });
+});
+
+describe("iana_timezone (2.13)", () => {
+  const pattern = new RegExp(String(property("PhlebotomyAppointment", "iana_timezone").pattern), "u");
+  for (const zone of ["America/New_York", "America/Argentina/Buenos_Aires", "UTC", "Etc/GMT+5", "Etc/GMT-14", "Europe/London"]) {
+    it(`accepts ${zone}`, () => expect(pattern.test(zone)).toBe(true));
+  }
+  for (const zone of ["New York", "+05:00", "", "/UTC", "America/", "America//New_York"]) {
+    it(`refuses ${JSON.stringify(zone)}`, () => expect(pattern.test(zone)).toBe(false));
+  }
 });

@@ -19,9 +19,19 @@ export interface RequestInput {
   contentType: string | undefined;
 }
 
+/** A transport-level refusal of the body (every operation declares these): not JSON at all, or not sent as JSON. */
+export interface TransportRefusal {
+  status: 400 | 415;
+  code: "invalid_json" | "unsupported_media_type";
+  message: string;
+  details?: ErrorDetail[];
+}
+
 export interface RequestVerdict {
   /** Why the request's credential is refused (missing, or of another kind), if it is. */
   missingCredential?: string;
+  /** Why the body cannot be read at all, if it cannot; `details` is then empty. */
+  refusal?: TransportRefusal;
   details: ErrorDetail[];
   /** The parsed JSON body, when there was a valid one. */
   body?: unknown;
@@ -142,7 +152,9 @@ export class ContractValidator {
     for (const parameter of operation.parameters) {
       details.push(...this.#validateParameter(parameter, input));
     }
-    const body = this.#validateBody(operation, input, details);
+    const read = this.#readBody(operation, input);
+    if ("refusal" in read) return { refusal: read.refusal, details: [] };
+    const body = this.#validateBody(operation, read.body, details);
     return { details, body };
   }
 
@@ -169,23 +181,38 @@ export class ContractValidator {
     return toDetails(location, validate.errors ?? [], () => name);
   }
 
-  #validateBody(operation: ContractOperation, input: RequestInput, details: ErrorDetail[]): unknown {
-    const requestBody = operation.operation.requestBody === undefined ? undefined : deref(this.#document, operation.operation.requestBody);
+  /**
+   * The body as JSON, or the transport-level refusal of it. Only operations that declare a body read one (a body sent
+   * to any other is ignored, as most servers do); an empty body is `undefined`, left to validation.
+   */
+  #readBody(operation: ContractOperation, input: RequestInput): { body: unknown } | { refusal: TransportRefusal } {
     const text = input.body ?? "";
-    if (requestBody === undefined) return undefined;
-    if (text.trim() === "") {
-      if (requestBody.required === true) details.push({ location: "body", field: "", message: "a JSON body is required" });
-      return undefined;
-    }
+    if (operation.operation.requestBody === undefined || text.trim() === "") return { body: undefined };
     if (!/^application\/(.+\+)?json\b/i.test(input.contentType ?? "")) {
-      details.push({ location: "body", field: "", message: "must be sent as Content-Type: application/json" });
-      return undefined;
+      const sent = input.contentType === undefined ? "no Content-Type" : `Content-Type ${input.contentType}`;
+      return {
+        refusal: { status: 415, code: "unsupported_media_type", message: `The request body must be sent as Content-Type application/json, not with ${sent}.` },
+      };
     }
-    let body: unknown;
     try {
-      body = JSON.parse(text);
+      return { body: JSON.parse(text) };
     } catch {
-      details.push({ location: "body", field: "", message: "is not valid JSON" });
+      return {
+        refusal: {
+          status: 400,
+          code: "invalid_json",
+          message: "The request body is not well-formed JSON.",
+          details: [{ location: "body", field: "", message: "is not valid JSON" }],
+        },
+      };
+    }
+  }
+
+  #validateBody(operation: ContractOperation, body: unknown, details: ErrorDetail[]): unknown {
+    const requestBody = operation.operation.requestBody === undefined ? undefined : deref(this.#document, operation.operation.requestBody);
+    if (requestBody === undefined) return undefined;
+    if (body === undefined) {
+      if (requestBody.required === true) details.push({ location: "body", field: "", message: "a JSON body is required" });
       return undefined;
     }
     const validate = this.#compile(this.#requests, "body", {

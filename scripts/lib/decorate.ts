@@ -1,5 +1,49 @@
 // Turns the contract's x-svc- extensions into visible notes in descriptions, since Redoc and editors show descriptions but not extensions.
+import { isDeepStrictEqual } from "node:util";
+import { HTTP_METHODS } from "./operations.ts";
 import { isObject, walkObjects, type JsonObject } from "./walk.ts";
+
+export const TRANSPORT_RESPONSES = "x-svc-transport-responses";
+
+/**
+ * The component reference of each transport-level refusal the root lists. Redocly inlines what a root extension
+ * references, so an inlined entry is matched back to the component it was bundled from.
+ */
+function transportRefs(document: JsonObject): Record<string, string> {
+  const listed = document[TRANSPORT_RESPONSES];
+  if (!isObject(listed)) return {};
+  const components = (isObject(document.components) && isObject(document.components.responses) ? document.components.responses : {}) as JsonObject;
+  const refs: Record<string, string> = {};
+  for (const [status, entry] of Object.entries(listed)) {
+    if (isObject(entry) && typeof entry.$ref === "string") {
+      refs[status] = entry.$ref;
+      continue;
+    }
+    const name = Object.keys(components).find((key) => isDeepStrictEqual(components[key], entry));
+    if (name === undefined) throw new Error(`${TRANSPORT_RESPONSES} ${status} is not one of components.responses`);
+    refs[status] = `#/components/responses/${name}`;
+  }
+  return refs;
+}
+
+/**
+ * Adds the transport-level refusals (malformed JSON, method not allowed, ...) to every operation that does not declare
+ * that status itself, so every status a server can send is declared, and operations added later get them too.
+ */
+export function addTransportResponses(document: JsonObject): void {
+  const refs = transportRefs(document);
+  if (Object.keys(refs).length === 0) return;
+  document[TRANSPORT_RESPONSES] = Object.fromEntries(Object.entries(refs).map(([status, ref]) => [status, { $ref: ref }]));
+  for (const pathItem of Object.values((document.paths ?? {}) as JsonObject)) {
+    if (!isObject(pathItem)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem[method];
+      if (!isObject(operation)) continue;
+      const responses = (operation.responses ??= {}) as JsonObject;
+      for (const [status, ref] of Object.entries(refs)) responses[status] ??= { $ref: ref };
+    }
+  }
+}
 
 /** Appends a paragraph once, so decorating an already decorated document changes nothing. */
 function appendNote(object: JsonObject, note: string): void {
@@ -15,6 +59,7 @@ function listedValues(schema: JsonObject): string[] {
 }
 
 export function decorateExtensions(document: JsonObject): void {
+  addTransportResponses(document);
   walkObjects(document, (object) => {
     const provisional = object["x-svc-provisional"];
     if (typeof provisional === "string") {
@@ -28,7 +73,7 @@ export function decorateExtensions(document: JsonObject): void {
       appendNote(object, `**Closed beta values:** ${values}; a team that is not enabled gets \`403\` \`closed_beta_not_enabled\`.`);
     }
     if (object["x-svc-non-exhaustive"] === true && listedValues(object).length > 0) {
-      appendNote(object, "**Non-exhaustive:** the service may add values; accept any string in responses, send only listed values in requests.");
+      appendNote(object, "**Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).");
     }
   });
 }

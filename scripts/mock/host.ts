@@ -23,11 +23,22 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   res.end(text);
 }
 
-function sendError(res: http.ServerResponse, status: number, code: string, message: string, details?: ErrorDetail[]): void {
-  sendJson(res, status, details === undefined ? { code, message } : { code, message, details });
+function sendError(res: http.ServerResponse, status: number, code: string, message: string, details?: ErrorDetail[], headers: Record<string, string> = {}): void {
+  sendJson(res, status, details === undefined ? { code, message } : { code, message, details }, headers);
 }
 
-/** The body as text, or undefined when it is over the limit; an oversized body is drained, not cut off, so the 422 still reaches the caller. */
+/** Whether an Accept header lets the caller take JSON, the only media type of the contract's answers (no header: anything goes). */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === "") return true;
+  return accept.split(",").some((range) => {
+    const [type = "", ...params] = range.split(";").map((part) => part.trim().toLowerCase());
+    const q = params.find((param) => param.startsWith("q="));
+    if (q !== undefined && Number(q.slice(2)) === 0) return false;
+    return type === "*/*" || type === "application/*" || type === "application/json";
+  });
+}
+
+/** The body as text, or undefined when it is over the limit; an oversized body is drained, not cut off, so the 413 still reaches the caller. */
 function readBody(req: http.IncomingMessage): Promise<string | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -81,17 +92,20 @@ export function createMockHost(options: MockHostOptions): http.Server {
 
     const match = router.match(method, url.pathname);
     if (!match) {
-      return router.pathExists(url.pathname)
-        ? sendError(res, 405, "method_not_allowed", `${method} is not an operation of ${url.pathname}.`)
-        : sendError(res, 404, "not_found", `No operation of the contract answers at ${url.pathname}.`);
+      if (!router.pathExists(url.pathname)) return sendError(res, 404, "not_found", `No operation of the contract answers at ${url.pathname}.`);
+      const allow = router.methodsAt(url.pathname).join(", ");
+      return sendError(res, 405, "method_not_allowed", `${method} is not an operation of ${url.pathname}.`, undefined, { allow });
     }
 
+    // Every refusal below is one the contract declares for every operation (the transport-level ones are added by the
+    // bundle step, x-svc-transport-responses): the caller learns why in the shared error body, never in Prism's shape.
     const bodyText = await readBody(req);
-    if (bodyText === undefined) {
-      return sendError(res, 422, "invalid_request", "The request body is larger than 1 MiB.", [
-        { location: "body", field: "", message: "must be at most 1 MiB" },
-      ]);
+    const credentialRefusal = validator.credentialRefusal(match.operation, req.headers);
+    if (credentialRefusal !== undefined) return sendError(res, 401, "unauthorized", credentialRefusal);
+    if (!acceptsJson(req.headers.accept)) {
+      return sendError(res, 406, "not_acceptable", `Every answer is application/json; the Accept header (${req.headers.accept}) allows none.`);
     }
+    if (bodyText === undefined) return sendError(res, 413, "payload_too_large", "The request body is larger than 1 MiB.");
     const verdict = validator.validateRequest(match.operation, {
       pathParams: match.pathParams,
       query: url.searchParams,
@@ -101,6 +115,10 @@ export function createMockHost(options: MockHostOptions): http.Server {
     });
     if (verdict.missingCredential !== undefined) {
       return sendError(res, 401, "unauthorized", verdict.missingCredential);
+    }
+    if (verdict.refusal !== undefined) {
+      const { status, code, message, details } = verdict.refusal;
+      return sendError(res, status, code, message, details);
     }
     if (verdict.details.length > 0) {
       const parts = verdict.details.length === 1 ? "1 invalid part" : `${verdict.details.length} invalid parts`;

@@ -9,7 +9,8 @@ function field(body: unknown, name: string): unknown {
 export const MOCK_RULES: Record<string, MockRule> = {
   // 4.4: 202 at once, unless the caller waits for completion (then 200, as if it finished within 20 s).
   bulkImportConnections: ({ body }) => (field(body, "wait_for_completion") === true ? "code=200" : "code=202"),
-  // 4.1: MEDFED and MAIDFED are replaced by the plan of the insured person's state.
+  // 4.1: MEDFED and MAIDFED are replaced by the plan of the patient's address state (the patient is the end user of the
+  // path; which of its addresses counts is not shown). The mock answers the one state-plan example whatever the address.
   createInsurance: ({ body }) =>
     ["MEDFED", "MAIDFED"].includes(String(field(body, "payor_code"))) ? "code=200, example=medicare_inferred_from_state" : undefined,
   // 4.14: the one filtered example the contract has; other filters get the unfiltered list.

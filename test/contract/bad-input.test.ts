@@ -64,6 +64,8 @@ const BAD_INPUTS: Record<string, BadInput[]> = {
     { what: "a missing connections field", init: { body: bodyWith("bulkImportConnections", "oura_two_users", (b) => delete b.connections) }, names: { location: "body", field: "/connections" } },
     { what: "a malformed user_id in a connection", init: { body: bodyWith("bulkImportConnections", "oura_two_users", (b) => ((b.connections as Record<string, unknown>[])[0]!.user_id = NOT_A_UUID)) }, names: { location: "body", field: "/connections/0/user_id" } },
   ],
+  // The client would send an array as the parameter repeated; the contract takes one source type.
+  listProviders: [{ what: "a repeated source_type", init: { params: { query: { source_type: ["app", "device"] } } }, names: { location: "query", field: "source_type" } }],
   completeProviderMfa: [
     { what: "a provider that is not a password provider", init: { params: { path: { provider: "oura" } } }, names: { location: "path", field: "provider" } },
     { what: "a missing mfa_code", init: { body: {} }, names: { location: "body", field: "/mfa_code" } },
