@@ -51,8 +51,8 @@ export interface paths {
          *     The service puts all the submitted connections into one persistent background operation and, by
          *     default, answers `202` at once. With `wait_for_completion` set to `true` it waits up to 20 seconds:
          *     if the operation finishes in that time it answers `200` with the outcome, otherwise `202`. The
-         *     progress and outcome of an operation answered with `202` are read through the List Bulk Ops
-         *     endpoint, which this contract does not describe yet.
+         *     progress and outcome of an operation answered with `202` are read through List Bulk Ops,
+         *     `GET /v2/link/bulk_op`.
          *
          *     A team may submit any number of its connections, up to all of them, within a short period, in one
          *     call or in several. A connection cannot be migrated, and its user is listed in `user_ids_failed`,
@@ -5498,7 +5498,7 @@ export interface operations {
             /**
              * @description The operation is enqueued and still running: the service answered at once, or after waiting
              *     20 seconds without the operation finishing. Both lists are empty; read the progress and the
-             *     outcome through the List Bulk Ops endpoint.
+             *     outcome through List Bulk Ops, `GET /v2/link/bulk_op`.
              *
              *     **Provisional:** What the lists hold in a `202` answer is not shown (section 4.4); empty lists are assumed.
              */
