@@ -1,7 +1,8 @@
 // The link operations (4.4, 4.5, 4.7), called the way an application calls them through the generated client.
 import { describe, expect, it } from "vitest";
 import type { BulkImportRequest, LinkTokenRequest } from "../../generated/client/index.js";
-import { assertMatchesContract, requestExample, responseExample } from "../support/contract.ts";
+import { assertMatchesContract, contract, requestExample, responseExample } from "../support/contract.ts";
+import type { JsonObject } from "../../scripts/lib/walk.ts";
 import { USER_ID } from "../support/calls.ts";
 import { bareClient, client, expectStatus, prefer, TEST_API_KEY, TEST_LINK_TOKEN } from "../support/mock.ts";
 
@@ -88,3 +89,23 @@ describe("POST /v2/link/provider/password/{provider}/complete_mfa", () => {
     });
   }
 });
+
+describe("link errors (section 7, rules 1 and 2)", () => {
+  const listed = ((contract.components as JsonObject).schemas as Record<string, JsonObject>).LinkErrorType!.anyOf as JsonObject[];
+  const errorTypes = listed.find((branch) => Array.isArray(branch.enum))!.enum as string[];
+
+  for (const errorType of errorTypes) {
+    it(`reports ${errorType} as state error, with error_type and error filled, by a named example`, async () => {
+      const answer = await client({ linkToken: TEST_LINK_TOKEN }).POST("/v2/link/provider/password/{provider}/complete_mfa", {
+        params: { path: { provider: "whoop" } },
+        body: { mfa_code: "000000" },
+        ...prefer(`example=error_${errorType}`),
+      });
+      expectStatus(answer, 200);
+      expect(answer.data).toMatchObject({ state: "error", error_type: errorType });
+      expect(answer.data.error).toBeTruthy();
+      assertMatchesContract("completeProviderMfa", 200, answer.data);
+    });
+  }
+});
+
