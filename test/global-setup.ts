@@ -1,6 +1,10 @@
-// Starts the mock (Prism with --errors behind the validating host) once for the suite, and stops Prism by its pid whatever happens.
+// Starts the mock once for the suite, and bare Prism beside it for the tests that show what Prism alone answers; stops
+// both, and kills any Prism by its pid whatever happens.
 import type { TestProject } from "vitest/node";
 import { startMock, type RunningMock } from "../scripts/mock/server.ts";
+import { startPrism, type PrismProcess } from "../scripts/mock/prism.ts";
+import { freePort } from "../scripts/lib/net.ts";
+import { bundleJsonPath } from "../scripts/lib/paths.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -10,25 +14,32 @@ declare module "vitest" {
 }
 
 let mock: RunningMock | undefined;
+let prism: PrismProcess | undefined;
 
-function killPrism(): void {
-  if (mock === undefined) return;
-  try {
-    process.kill(mock.prismPid, "SIGKILL");
-  } catch {
-    // Already gone.
+function killPrisms(): void {
+  for (const pid of [mock?.prismPid(), prism?.pid]) {
+    if (pid === undefined) continue;
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
   }
 }
 
 export async function setup(project: TestProject): Promise<void> {
-  // If the runner dies without teardown, Prism must not outlive it.
-  process.once("exit", killPrism);
-  mock = await startMock({ port: 0, log: (line) => console.error(`[mock] ${line}`) });
+  // If the runner dies without teardown, no Prism may outlive it.
+  process.once("exit", killPrisms);
+  [mock, prism] = await Promise.all([
+    startMock({ port: 0, log: (line) => console.error(`[mock] ${line}`) }),
+    freePort().then((port) => startPrism({ specPath: bundleJsonPath, port })),
+  ]);
   project.provide("mockUrl", mock.url);
-  project.provide("prismUrl", mock.prismUrl);
+  project.provide("prismUrl", prism.url);
 }
 
 export async function teardown(): Promise<void> {
   await mock?.stop();
-  killPrism();
+  await prism?.stop();
+  killPrisms();
 }

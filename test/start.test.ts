@@ -1,35 +1,16 @@
 // `npm start` builds what is missing, serves the mock and the reference on 127.0.0.1, and leaves no Prism behind when stopped.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { cp, mkdir, mkdtemp, rm, symlink } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
+import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../scripts/lib/net.ts";
 import { binPath, toolEnv } from "../scripts/lib/tools.ts";
-import { repoRoot } from "../scripts/lib/paths.ts";
 import { TEST_API_KEY } from "./support/mock.ts";
+import { freshCopy } from "./support/fresh-copy.ts";
 
 let child: ChildProcess;
 let output = "";
 let port: number;
 let clone: string;
-
-/**
- * A copy of the working tree as a fresh clone has it (no reference built), so `npm start` may build
- * there without touching this tree's generated/, which the freshness test judges.
- */
-async function freshCopy(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "svc-start-"));
-  const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: repoRoot, encoding: "utf8" })
-    .split("\0")
-    .filter(Boolean);
-  for (const file of files) {
-    await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
-    await cp(path.join(repoRoot, file), path.join(dir, file)).catch(() => undefined);
-  }
-  await symlink(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"));
-  return dir;
-}
 
 function isRunning(pid: number): boolean {
   try {
@@ -66,9 +47,26 @@ afterAll(async () => {
   await rm(clone, { recursive: true, force: true });
 });
 
+/** Waits until the output shows a line, for what npm start does after it listens. */
+async function outputShows(text: string, timeoutMs = 90_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!output.includes(text)) {
+    if (Date.now() > deadline) throw new Error(`npm start never printed ${JSON.stringify(text)}:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe("npm start", () => {
-  it("builds the reference a fresh clone lacks", () => {
-    expect(output).toContain("build: wrote generated/reference.html");
+  it("listens before the reference is built, and says so at /docs meanwhile", async () => {
+    // The fresh clone has no reference: the mock is up before the reference is written, if it is written yet.
+    const listening = output.indexOf("Stop with Ctrl-C");
+    const reference = output.indexOf("build: wrote generated/reference.html");
+    expect(listening).toBeGreaterThanOrEqual(0);
+    expect(reference === -1 || reference > listening, output).toBe(true);
+  });
+
+  it("builds the reference a fresh clone lacks, after listening", async () => {
+    await outputShows("build: wrote generated/reference.html");
   });
 
   it("prints where the mock and the reference are", () => {
@@ -83,6 +81,7 @@ describe("npm start", () => {
   });
 
   it("serves the reference built from the contract", async () => {
+    await outputShows("build: wrote generated/reference.html");
     const response = await fetch(`http://127.0.0.1:${port}/docs`);
     expect(response.status).toBe(200);
     const html = await response.text();
@@ -90,8 +89,12 @@ describe("npm start", () => {
     expect(html).toContain("completeProviderMfa");
   });
 
-  it("stops Prism when it is stopped", async () => {
-    const prismPid = Number(/pid (\d+)/.exec(output)?.[1]);
+  it("starts Prism only for a dynamic answer, and stops it when it is stopped", async () => {
+    expect(output).not.toContain("prism: started");
+    const response = await fetch(`http://127.0.0.1:${port}/v3/lab_tests/labs`, { headers: { "x-svc-api-key": TEST_API_KEY, prefer: "dynamic=true" } });
+    expect(response.status).toBe(200);
+    await outputShows("prism: started");
+    const prismPid = Number(/prism: started .*pid (\d+)/.exec(output)?.[1]);
     expect(isRunning(prismPid)).toBe(true);
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");

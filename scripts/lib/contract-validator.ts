@@ -37,6 +37,14 @@ export interface RequestVerdict {
   body?: unknown;
 }
 
+/** Whether a value holds a number that is not finite anywhere inside it. */
+function hasNonFinite(value: unknown): boolean {
+  if (typeof value === "number") return !Number.isFinite(value);
+  if (Array.isArray(value)) return value.some(hasNonFinite);
+  if (isObject(value)) return Object.values(value).some(hasNonFinite);
+  return false;
+}
+
 /**
  * Requests must use a listed value of a non-exhaustive enumeration; responses may carry any string.
  * So the request side validates against a copy whose open enumerations keep only their listed branch.
@@ -177,7 +185,8 @@ export class ContractValidator {
       properties: { value: anchorRefs(closeNonExhaustiveEnums(parameter.schema)) as object },
     });
     const holder = { value: raw };
-    if (validate(holder)) return [];
+    // Coercion reads "1e309" and "Infinity" as numbers, which JSON Schema's integer and number then accept.
+    if (validate(holder)) return hasNonFinite(holder.value) ? [{ location, field: name, message: "must be a finite number" }] : [];
     return toDetails(location, validate.errors ?? [], () => name);
   }
 
@@ -219,6 +228,8 @@ export class ContractValidator {
       $ref: jsonSchemaRef(operation.operation.requestBody, pointerFor(operation.template, operation.method.toLowerCase(), "requestBody")),
     });
     if (!validate(body)) details.push(...toDetails("body", validate.errors ?? [], bodyField));
+    // JSON.parse reads 1e309 as Infinity, which JSON Schema's integer and number accept.
+    else if (hasNonFinite(body)) details.push({ location: "body", field: "", message: "has a number too large to represent (it must be finite)" });
     return body;
   }
 

@@ -1,30 +1,49 @@
-// Serves the mock: checks credentials and requests against the contract, then lets Prism answer with the contract's examples.
+// Serves the mock: checks each request against the contract and answers from the table of the contract's examples;
+// only `Prefer: dynamic=true` reaches Prism, started on first use. Every refusal is a 4xx in the contract's error body.
 import { readFile } from "node:fs/promises";
 import http from "node:http";
+import type { Duplex } from "node:stream";
 import { ContractValidator, type ErrorDetail } from "../lib/contract-validator.ts";
-import { canonicalPath, createRouter } from "../lib/operations.ts";
+import { canonicalPath, createRouter, type RouteMatch } from "../lib/operations.ts";
 import type { JsonObject } from "../lib/walk.ts";
+import { answersOf, parsePrefer, pick, type Choice, type OperationAnswers } from "./answers.ts";
 import { MOCK_RULES } from "./rules.ts";
 
 const MAX_BODY_BYTES = 1 << 20;
 const UPSTREAM_TIMEOUT_MS = 15_000;
+/** A request, body included, must arrive within this; a body shorter than its Content-Length then gets 408, not a 300 s wait. */
+export const REQUEST_TIMEOUT_MS = 5_000;
 
 export interface MockHostOptions {
   document: JsonObject;
-  prismUrl: string;
-  /** Files served beside the API, such as the reference at /docs. */
-  staticFiles: Record<string, { path: string; type: string }>;
+  /** Files served beside the API, such as the reference at /docs; `pending` answers while a file is still being built. */
+  staticFiles: Record<string, { path: string; type: string; pending?: () => string | undefined }>;
+  /** Prism's address, started on first use: only `Prefer: dynamic=true` needs it. */
+  prism?: () => Promise<string>;
   log?: (line: string) => void;
 }
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
-  res.end(text);
+const JSON_TYPE = "application/json";
+
+function errorBody(code: string, message: string, details?: ErrorDetail[]): Buffer {
+  return Buffer.from(JSON.stringify(details === undefined ? { code, message } : { code, message, details }));
 }
 
 function sendError(res: http.ServerResponse, status: number, code: string, message: string, details?: ErrorDetail[], headers: Record<string, string> = {}): void {
-  sendJson(res, status, details === undefined ? { code, message } : { code, message, details }, headers);
+  const body = errorBody(code, message, details);
+  res.writeHead(status, { "content-type": JSON_TYPE, "content-length": body.length, ...headers });
+  res.end(body);
+}
+
+/**
+ * Answers on a raw socket, for what Node's HTTP parser refuses before there is a request object: the JSON 4xx first,
+ * then the connection closes, as HTTP requires after a message it could not frame.
+ */
+function sendOnSocket(socket: Duplex, status: number, code: string, message: string): void {
+  if (!socket.writable) return void socket.destroy();
+  const body = errorBody(code, message);
+  const reason = http.STATUS_CODES[status] ?? "Error";
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${JSON_TYPE}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body.toString()}`);
 }
 
 /** Whether an Accept header lets the caller take JSON, the only media type of the contract's answers (no header: anything goes). */
@@ -70,20 +89,41 @@ function answerPreflight(req: http.IncomingMessage, res: http.ServerResponse, me
   res.end();
 }
 
+/** The request target's path and query: origin-form (`/v3/...`) or absolute-form (`http://host/v3/...`); undefined when it is neither. */
+function requestTarget(raw: string | undefined): URL | undefined {
+  try {
+    return raw?.startsWith("/") ? new URL(raw, "http://mock.invalid") : new URL(raw ?? "");
+  } catch {
+    return undefined;
+  }
+}
+
 export function createMockHost(options: MockHostOptions): http.Server {
   const router = createRouter(options.document);
   const validator = new ContractValidator(options.document);
   const log = options.log ?? (() => {});
+  const answers = new Map<string, OperationAnswers>();
+  const answersFor = (match: RouteMatch): OperationAnswers => {
+    let found = answers.get(match.operation.operationId);
+    if (found === undefined) answers.set(match.operation.operationId, (found = answersOf(options.document, match.operation)));
+    return found;
+  };
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? "/", "http://mock.invalid");
     const method = (req.method ?? "GET").toUpperCase();
     allowCors(req, res);
+    const url = requestTarget(req.url);
+    if (url === undefined) return sendError(res, 400, "invalid_request", "The request target is not a path nor an absolute URL.");
     if (method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined && router.pathExists(url.pathname)) {
       return answerPreflight(req, res, router.methodsAt(url.pathname));
     }
     const file = options.staticFiles[url.pathname];
     if (file && method === "GET") {
+      const pending = file.pending?.();
+      if (pending !== undefined) {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8", refresh: "2" });
+        return void res.end(`<!doctype html><title>Building</title><p>${pending}</p>`);
+      }
       const content = await readFile(file.path).catch(() => undefined);
       if (content === undefined) return sendError(res, 404, "not_found", `${url.pathname} has not been built; run npm run build.`);
       res.writeHead(200, { "content-type": file.type, "content-length": content.length });
@@ -98,7 +138,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
     }
 
     // Every refusal below is one the contract declares for every operation (the transport-level ones are added by the
-    // bundle step, x-svc-transport-responses): the caller learns why in the shared error body, never in Prism's shape.
+    // bundle step, x-svc-transport-responses): the caller learns why in the shared error body.
     const bodyText = await readBody(req);
     const credentialRefusal = validator.credentialRefusal(match.operation, req.headers);
     if (credentialRefusal !== undefined) return sendError(res, 401, "unauthorized", credentialRefusal);
@@ -113,9 +153,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
       body: bodyText,
       contentType: req.headers["content-type"],
     });
-    if (verdict.missingCredential !== undefined) {
-      return sendError(res, 401, "unauthorized", verdict.missingCredential);
-    }
+    if (verdict.missingCredential !== undefined) return sendError(res, 401, "unauthorized", verdict.missingCredential);
     if (verdict.refusal !== undefined) {
       const { status, code, message, details } = verdict.refusal;
       return sendError(res, status, code, message, details);
@@ -125,23 +163,42 @@ export function createMockHost(options: MockHostOptions): http.Server {
       return sendError(res, 422, "invalid_request", `The request has ${parts}.`, verdict.details);
     }
 
+    const prefer = typeof req.headers.prefer === "string" && req.headers.prefer.trim() !== "" ? req.headers.prefer : undefined;
+    let choice: Choice;
+    try {
+      choice = parsePrefer(prefer ?? MOCK_RULES[match.operation.operationId]?.({ body: verdict.body, query: url.searchParams }) ?? "");
+    } catch (error) {
+      return sendError(res, 400, "invalid_request", `The Prefer header is not one the mock understands: ${(error as Error).message}.`, [
+        { location: "header", field: "prefer", message: (error as Error).message },
+      ]);
+    }
+    if (choice.dynamic === true && options.prism !== undefined) return forwardToPrism(req, res, match, url, bodyText, method);
+    const answer = pick(answersFor(match), match.operation.operationId, choice);
+    if (typeof answer === "string") {
+      return sendError(res, 400, "invalid_request", `The Prefer header chooses no answer the contract declares: ${answer}.`, [
+        { location: "header", field: "prefer", message: answer },
+      ]);
+    }
+    res.writeHead(answer.status, { "content-type": JSON_TYPE, "content-length": answer.body.length });
+    res.end(answer.body);
+  }
+
+  /** Prism's dynamic mode invents an answer from the schema; it is checked against the contract like any other. */
+  async function forwardToPrism(req: http.IncomingMessage, res: http.ServerResponse, match: RouteMatch, url: URL, bodyText: string, method: string): Promise<void> {
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_HEADERS) {
       const value = req.headers[name];
       if (typeof value === "string") headers[name] = value;
     }
-    headers.prefer ??= MOCK_RULES[match.operation.operationId]?.({ body: verdict.body, query: url.searchParams }) ?? "";
-    if (headers.prefer === "") delete headers.prefer;
-
-    const upstream = await fetch(`${options.prismUrl}${canonicalPath(match)}${url.search}`, {
+    const prismUrl = await options.prism!();
+    const upstream = await fetch(`${prismUrl}${canonicalPath(match)}${url.search}`, {
       method,
       headers,
-      // Only operations that declare a body get one; Prism refuses a body on a GET in its own shape.
       body: bodyText === "" || match.operation.operation.requestBody === undefined ? undefined : bodyText,
       signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
     });
     const text = await upstream.text();
-    const responseHeaders: Record<string, string> = { "content-type": upstream.headers.get("content-type") ?? "application/json" };
+    const responseHeaders: Record<string, string> = { "content-type": upstream.headers.get("content-type") ?? JSON_TYPE };
     let parsed: unknown;
     try {
       parsed = text === "" ? undefined : JSON.parse(text);
@@ -150,19 +207,40 @@ export function createMockHost(options: MockHostOptions): http.Server {
     }
     const violations = validator.validateResponse(match.operation, upstream.status, parsed);
     if (violations.length > 0) {
-      // The contract's own example broke the contract: say so loudly, but still show what Prism sent.
       responseHeaders["x-svc-mock-contract-violation"] = violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ").slice(0, 500);
-      log(`contract violation in ${match.operation.operationId} ${upstream.status}: ${JSON.stringify(violations)}`);
+      log(`contract violation in dynamic ${match.operation.operationId} ${upstream.status}: ${JSON.stringify(violations)}`);
     }
     res.writeHead(upstream.status, responseHeaders);
     res.end(text);
   }
 
-  return http.createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      log(`mock host error on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
-      if (!res.headersSent) sendError(res, 502, "mock_upstream_failed", "The mock could not get an answer from Prism.");
-      else res.destroy();
-    });
+  const server = http.createServer(
+    { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 500 },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        log(`mock host error on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+        if (!res.headersSent) sendError(res, 502, "mock_upstream_failed", "The mock could not get a dynamic answer from Prism.");
+        else res.destroy();
+      });
+    },
+  );
+  // What Node's parser refuses (oversized or malformed headers, an unknown method, conflicting lengths) and a request
+  // that did not arrive in time: the contract's error body, then the connection closes.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const code = error.code ?? "";
+    if (code === "ERR_HTTP_REQUEST_TIMEOUT") return sendOnSocket(socket, 408, "request_timeout", `The request did not arrive within ${REQUEST_TIMEOUT_MS} ms.`);
+    if (code === "HPE_HEADER_OVERFLOW") return sendOnSocket(socket, 431, "invalid_request", "The request's headers are too large.");
+    if (code === "ECONNRESET" || code === "EPIPE") return void socket.destroy();
+    sendOnSocket(socket, 400, "invalid_request", `The request is not well-formed HTTP (${code || error.message}).`);
   });
+  // An Expect the server does not know (only 100-continue is): refused in the contract's shape instead of Node's bare 417.
+  server.on("checkExpectation", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    allowCors(req, res);
+    sendError(res, 400, "invalid_request", `The Expect header (${req.headers.expect}) asks for something this server does not do.`, undefined, { connection: "close" });
+  });
+  // A tunnel is nothing a mock of an HTTP API offers.
+  server.on("connect", (_req: http.IncomingMessage, socket: Duplex) => {
+    sendOnSocket(socket, 405, "method_not_allowed", "CONNECT is not an operation of the contract.");
+  });
+  return server;
 }

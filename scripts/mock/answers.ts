@@ -1,0 +1,89 @@
+// Makes the mock's table of static answers from the bundled contract: every operation × declared status × named
+// example, serialized once, so a request is answered by a lookup (Prism's static mode would send the same bytes).
+import type { ContractOperation } from "../lib/operations.ts";
+import { deref } from "../lib/operations.ts";
+import { isObject, type JsonObject } from "../lib/walk.ts";
+
+export interface StaticAnswer {
+  status: number;
+  example: string;
+  body: Buffer;
+}
+
+export interface OperationAnswers {
+  /** Declared statuses in the contract's order, each with its named examples in order. */
+  byStatus: Map<number, Map<string, StaticAnswer>>;
+  /** The status answered when the caller chose none: the lowest 2xx, as Prism picks it. */
+  defaultStatus: number;
+}
+
+/** A caller's choice among the declared answers (from `Prefer`, or a rule of the document). */
+export interface Choice {
+  code?: number;
+  example?: string;
+  dynamic?: boolean;
+}
+
+export function answersOf(document: JsonObject, operation: ContractOperation): OperationAnswers {
+  const byStatus = new Map<number, Map<string, StaticAnswer>>();
+  for (const [key, raw] of Object.entries((operation.operation.responses ?? {}) as JsonObject)) {
+    if (!/^\d{3}$/.test(key)) continue;
+    const status = Number(key);
+    const media = (deref(document, raw).content as JsonObject | undefined)?.["application/json"];
+    const examples = new Map<string, StaticAnswer>();
+    for (const [name, example] of Object.entries(((isObject(media) ? media.examples : undefined) ?? {}) as JsonObject)) {
+      examples.set(name, { status, example: name, body: Buffer.from(JSON.stringify(deref(document, example).value)) });
+    }
+    byStatus.set(status, examples);
+  }
+  const statuses = [...byStatus.keys()];
+  const defaultStatus = statuses.filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? statuses[0]!;
+  return { byStatus, defaultStatus };
+}
+
+/**
+ * Parses a Prefer header as Prism reads it (`code=404, example=name, dynamic=true`); throws a message naming what is
+ * wrong, which the host answers with its own 400, never an answer the caller did not ask for.
+ */
+export function parsePrefer(header: string): Choice {
+  const choice: Choice = {};
+  for (const part of header.split(/[,;]/)) {
+    const trimmed = part.trim();
+    if (trimmed === "") continue;
+    const eq = trimmed.indexOf("=");
+    const key = (eq < 0 ? trimmed : trimmed.slice(0, eq)).trim().toLowerCase();
+    const value = eq < 0 ? "" : trimmed.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
+    if (key === "code") {
+      if (!/^\d{3}$/.test(value)) throw new Error(`Prefer code=${value} is not a status code`);
+      choice.code = Number(value);
+    } else if (key === "example") {
+      if (value === "") throw new Error("Prefer example= names no example");
+      choice.example = value;
+    } else if (key === "dynamic") {
+      if (value !== "true" && value !== "false") throw new Error(`Prefer dynamic=${value} is neither true nor false`);
+      choice.dynamic = value === "true";
+    }
+    // Other preferences (return=minimal, respond-async, ...) do not change a mock's answer; RFC 7240 lets a server ignore them.
+  }
+  return choice;
+}
+
+/** The static answer a choice selects, or a message saying why it selects none. */
+export function pick(answers: OperationAnswers, operationId: string, choice: Choice): StaticAnswer | string {
+  if (choice.code !== undefined) {
+    const examples = answers.byStatus.get(choice.code);
+    if (examples === undefined) return `${operationId} declares no ${choice.code}; it declares ${[...answers.byStatus.keys()].join(", ")}`;
+    if (choice.example === undefined) return examples.values().next().value ?? `${operationId} ${choice.code} has no example`;
+    return examples.get(choice.example) ?? `${operationId} ${choice.code} has no example ${choice.example}; it has ${[...examples.keys()].join(", ")}`;
+  }
+  if (choice.example !== undefined) {
+    // The example is looked for in the default answer first, then in every other declared status, in order.
+    const order = [answers.defaultStatus, ...[...answers.byStatus.keys()].filter((s) => s !== answers.defaultStatus)];
+    for (const status of order) {
+      const found = answers.byStatus.get(status)?.get(choice.example);
+      if (found) return found;
+    }
+    return `${operationId} has no example ${choice.example}`;
+  }
+  return answers.byStatus.get(answers.defaultStatus)?.values().next().value ?? `${operationId} has no example to answer with`;
+}

@@ -1,0 +1,56 @@
+// `npm start` stops with one line naming the cause, not a stack trace: when its port is taken, and when the contract
+// it would serve does not lint.
+import { execFile } from "node:child_process";
+import { readFile, rm, writeFile } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../scripts/lib/net.ts";
+import { binPath, toolEnv } from "../scripts/lib/tools.ts";
+import { freshCopy } from "./support/fresh-copy.ts";
+
+const run = promisify(execFile);
+let clone: string;
+
+async function start(port: number): Promise<{ code: number; stderr: string; stdout: string }> {
+  return run(binPath("tsx"), ["scripts/start.ts", "--port", String(port)], { cwd: clone, env: toolEnv, timeout: 120_000 }).then(
+    (result) => ({ code: 0, ...result }),
+    (error: { code: number; stderr: string; stdout: string }) => error,
+  );
+}
+
+beforeAll(async () => {
+  clone = await freshCopy();
+});
+afterAll(() => rm(clone, { recursive: true, force: true }));
+
+describe("npm start refuses", () => {
+  it("a port in use, in one line that says how to pick another", async () => {
+    const holder = net.createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => holder.listen(port, "127.0.0.1", resolve));
+    try {
+      const result = await start(port);
+      expect(result.code).toBe(1);
+      expect(result.stderr.trim()).toBe(`npm start: port ${port} on 127.0.0.1 is in use. Stop what holds it, or run: npm start -- --port ${port + 1}`);
+    } finally {
+      holder.close();
+    }
+  });
+
+  it("a contract that does not lint, in one line naming the first problem", async () => {
+    const file = path.join(clone, "openapi/lab-tests/paths/v3_lab_tests_labs.yaml");
+    const original = await readFile(file, "utf8");
+    await writeFile(file, original.replace(/operationId: listLabs/, "operationId: labsPlease"));
+    try {
+      const result = await start(await freePort());
+      expect(result.code).toBe(1);
+      const lines = result.stderr.trim().split("\n").filter((line) => !line.includes("nodedir"));
+      expect(lines.at(-1)).toMatch(/^npm start: the contract does not lint \(\d+ problems?; first: .*operationId.*\)\. Run npm run lint for all\.$/);
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      await writeFile(file, original);
+    }
+  });
+});
