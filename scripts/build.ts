@@ -84,4 +84,17 @@ export async function build(options: { log?: (line: string) => void; reference?:
   return stale;
 }
 
-if (isMain(import.meta.url)) await build();
+if (isMain(import.meta.url)) {
+  // --no-reference: leave the reference to the caller; --lint: then lint, and fail in one line if the contract does
+  // not (what npm start runs, in a process of its own, when the inputs changed).
+  const args = new Set(process.argv.slice(2));
+  await build({ reference: !args.has("--no-reference") });
+  if (args.has("--lint")) {
+    const { lintProblems } = await import("./lint.ts");
+    const problems = await lintProblems();
+    if (problems.length > 0) {
+      console.error(`the contract does not lint (${problems.length} problem${problems.length === 1 ? "" : "s"}; first: ${problems[0]}). Run npm run lint for all.`);
+      process.exit(1);
+    }
+  }
+}

@@ -1,7 +1,10 @@
 // Serves the mock on 127.0.0.1 (port 4010, or --port N / PORT) with the reference: rebuilds and lints generated/ first
 // only when its inputs changed, listens at once, and builds a missing reference in the background.
+import { spawnSync } from "node:child_process";
+import path from "node:path";
 import { parseArgs } from "node:util";
-import { build, referenceStale, upToDate } from "./build.ts";
+import { referenceStale, upToDate } from "./build.ts";
+import { repoRoot } from "./lib/paths.ts";
 import { startMock } from "./mock/server.ts";
 
 const { values } = parseArgs({ options: { port: { type: "string" }, host: { type: "string" } } });
@@ -15,11 +18,17 @@ function fail(line: string): never {
 }
 
 if (!(await upToDate())) {
-  await build({ reference: false }).catch((error: Error) => fail(`the contract does not build: ${error.message.split("\n").find((l) => l.trim()) ?? error.message}`));
-  // Lint runs only when the inputs changed; a contract that does not lint is not served.
-  const { lintProblems } = await import("./lint.ts");
-  const problems = await lintProblems();
-  if (problems.length > 0) fail(`the contract does not lint (${problems.length} problem${problems.length === 1 ? "" : "s"}; first: ${problems[0]}). Run npm run lint for all.`);
+  // Build and lint in a process of their own, so the mock never holds TypeScript, Redocly and Spectral in memory.
+  // A contract that does not build or lint is not served.
+  const child = spawnSync(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts", "build.ts"), "--no-reference", "--lint"], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    stdio: ["ignore", "inherit", "pipe"],
+  });
+  if (child.status !== 0) {
+    const lines = (child.stderr ?? "").split("\n").filter((line) => line.trim() !== "" && !line.includes("nodedir") && !/^\s+at /.test(line));
+    fail(lines.find((line) => line.startsWith("the contract does not lint")) ?? `the contract does not build: ${lines.find((line) => /Error/.test(line)) ?? lines[0] ?? `exit ${child.status}`}`);
+  }
 }
 
 let referenceMessage: string | undefined;

@@ -97,8 +97,13 @@ export class ContractValidator {
   readonly #document: JsonObject;
   readonly #requests: Ajv2020;
   readonly #parameters: Ajv2020;
-  readonly #responses: Ajv2020;
+  #responses: Ajv2020 | undefined;
   readonly #cache = new Map<string, ValidateFunction>();
+  /** Compiled once per parameter object: building the key of #compile (a clone and a JSON text of the schema) costs more than validating. */
+  readonly #parameterValidators = new WeakMap<JsonObject, ValidateFunction>();
+  readonly #bodyValidators = new WeakMap<ContractOperation, ValidateFunction>();
+  /** The security headers of each operation's alternatives, lower-case, worked out once. */
+  readonly #acceptedHeaders = new WeakMap<ContractOperation, string[][]>();
 
   constructor(document: JsonObject) {
     this.#document = document;
@@ -106,7 +111,7 @@ export class ContractValidator {
     this.#requests = createContractAjv(closed);
     // Query and path values arrive as text: "25" must count as the integer 25, "a" as the list ["a"].
     this.#parameters = createContractAjv(closed, { coerceTypes: "array" });
-    this.#responses = createContractAjv(document);
+    // The responses' validator is made on first use: the mock checks only Prism's dynamic answers, and starts faster without it.
   }
 
   #compile(ajv: Ajv2020, kind: string, schema: object): ValidateFunction {
@@ -141,7 +146,11 @@ export class ContractValidator {
       const value = headers[header];
       return value !== undefined && value !== "";
     };
-    const accepted = operation.securityAlternatives.map((names) => names.map((name) => this.#schemeHeader(name)));
+    let accepted = this.#acceptedHeaders.get(operation);
+    if (accepted === undefined) {
+      accepted = operation.securityAlternatives.map((names) => names.map((name) => this.#schemeHeader(name)));
+      this.#acceptedHeaders.set(operation, accepted);
+    }
     if (accepted.some((headersOfOne) => headersOfOne.every(present))) return undefined;
     const wanted = accepted.map((headersOfOne) => headersOfOne.join(" and ")).join(", or ");
     const acceptedHeaders = new Set(accepted.flat());
@@ -180,10 +189,14 @@ export class ContractValidator {
     if (raw === undefined) {
       return parameter.required === true ? [{ location, field: name, message: "is required" }] : [];
     }
-    const validate = this.#compile(this.#parameters, "parameter", {
-      type: "object",
-      properties: { value: anchorRefs(closeNonExhaustiveEnums(parameter.schema)) as object },
-    });
+    let validate = this.#parameterValidators.get(parameter);
+    if (validate === undefined) {
+      validate = this.#compile(this.#parameters, "parameter", {
+        type: "object",
+        properties: { value: anchorRefs(closeNonExhaustiveEnums(parameter.schema)) as object },
+      });
+      this.#parameterValidators.set(parameter, validate);
+    }
     const holder = { value: raw };
     // Coercion reads "1e309" and "Infinity" as numbers, which JSON Schema's integer and number then accept.
     if (validate(holder)) return hasNonFinite(holder.value) ? [{ location, field: name, message: "must be a finite number" }] : [];
@@ -224,9 +237,13 @@ export class ContractValidator {
       if (requestBody.required === true) details.push({ location: "body", field: "", message: "a JSON body is required" });
       return undefined;
     }
-    const validate = this.#compile(this.#requests, "body", {
-      $ref: jsonSchemaRef(operation.operation.requestBody, pointerFor(operation.template, operation.method.toLowerCase(), "requestBody")),
-    });
+    let validate = this.#bodyValidators.get(operation);
+    if (validate === undefined) {
+      validate = this.#compile(this.#requests, "body", {
+        $ref: jsonSchemaRef(operation.operation.requestBody, pointerFor(operation.template, operation.method.toLowerCase(), "requestBody")),
+      });
+      this.#bodyValidators.set(operation, validate);
+    }
     if (!validate(body)) details.push(...toDetails("body", validate.errors ?? [], bodyField));
     // JSON.parse reads 1e309 as Infinity, which JSON Schema's integer and number accept.
     else if (hasNonFinite(body)) details.push({ location: "body", field: "", message: "has a number too large to represent (it must be finite)" });
@@ -241,6 +258,7 @@ export class ContractValidator {
     const response = deref(this.#document, responses[key]);
     const media = isObject(response.content) ? response.content["application/json"] : undefined;
     if (!isObject(media)) return body === undefined ? [] : [{ location: "body", field: "", message: "has a body the contract does not declare" }];
+    this.#responses ??= createContractAjv(this.#document);
     const validate = this.#compile(this.#responses, "response", {
       $ref: jsonSchemaRef(responses[key], pointerFor(operation.template, operation.method.toLowerCase(), "responses", key)),
     });

@@ -19,11 +19,12 @@ async function filesUnder(relative: string): Promise<string[]> {
 
 export async function inputsHash(): Promise<string> {
   const files = (await Promise.all(INPUTS.map(filesUnder))).flat().sort();
+  const contents = await Promise.all(files.map((file) => readFile(path.join(repoRoot, file))));
   const hash = createHash("sha256");
-  for (const file of files) {
+  files.forEach((file, i) => {
     hash.update(`${file.split(path.sep).join("/")}\0`);
-    hash.update(await readFile(path.join(repoRoot, file)));
+    hash.update(contents[i]!);
     hash.update("\0");
-  }
+  });
   return `${hash.digest("hex")}\n`;
 }

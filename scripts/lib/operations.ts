@@ -107,7 +107,18 @@ export function createRouter(document: JsonObject): Router {
   }
   // Literal segments beat parameters (`/v3/lab_tests/labs` before `/v3/lab_tests/{lab_test_id}/...`).
   routes.sort((a, b) => a.names.length - b.names.length);
-  const find = (pathname: string) => routes.filter((route) => route.regex.test(pathname));
+  // A path seen before is not matched against every route again: the mock answers the same paths many times over.
+  const found = new Map<string, typeof routes>();
+  const find = (pathname: string) => {
+    let matching = found.get(pathname);
+    if (matching === undefined) {
+      matching = routes.filter((route) => route.regex.test(pathname));
+      // Bounded, so a client sending endless distinct paths cannot grow it without limit.
+      if (found.size >= 10_000) found.clear();
+      found.set(pathname, matching);
+    }
+    return matching;
+  };
   return {
     operations,
     match(method, pathname) {

@@ -30,6 +30,7 @@ function errorBody(code: string, message: string, details?: ErrorDetail[]): Buff
 }
 
 function sendError(res: http.ServerResponse, status: number, code: string, message: string, details?: ErrorDetail[], headers: Record<string, string> = {}): void {
+  allowCors(res.req, res);
   const body = errorBody(code, message, details);
   res.writeHead(status, { "content-type": JSON_TYPE, "content-length": body.length, ...headers });
   res.end(body);
@@ -57,8 +58,15 @@ export function acceptsJson(accept: string | undefined): boolean {
   });
 }
 
+const NO_BODY: Promise<string> = Promise.resolve("");
+
 /** The body as text, or undefined when it is over the limit; an oversized body is drained, not cut off, so the 413 still reaches the caller. */
 function readBody(req: http.IncomingMessage): Promise<string | undefined> {
+  // Most requests are GETs without a body: no listeners, no buffers, no new promise for them.
+  if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
+    req.resume();
+    return NO_BODY;
+  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -74,10 +82,13 @@ function readBody(req: http.IncomingMessage): Promise<string | undefined> {
 const FORWARDED_HEADERS = ["accept", "content-type", "prefer", "x-svc-api-key", "x-svc-link-token", "x-management-key", "x-svc-org-key"];
 
 /** Front ends call the mock from their own dev server's origin, so every answer allows any origin. */
+function corsHeaders(req: http.IncomingMessage): string[] {
+  return ["access-control-allow-origin", req.headers.origin ?? "*", "vary", "origin", "access-control-expose-headers", "x-svc-mock-contract-violation"];
+}
+
 function allowCors(req: http.IncomingMessage, res: http.ServerResponse): void {
-  res.setHeader("access-control-allow-origin", req.headers.origin ?? "*");
-  res.setHeader("vary", "origin");
-  res.setHeader("access-control-expose-headers", "x-svc-mock-contract-violation");
+  const headers = corsHeaders(req);
+  for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
 }
 
 function answerPreflight(req: http.IncomingMessage, res: http.ServerResponse, methods: string[]): void {
@@ -111,14 +122,15 @@ export function createMockHost(options: MockHostOptions): http.Server {
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const method = (req.method ?? "GET").toUpperCase();
-    allowCors(req, res);
     const url = requestTarget(req.url);
     if (url === undefined) return sendError(res, 400, "invalid_request", "The request target is not a path nor an absolute URL.");
     if (method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined && router.pathExists(url.pathname)) {
+      allowCors(req, res);
       return answerPreflight(req, res, router.methodsAt(url.pathname));
     }
     const file = options.staticFiles[url.pathname];
     if (file && method === "GET") {
+      allowCors(req, res);
       const pending = file.pending?.();
       if (pending !== undefined) {
         res.writeHead(200, { "content-type": "text/html; charset=utf-8", refresh: "2" });
@@ -179,7 +191,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
         { location: "header", field: "prefer", message: answer },
       ]);
     }
-    res.writeHead(answer.status, { "content-type": JSON_TYPE, "content-length": answer.body.length });
+    res.writeHead(answer.status, ["content-type", JSON_TYPE, "content-length", String(answer.body.length), ...corsHeaders(req)]);
     res.end(answer.body);
   }
 
@@ -210,6 +222,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
       responseHeaders["x-svc-mock-contract-violation"] = violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ").slice(0, 500);
       log(`contract violation in dynamic ${match.operation.operationId} ${upstream.status}: ${JSON.stringify(violations)}`);
     }
+    allowCors(req, res);
     res.writeHead(upstream.status, responseHeaders);
     res.end(text);
   }
@@ -235,7 +248,6 @@ export function createMockHost(options: MockHostOptions): http.Server {
   });
   // An Expect the server does not know (only 100-continue is): refused in the contract's shape instead of Node's bare 417.
   server.on("checkExpectation", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    allowCors(req, res);
     sendError(res, 400, "invalid_request", `The Expect header (${req.headers.expect}) asks for something this server does not do.`, undefined, { connection: "close" });
   });
   // A tunnel is nothing a mock of an HTTP API offers.

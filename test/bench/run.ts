@@ -2,20 +2,27 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { repoRoot } from "../../scripts/lib/paths.ts";
+import { parseArgs } from "node:util";
 import { clientFigures, type Figure } from "./client.ts";
+import { mockFigures } from "./mock.ts";
 
 const outDir = path.join(repoRoot, ".tmp", "bench");
 const latest = path.join(outDir, "latest.json");
 
 function row(figure: Figure, previous: Figure | undefined): string {
-  const value = `${figure.value.toFixed(figure.unit === "bytes" ? 0 : 2)} ${figure.unit}`;
-  const base = `${figure.baseline.value.toFixed(figure.unit === "bytes" ? 0 : 2)} ${figure.unit}`;
+  const digits = figure.unit === "bytes" || figure.unit === "req/s" ? 0 : 2;
+  const value = `${figure.value.toFixed(digits)} ${figure.unit}`;
+  const base = `${figure.baseline.value.toFixed(digits)} ${figure.unit}`;
   const change = previous ? ` (last run ${previous.ratio.toFixed(2)})` : "";
   return `| ${figure.name} | ${value} | ${figure.baseline.name}: ${base} | ${figure.ratio.toFixed(2)}${change} | ${figure.target ?? ""} |`;
 }
 
 const previous = JSON.parse(await readFile(latest, "utf8").catch(() => "{}")) as { figures?: Figure[] };
-const figures = await clientFigures();
+// `npm run bench -- --only mock` (or client) runs one group.
+const { values } = parseArgs({ options: { only: { type: "string" } } });
+const figures: Figure[] = [];
+if (values.only !== "mock") figures.push(...(await clientFigures()));
+if (values.only !== "client") figures.push(...(await mockFigures((line) => console.error(`  ${line}`))));
 console.log("| figure | value | baseline (same run) | ratio | target |\n|---|---|---|---|---|");
 for (const figure of figures) {
   const before = previous.figures?.find((f) => f.name === figure.name && f.baseline.name === figure.baseline.name);

@@ -1,0 +1,176 @@
+// Measures the mock as users run it (`npm start`, a new process, autocannon on 127.0.0.1) beside a bare Node http server
+// answering the same bytes, launched the same way, in the same run: throughput and p99, start, memory, and the no-op build.
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import autocannon from "autocannon";
+import { freePort } from "../../scripts/lib/net.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+import { toolEnv } from "../../scripts/lib/tools.ts";
+import { VALID_CALLS } from "../support/calls.ts";
+import { operation, operations, validator } from "../support/contract.ts";
+import type { Figure } from "./client.ts";
+
+const run = promisify(execFile);
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const KEYS: Record<string, string> = { "x-svc-api-key": "sk_test_bench", "x-svc-link-token": "lt_test_bench", "x-management-key": "mk_test_bench_not_a_real_key" };
+
+interface RawRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** Each operation's valid call (test/support/calls.ts) as raw HTTP with its credential. */
+function validRequest(operationId: string): RawRequest {
+  const op = operation(operationId);
+  const call = VALID_CALLS[operationId] ?? {};
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(call.params?.query ?? {})) {
+    for (const each of Array.isArray(value) ? value : [value]) if (each !== undefined) query.append(name, String(each));
+  }
+  const pathname = op.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.path?.[name])));
+  const header = validator.credentialHeader(op)!;
+  const body = op.operation.requestBody === undefined ? undefined : JSON.stringify(call.body);
+  return {
+    method: op.method,
+    path: `${pathname}${query.size ? `?${query}` : ""}`,
+    headers: { [header]: KEYS[header]!, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body }),
+  };
+}
+
+interface Launched {
+  child: ChildProcess;
+  /** From spawning the command to the first 200 answer. */
+  startMs: number;
+}
+
+/** Spawns a server command and waits for its first 200 on a request. */
+async function launch(command: string, args: string[], port: number, probe: RawRequest): Promise<Launched> {
+  const started = performance.now();
+  const child = spawn(command, args, { cwd: repoRoot, env: toolEnv, stdio: "ignore", detached: true });
+  for (;;) {
+    const ok = await fetch(`http://127.0.0.1:${port}${probe.path}`, { method: probe.method, headers: probe.headers, ...(probe.body ? { body: probe.body } : {}) })
+      .then((r) => r.status === 200)
+      .catch(() => false);
+    if (ok) return { child, startMs: performance.now() - started };
+    if (child.exitCode !== null) throw new Error(`${command} ${args.join(" ")} exited ${child.exitCode}`);
+    if (performance.now() - started > 60_000) throw new Error(`${command} did not answer within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** The resident memory of a process tree below `pid`, without the launcher itself (npm). */
+async function treeRssMb(pid: number): Promise<number> {
+  const parents = new Map<number, number>();
+  const rss = new Map<number, number>();
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields.length < 22) continue;
+    parents.set(Number(entry), Number(fields[1]));
+    rss.set(Number(entry), (Number(fields[21]) * 4096) / (1 << 20));
+  }
+  const below = (p: number): number[] => [...parents].filter(([, parent]) => parent === p).flatMap(([child]) => [child, ...below(child)]);
+  return below(pid).reduce((sum, p) => sum + (rss.get(p) ?? 0), 0);
+}
+
+function stop(launched: Launched): void {
+  try {
+    process.kill(-launched.child.pid!, "SIGTERM");
+  } catch {
+    // Already gone.
+  }
+}
+
+async function load(port: number, requests: RawRequest[], options: { connections: number; duration?: number; amount?: number }) {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: options.connections,
+    ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 5 }),
+    requests: requests.map((r) => ({ method: r.method as "GET", path: r.path, headers: r.headers, ...(r.body ? { body: r.body } : {}) })),
+  });
+  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+}
+
+export async function mockFigures(log: (line: string) => void = () => {}): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const all = operations.map((op) => validRequest(op.operationId));
+  const labs = validRequest("listLabs");
+  const linkToken = validRequest("createLinkToken");
+  const markers = validRequest("listLabTestMarkers");
+
+  const mockPort = await freePort();
+  const mock = await launch("npm", ["start", "--silent", "--", "--port", String(mockPort)], mockPort, labs);
+  log(`mock up in ${mock.startMs.toFixed(0)} ms`);
+  // The bare server answers each path with the mock's own bytes for it.
+  const answers: Record<string, { status: number; body: string }> = {};
+  for (const request of all) {
+    const response = await fetch(`http://127.0.0.1:${mockPort}${request.path}`, { method: request.method, headers: request.headers, ...(request.body ? { body: request.body } : {}) });
+    answers[`${request.method} ${request.path.split("?")[0]}`] = { status: response.status, body: await response.text() };
+  }
+  const scratch = path.join(repoRoot, ".tmp", "bench");
+  await mkdir(scratch, { recursive: true });
+  const answersFile = path.join(scratch, "bare-answers.json");
+  await writeFile(answersFile, JSON.stringify(answers));
+  const barePort = await freePort();
+  const bare = await launch("npm", ["exec", "--silent", "--", "node", "--import", "tsx", "test/bench/bare-server.ts", answersFile, String(barePort)], barePort, labs);
+  figures.push({ name: "mock: from launch to the first 200", value: mock.startMs, unit: "ms", baseline: { name: "bare server, launched the same way", value: bare.startMs }, ratio: mock.startMs / bare.startMs, target: "value <= 1000 ms" });
+
+  try {
+    const scenarios = [
+      ["at 10 connections, GET /v3/lab_tests/labs (a list)", [labs], 10, 3],
+      ["at 10 connections, POST /v2/link/token (a validated body)", [linkToken], 10, 3],
+      ["at 10 connections, GET markers (paged)", [markers], 10, 3],
+      ["at 50 connections, every operation in turn", all, 50, 15],
+    ] as const;
+    for (const [what, requests, connections, p99Target] of scenarios) {
+      // Three short rounds, mock and bare in turn: the load generator shares the two cores, and one long run of each
+      // was seen to swing the ratio by 0.3 from run to run.
+      const rounds: { m: Awaited<ReturnType<typeof load>>; b: Awaited<ReturnType<typeof load>> }[] = [];
+      for (let round = 0; round < 3; round++) {
+        const m = await load(mockPort, [...requests], { connections, duration: 3 });
+        const b = await load(barePort, [...requests], { connections, duration: 3 });
+        if (m.errors || m.non2xx) throw new Error(`${what}: the mock had ${m.errors} errors and ${m.non2xx} non-2xx answers`);
+        rounds.push({ m, b });
+      }
+      const rps = median(rounds.map((r) => r.m.rps));
+      const bareRps = median(rounds.map((r) => r.b.rps));
+      const p99 = median(rounds.map((r) => r.m.p99));
+      const bareP99 = median(rounds.map((r) => r.b.p99));
+      log(`${what}: mock ${rps.toFixed(0)} req/s p99 ${p99} ms, bare ${bareRps.toFixed(0)} req/s p99 ${bareP99} ms`);
+      figures.push({ name: `mock: throughput ${what}`, value: rps, unit: "req/s", baseline: { name: "bare server", value: bareRps }, ratio: median(rounds.map((r) => r.m.rps / r.b.rps)), target: "ratio >= 0.60" });
+      figures.push({ name: `mock: p99 ${what}`, value: p99, unit: "ms", baseline: { name: "bare server", value: bareP99 }, ratio: p99 / Math.max(bareP99, 1), target: `value <= ${p99Target} ms` });
+    }
+
+    // Memory after 10,000 and after 100,000 requests (round robin over every operation), beside the bare server's.
+    const rss: Record<string, number[]> = { mock: [], bare: [] };
+    for (const [name, port, launched] of [["mock", mockPort, mock], ["bare", barePort, bare]] as const) {
+      await load(port, all, { connections: 50, amount: 10_000 });
+      rss[name]!.push(await treeRssMb(launched.child.pid!));
+      await load(port, all, { connections: 50, amount: 90_000 });
+      rss[name]!.push(await treeRssMb(launched.child.pid!));
+    }
+    log(`memory: mock ${rss.mock!.map((v) => v.toFixed(0)).join(" → ")} MB, bare ${rss.bare!.map((v) => v.toFixed(0)).join(" → ")} MB`);
+    figures.push({ name: "mock: resident memory after 10,000 requests", value: rss.mock![0]!, unit: "MB", baseline: { name: "bare server", value: rss.bare![0]! }, ratio: rss.mock![0]! / rss.bare![0]!, target: "value <= 200 MB" });
+    figures.push({ name: "mock: resident memory after 100,000 requests", value: rss.mock![1]!, unit: "MB", baseline: { name: "the mock after 10,000", value: rss.mock![0]! }, ratio: rss.mock![1]! / rss.mock![0]!, target: "ratio <= 1.10 (flat)" });
+  } finally {
+    stop(mock);
+    stop(bare);
+  }
+
+  const times: Record<string, number[]> = { build: [], node: [] };
+  for (let i = 0; i < 5; i++) {
+    for (const [name, command, args] of [["build", "npm", ["run", "build", "--silent"]], ["node", "node", ["-e", "0"]]] as const) {
+      const started = performance.now();
+      await run(command, [...args], { cwd: repoRoot, env: toolEnv });
+      times[name]!.push(performance.now() - started);
+    }
+  }
+  figures.push({ name: "npm run build with nothing to do", value: median(times.build!), unit: "ms", baseline: { name: "node -e 0", value: median(times.node!) }, ratio: median(times.build!) / median(times.node!), target: "value <= 500 ms" });
+  return figures;
+}
