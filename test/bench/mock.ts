@@ -158,6 +158,11 @@ export async function mockFigures(log: (line: string) => void = () => {}): Promi
     log(`memory: mock ${rss.mock!.map((v) => v.toFixed(0)).join(" → ")} MB, bare ${rss.bare!.map((v) => v.toFixed(0)).join(" → ")} MB`);
     figures.push({ name: "mock: resident memory after 10,000 requests", value: rss.mock![0]!, unit: "MB", baseline: { name: "bare server", value: rss.bare![0]! }, ratio: rss.mock![0]! / rss.bare![0]!, target: "value <= 200 MB" });
     figures.push({ name: "mock: resident memory after 100,000 requests", value: rss.mock![1]!, unit: "MB", baseline: { name: "the mock after 10,000", value: rss.mock![0]! }, ratio: rss.mock![1]! / rss.mock![0]!, target: "ratio <= 1.10 (flat)" });
+    // Prism is started by the first request that asks for a dynamic answer; then the mock's processes include it.
+    const dynamic = await fetch(`http://127.0.0.1:${mockPort}${labs.path}`, { headers: { ...labs.headers, prefer: "dynamic=true" } });
+    if (dynamic.status !== 200) throw new Error(`the dynamic answer was ${dynamic.status}`);
+    const withPrism = await treeRssMb(mock.child.pid!);
+    figures.push({ name: "mock: resident memory with Prism started (a dynamic answer)", value: withPrism, unit: "MB", baseline: { name: "bare server", value: rss.bare![1]! }, ratio: withPrism / rss.bare![1]!, target: "value <= 200 MB" });
   } finally {
     stop(mock);
     stop(bare);
