@@ -1,5 +1,6 @@
 // Every refusal the mock can give, provoked on every operation over raw HTTP: the status is one the operation declares, and the body is what it declares for it.
 import http from "node:http";
+import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { HTTP_METHODS, type ContractOperation } from "../../scripts/lib/operations.ts";
 import type { JsonObject } from "../../scripts/lib/walk.ts";
@@ -127,9 +128,30 @@ describe("every refusal the mock gives is declared by the operation it refuses",
   it("declares the transport-level refusals on every operation, from the one shared list", () => {
     for (const op of operations) {
       const responses = op.operation.responses as JsonObject;
-      for (const status of ["400", "405", "406", "413", "415"]) {
+      for (const status of ["400", "405", "406", "408", "413", "415"]) {
         expect(responses[status], `${op.operationId} ${status}`).toEqual({ $ref: expect.stringMatching(/^#\/components\/responses\//) });
       }
     }
   });
 });
+
+describe("a request that does not arrive in time", () => {
+  it("gets 408 in the contract's error body once the request timeout passes, not a connection held for minutes", async () => {
+    const url = new URL(mockUrl);
+    const started = Date.now();
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(url.port), url.hostname, () => {
+        // Promises 50 bytes, sends 4.
+        socket.write(`POST /v2/link/token HTTP/1.1\r\nHost: x\r\nx-svc-api-key: ${TEST_API_KEY}\r\ncontent-type: application/json\r\ncontent-length: 50\r\n\r\n{"a"`);
+      });
+      let out = "";
+      socket.on("data", (chunk) => (out += chunk));
+      socket.on("close", () => resolve(out));
+      socket.on("error", reject);
+    });
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(text.split("\r\n")[0]).toBe("HTTP/1.1 408 Request Timeout");
+    assertMatchesContract("createLinkToken", 408, JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)));
+  });
+});
+
