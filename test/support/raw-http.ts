@@ -3,7 +3,7 @@ import net from "node:net";
 import type { ContractOperation } from "../../scripts/lib/operations.ts";
 import { validator } from "./contract.ts";
 import { VALID_CALLS } from "./calls.ts";
-import { TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "./mock.ts";
+import { TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "./keys.ts";
 
 export interface RawRequest {
   method: string;
@@ -145,6 +145,6 @@ export function validRequest(op: ContractOperation): RawRequest {
 /** The request as text for a failure message: the bytes, escaped where not printable, a long body cut. */
 export function describeRequest(request: RawRequest | Buffer): string {
   const bytes = Buffer.isBuffer(request) ? request : serialize(request, "127.0.0.1:PORT");
-  const shown = bytes.length > 600 ? Buffer.concat([bytes.subarray(0, 500), Buffer.from(`…(${bytes.length} bytes in all)`)]) : bytes;
+  const shown = bytes.length > 2_000 ? Buffer.concat([bytes.subarray(0, 1_500), Buffer.from(`…(${bytes.length} bytes in all)`)]) : bytes;
   return shown.toString("latin1").replace(/[^\x20-\x7e\r\n]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`);
 }
