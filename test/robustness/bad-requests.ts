@@ -292,22 +292,19 @@ function paramBreaks(op: ContractOperation): fc.Arbitrary<{ what: string; target
 // ---------------------------------------------------------------------------------------------------------------
 // The properties' generators: one bad request at a time, for any operation.
 
-const opArb = fc.constantFrom(...operations);
-const withBody = operations.filter((op) => op.operation.requestBody !== undefined);
-const withParams = operations.filter((op) => paramBreaks(op) !== undefined);
+/** A property's bad requests for one operation; undefined where the property has nothing to break in it. */
+type PerOperation = (op: ContractOperation) => fc.Arbitrary<Bad> | undefined;
 
 function replaceHeader(request: RawRequest, name: string, value: string | undefined): RawRequest {
   const headers = request.headers.filter(([n]) => n.toLowerCase() !== name.toLowerCase());
   return { ...request, headers: value === undefined ? headers : [...headers, [name, value]] };
 }
 
-const badBodies: fc.Arbitrary<Bad> = fc.constantFrom(...withBody).chain((op) =>
-  bodyBreaks(op)!.map((broken) => ({ what: broken.what, op, declared: true, request: { ...validRequest(op), body: Buffer.from(broken.text) } })),
-);
+const badBodies: PerOperation = (op) =>
+  bodyBreaks(op)?.map((broken) => ({ what: broken.what, op, declared: true, request: { ...validRequest(op), body: Buffer.from(broken.text) } }));
 
-const badParams: fc.Arbitrary<Bad> = fc.constantFrom(...withParams).chain((op) =>
-  paramBreaks(op)!.map((broken) => ({ what: broken.what, op, declared: true, request: { ...validRequest(op), target: broken.target } })),
-);
+const badParams: PerOperation = (op) =>
+  paramBreaks(op)?.map((broken) => ({ what: broken.what, op, declared: true, request: { ...validRequest(op), target: broken.target } }));
 
 const ODD_CONTENT_TYPES = [
   "text/plain",
@@ -322,23 +319,23 @@ const ODD_CONTENT_TYPES = [
   "json",
   "application/octet-stream",
 ];
-const badContentTypes: fc.Arbitrary<Bad> = fc
-  .tuple(
-    fc.constantFrom(...withBody),
-    fc.oneof(
+const badContentTypes: PerOperation = (op) =>
+  op.operation.requestBody === undefined
+    ? undefined
+    : fc
+        .oneof(
       fc.constantFrom(...ODD_CONTENT_TYPES),
       fc.stringMatching(/^[a-z]{1,10}\/[a-z]{1,10}$/).filter((t) => !/(^|\/|\+)json$|^\*\//.test(t) && !t.endsWith("/*")),
       fc.stringMatching(/^[a-z0-9-]{1,12}$/).map((cs) => `application/json; charset=x-unknown-${cs}`),
       fc.uint8Array({ minLength: 1, maxLength: 8 }).map((bytes) => `application/json; charset=${Buffer.from(bytes.map((b) => 0x80 | b)).toString("latin1")}`),
-    ),
-  )
-  .map(([op, type]) => ({ what: `content-type ${JSON.stringify(type)}`, op, declared: true, request: replaceHeader(validRequest(op), "Content-Type", type) }));
+        )
+        .map((type) => ({ what: `content-type ${JSON.stringify(type)}`, op, declared: true, request: replaceHeader(validRequest(op), "Content-Type", type) }));
 
 function declaredCodes(op: ContractOperation): number[] {
   return Object.keys(op.operation.responses as JsonObject).filter((s) => /^\d{3}$/.test(s)).map(Number);
 }
 
-const badNegotiation: fc.Arbitrary<Bad> = opArb.chain((op) =>
+const badNegotiation: PerOperation = (op) =>
   fc
     .oneof(
       fc.constantFrom("invalid", "text/html", "application/xml", "image/png", "text/*", "text/html;q=1", ";;;", "application/", "\xe9/\xe9").map((v) => ({ what: `Accept: ${v}`, header: "Accept", value: v })),
@@ -347,10 +344,9 @@ const badNegotiation: fc.Arbitrary<Bad> = opArb.chain((op) =>
       fc.tuple(fc.constantFrom(...declaredCodes(op).filter((c) => c < 300)), unlisted).map(([code, name]) => ({ what: "Prefer: a declared code, an example that does not exist", header: "Prefer", value: `code=${code}, example=${name}` })),
       fc.integer({ min: 100, max: 999 }).filter((c) => !declaredCodes(op).includes(c)).map((code) => ({ what: "Prefer: a code the operation does not declare", header: "Prefer", value: `code=${code}` })),
     )
-    .map(({ what, header, value }) => ({ what, op, declared: true, request: replaceHeader(validRequest(op), header, value) })),
-);
+    .map(({ what, header, value }) => ({ what, op, declared: true, request: replaceHeader(validRequest(op), header, value) }));
 
-const badCredentials: fc.Arbitrary<Bad> = opArb.chain((op) => {
+const badCredentials: PerOperation = (op) => {
   const own = validator.credentialHeader(op)!;
   const accepted = new Set(op.securityAlternatives.flat().map((scheme) => String(deref(contract, ((contract.components as JsonObject).securitySchemes as JsonObject)[scheme]).name).toLowerCase()));
   const others = Object.keys(CREDENTIALS).filter((h) => !accepted.has(h));
@@ -362,12 +358,12 @@ const badCredentials: fc.Arbitrary<Bad> = opArb.chain((op) => {
       ...(others.length > 0 ? [fc.constantFrom(...others).map((h) => ({ what: `only ${h}, which ${op.operationId} does not take`, request: replaceHeader(without, h, CREDENTIALS[h]!) }))] : []),
     )
     .map(({ what, request }) => ({ what, op, declared: true, request }));
-});
+};
 
 const oddByte = fc.integer({ min: 0, max: 255 }).filter((b) => ![0x09, 0x0a, 0x0d, 0x20, 0x23, 0x2f, 0x3f, 0x5c].includes(b));
 const KNOWN_METHODS = new Set(http.METHODS);
 
-const badTransport: fc.Arbitrary<Bad> = opArb.chain((op) => {
+const badTransport: PerOperation = (op) => {
   const valid = validRequest(op);
   const taken = operations.filter((other) => other.template === op.template).map((other) => other.method);
   const otherMethods = HTTP_METHODS.map((m) => m.toUpperCase()).filter((m) => !taken.includes(m) && m !== "HEAD" && m !== "OPTIONS");
@@ -411,17 +407,37 @@ const badTransport: fc.Arbitrary<Bad> = opArb.chain((op) => {
       request: { ...valid, headers: [...valid.headers, ...framing], body: Buffer.from("{}"), noLength: true },
     })),
   );
-});
+};
 
 // ---------------------------------------------------------------------------------------------------------------
 
-export const PROPERTIES: [string, fc.Arbitrary<Bad>, number][] = [
-  ["bodies broken against the operation's request schema, malformed, truncated, deep, huge or oversized", badBodies, 3],
-  ["parameters of the wrong type, out of range, unlisted, non-finite, repeated or missing", badParams, 2],
-  ["wrong and odd content types and charsets", badContentTypes, 1],
-  ["odd Accept and Prefer headers", badNegotiation, 1],
-  ["missing, empty or wrong credentials", badCredentials, 1],
-  ["unknown paths and methods, odd bytes in paths and headers, requests Node's parser refuses", badTransport, 2],
+export interface RobustnessProperty {
+  name: string;
+  /** Any operation's bad requests, the operation drawn first. */
+  arbitrary: fc.Arbitrary<Bad>;
+  /** One bad request for each operation the property applies to, so every run tries every operation. */
+  examples(seed: number): Bad[];
+  /** Its share of the runs. */
+  weight: number;
+}
+
+function property(name: string, perOperation: PerOperation, weight: number): RobustnessProperty {
+  const applicable = operations.filter((op) => perOperation(op) !== undefined);
+  return {
+    name,
+    arbitrary: fc.constantFrom(...applicable).chain((op) => perOperation(op)!),
+    examples: (seed) => applicable.map((op, i) => fc.sample(perOperation(op)!, { numRuns: 1, seed: seed + i })[0]!),
+    weight,
+  };
+}
+
+export const PROPERTIES: RobustnessProperty[] = [
+  property("bodies broken against the operation's request schema, malformed, truncated, deep, huge or oversized", badBodies, 3),
+  property("parameters of the wrong type, out of range, unlisted, non-finite, repeated or missing", badParams, 2),
+  property("wrong and odd content types and charsets", badContentTypes, 1),
+  property("odd Accept and Prefer headers", badNegotiation, 1),
+  property("missing, empty or wrong credentials", badCredentials, 1),
+  property("unknown paths and methods, odd bytes in paths and headers, requests Node's parser refuses", badTransport, 2),
 ];
 
 /** Starts a fresh mock when an earlier fault has left this one answering valid requests differently. */

@@ -7,7 +7,7 @@ import { baselineOf, check, ensureHealthy, HOSTILE, printable, PROPERTIES, start
 /** Runs across all properties: a few hundred by default, ROBUSTNESS_RUNS (at least 5,000 in .ci/run) for the full run. */
 const TOTAL_RUNS = Number(process.env.ROBUSTNESS_RUNS ?? 300);
 const SEED = process.env.FC_SEED === undefined ? Date.now() ^ (Math.random() * 0x7fffffff) : Number(process.env.FC_SEED);
-const WEIGHTS = PROPERTIES.reduce((sum, [, , w]) => sum + w, 0);
+const WEIGHTS = PROPERTIES.reduce((sum, { weight }) => sum + weight, 0);
 
 console.log(`[robustness] fast-check seed ${SEED} (replay with FC_SEED=${SEED}), ${TOTAL_RUNS} runs across the properties`);
 
@@ -19,14 +19,20 @@ describe("every bad request gets a JSON 4xx, in time, and changes no later answe
     for (const op of operations) expect(baselineOf(op.operationId)?.status, op.operationId).toBeLessThan(300);
   });
 
-  PROPERTIES.forEach(([name, arbitrary, weight], index) => {
+  PROPERTIES.forEach(({ name, arbitrary, examples, weight }, index) => {
     const numRuns = Math.max(10, Math.round((TOTAL_RUNS * weight) / WEIGHTS));
-    it(`${name} (${numRuns} runs)`, async () => {
+    it(`${name} (every operation, then ${numRuns} runs)`, async () => {
       await ensureHealthy();
       await fc.assert(
         fc.asyncProperty(arbitrary.map(printable), (bad) => check(bad)),
         // Shrinking re-sends requests; a time limit keeps a failing run from shrinking for minutes.
-        { seed: SEED + index, numRuns, interruptAfterTimeLimit: 90_000, markInterruptAsFailure: false },
+        {
+          seed: SEED + index,
+          numRuns,
+          examples: examples(SEED + index).map((bad) => [printable(bad)]),
+          interruptAfterTimeLimit: 90_000,
+          markInterruptAsFailure: false,
+        },
       );
     }, 240_000);
   });

@@ -28,7 +28,7 @@ const found = new Map<string, Found>();
 await startMockUnderTest();
 try {
   const sets: [string, Bad[]][] = [
-    ...PROPERTIES.map(([name, arbitrary], index) => [name, fc.sample(arbitrary, { numRuns: runs, seed: seed + index })] as [string, Bad[]]),
+    ...PROPERTIES.map(({ name, arbitrary, examples }, index) => [name, [...examples(seed + index), ...fc.sample(arbitrary, { numRuns: runs, seed: seed + index })]] as [string, Bad[]]),
     ["the hostile inputs found before", HOSTILE],
   ];
   for (const [property, bads] of sets) {
