@@ -474,6 +474,7 @@ const labs = op("listLabs");
 const link = op("createLinkToken");
 const psc = op("getOrderPscInfo");
 const listOrders = op("listOrders");
+const insurance = op("createInsurance");
 const orderParams = listOrders.parameters.filter((p) => p.in === "query" && types(resolve(p.schema))?.includes("integer")).map((p) => String(p.name));
 
 export const HOSTILE: Bad[] = [
@@ -495,6 +496,12 @@ export const HOSTILE: Bad[] = [
     orderParams.map((name) => ({ what: `${name}=${value}`, op: listOrders, declared: true, request: { ...validRequest(listOrders), target: `${validTarget(listOrders)}${validTarget(listOrders).includes("?") ? "&" : "?"}${name}=${value}` } })),
   ),
   { what: "radius=1e309", op: psc, declared: true, request: { ...validRequest(psc), target: `${validTarget(psc)}${validTarget(psc).includes("?") ? "&" : "?"}radius=1e309` } },
+  ...["1e309", "-1e309"].map((number) => ({
+    what: `${number} as a number in a JSON body (guarantor.household_size)`,
+    op: insurance,
+    declared: true,
+    request: { ...validRequest(insurance), body: Buffer.from(JSON.stringify(VALID_CALLS.createInsurance!.body).replace(/"household_size":[^,}]+/, `"household_size":${number}`)) },
+  })),
   { what: "1e309 in a JSON body, where a string is due", op: link, declared: true, request: { ...validRequest(link), body: Buffer.from('{"user_id":1e309}') } },
   {
     what: "a body shorter than its content-length (must get 408 from a short request timeout)",
