@@ -299,6 +299,7 @@ function outcome(operation, row, answer, throwOnError) {
     throw malformed(operation, response, body);
   }
   if (declared && body === void 0) throw malformed(operation, response, body);
+  if (!declared && body === void 0) body = "";
   const ok = declared && status >= 200 && status < 300;
   if (!ok && throwOnError) throw new ApiError({ status, body, operation, response });
   return ok ? { ok, status, data: body, response } : { ok, status, error: body, response };

@@ -102,6 +102,9 @@ function outcome(operation: OperationRef, row: OperationRow, answer: { data?: un
     throw malformed(operation, response, body);
   }
   if (declared && body === undefined) throw malformed(operation, response, body);
+  // openapi-fetch gives an empty body as undefined when it came with Content-Length: 0 and as "" otherwise (chunked):
+  // an undeclared answer's error is its body as it came, so an empty one is "" however it was framed.
+  if (!declared && body === undefined) body = "";
   const ok = declared && status >= 200 && status < 300;
   if (!ok && throwOnError) throw new ApiError({ status, body, operation, response });
   return ok ? { ok, status, data: body, response } : { ok, status, error: body, response };

@@ -3,15 +3,12 @@ import { inject } from "vitest";
 import createFetchClient from "openapi-fetch";
 import { createClient, type SvcClient } from "../../generated/client/index.js";
 import type { paths } from "../../generated/schema.js";
+import { TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "./keys.ts";
 
 export const mockUrl = inject("mockUrl");
 export const prismUrl = inject("prismUrl");
 
-/** An obviously fake team API key; the mock accepts any non-empty key. */
-export const TEST_API_KEY = "sk_test_0000_not_a_real_key";
-export const TEST_LINK_TOKEN = "lt_test_0000_not_a_real_token";
-/** An obviously fake management key, for the management API (the mock accepts any non-empty key). */
-export const TEST_MANAGEMENT_KEY = "mk_test_0000_not_a_real_key";
+export { TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY };
 
 export function client(
   credentials: { apiKey?: string; linkToken?: string; managementKey?: string } = { apiKey: TEST_API_KEY, linkToken: TEST_LINK_TOKEN, managementKey: TEST_MANAGEMENT_KEY },

@@ -1,0 +1,27 @@
+// A mock of the robustness suite's own, started like the suite's (startMock), so a request that takes Prism down fails these tests and not every other file sharing test/global-setup.ts's mock.
+import { startMock, type RunningMock } from "../../scripts/mock/server.ts";
+
+let running: RunningMock | undefined;
+
+export async function startPrivateMock(): Promise<string> {
+  running = await startMock({ port: 0, log: () => undefined });
+  return running.url;
+}
+
+/** Stops the mock and starts a fresh one: after a fault has broken it, the next property still tests a working mock. */
+export async function restartPrivateMock(): Promise<string> {
+  await stopPrivateMock();
+  return startPrivateMock();
+}
+
+export async function stopPrivateMock(): Promise<void> {
+  const mock = running;
+  running = undefined;
+  if (mock === undefined) return;
+  try {
+    process.kill(mock.prismPid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+  await Promise.race([mock.stop(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
+}
