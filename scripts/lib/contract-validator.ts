@@ -37,6 +37,21 @@ export interface RequestVerdict {
   body?: unknown;
 }
 
+/**
+ * Whether a Content-Type header is exactly one JSON media type (`application/json` or `application/<x>+json`) with
+ * well-formed parameters and, if it names a charset, UTF-8: JSON text is UTF-8 (RFC 8259), and a header that lists
+ * several types, names no charset after `charset=`, or another one, says the body is not what the mock can read.
+ */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const match = /^\s*application\/([A-Za-z0-9!#$&^_.+-]+)\s*((?:;\s*[A-Za-z0-9!#$&^_.+-]+=(?:[A-Za-z0-9!#$&^_.+-]+|"(?:[^"\\\x00-\x1f\x7f-\uffff]|\\.)*")\s*)*)$/.exec(header);
+  if (!match || !(match[1]!.toLowerCase() === "json" || match[1]!.toLowerCase().endsWith("+json"))) return false;
+  for (const [, name, value] of match[2]!.matchAll(/;\s*([^=\s]+)=("(?:[^"\\]|\\.)*"|[^;\s]+)/g)) {
+    if (name!.toLowerCase() === "charset" && value!.replace(/^"(.*)"$/, "$1").toLowerCase() !== "utf-8") return false;
+  }
+  return true;
+}
+
 /** Whether a value holds a number that is not finite anywhere inside it. */
 function hasNonFinite(value: unknown): boolean {
   if (typeof value === "number") return !Number.isFinite(value);
@@ -210,10 +225,10 @@ export class ContractValidator {
   #readBody(operation: ContractOperation, input: RequestInput): { body: unknown } | { refusal: TransportRefusal } {
     const text = input.body ?? "";
     if (operation.operation.requestBody === undefined || text.trim() === "") return { body: undefined };
-    if (!/^application\/(.+\+)?json\b/i.test(input.contentType ?? "")) {
+    if (!isJsonContentType(input.contentType)) {
       const sent = input.contentType === undefined ? "no Content-Type" : `Content-Type ${input.contentType}`;
       return {
-        refusal: { status: 415, code: "unsupported_media_type", message: `The request body must be sent as Content-Type application/json, not with ${sent}.` },
+        refusal: { status: 415, code: "unsupported_media_type", message: `The request body must be sent as Content-Type application/json (in UTF-8), not with ${sent}.` },
       };
     }
     try {

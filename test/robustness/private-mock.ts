@@ -18,8 +18,9 @@ export async function stopPrivateMock(): Promise<void> {
   const mock = running;
   running = undefined;
   if (mock === undefined) return;
+  const prismPid = mock.prismPid();
   try {
-    process.kill(mock.prismPid, "SIGKILL");
+    if (prismPid !== undefined) process.kill(prismPid, "SIGKILL");
   } catch {
     // Already gone.
   }
