@@ -177,8 +177,9 @@ export class ContractValidator {
       : `This operation takes ${wanted}; ${others.join(" and ")} is another kind of credential and is not accepted here.`;
   }
 
-  validateRequest(operation: ContractOperation, input: RequestInput): RequestVerdict {
-    const refusal = this.credentialRefusal(operation, input.headers);
+  /** The request's verdict; `credentialChecked` when the caller has already run `credentialRefusal` (the mock does, to answer 401 first). */
+  validateRequest(operation: ContractOperation, input: RequestInput, options: { credentialChecked?: boolean } = {}): RequestVerdict {
+    const refusal = options.credentialChecked ? undefined : this.credentialRefusal(operation, input.headers);
     if (refusal !== undefined) return { missingCredential: refusal, details: [] };
     const details: ErrorDetail[] = [];
     for (const parameter of operation.parameters) {

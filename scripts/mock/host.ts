@@ -158,14 +158,11 @@ export function createMockHost(options: MockHostOptions): http.Server {
       return sendError(res, 406, "not_acceptable", `Every answer is application/json; the Accept header (${req.headers.accept}) allows none.`);
     }
     if (bodyText === undefined) return sendError(res, 413, "payload_too_large", "The request body is larger than 1 MiB.");
-    const verdict = validator.validateRequest(match.operation, {
-      pathParams: match.pathParams,
-      query: url.searchParams,
-      headers: req.headers,
-      body: bodyText,
-      contentType: req.headers["content-type"],
-    });
-    if (verdict.missingCredential !== undefined) return sendError(res, 401, "unauthorized", verdict.missingCredential);
+    const verdict = validator.validateRequest(
+      match.operation,
+      { pathParams: match.pathParams, query: url.searchParams, headers: req.headers, body: bodyText, contentType: req.headers["content-type"] },
+      { credentialChecked: true },
+    );
     if (verdict.refusal !== undefined) {
       const { status, code, message, details } = verdict.refusal;
       return sendError(res, status, code, message, details);
