@@ -9,12 +9,12 @@ import { freePort } from "../../scripts/lib/net.ts";
 import { generatedDir, referenceHtmlPath, repoRoot } from "../../scripts/lib/paths.ts";
 import { toolEnv } from "../../scripts/lib/tools.ts";
 import { VALID_CALLS } from "../support/calls.ts";
+import { CREDENTIALS, validTarget } from "../support/raw-http.ts";
 import { operation, operations, validator } from "../support/contract.ts";
 import type { Figure } from "./client.ts";
 
 const run = promisify(execFile);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const KEYS: Record<string, string> = { "x-svc-api-key": "sk_test_bench", "x-svc-link-token": "lt_test_bench", "x-management-key": "mk_test_bench_not_a_real_key" };
 
 interface RawRequest {
   method: string;
@@ -27,17 +27,12 @@ interface RawRequest {
 function validRequest(operationId: string): RawRequest {
   const op = operation(operationId);
   const call = VALID_CALLS[operationId] ?? {};
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(call.params?.query ?? {})) {
-    for (const each of Array.isArray(value) ? value : [value]) if (each !== undefined) query.append(name, String(each));
-  }
-  const pathname = op.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.path?.[name])));
   const header = validator.credentialHeader(op)!;
   const body = op.operation.requestBody === undefined ? undefined : JSON.stringify(call.body);
   return {
     method: op.method,
-    path: `${pathname}${query.size ? `?${query}` : ""}`,
-    headers: { [header]: KEYS[header]!, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    path: validTarget(op),
+    headers: { [header]: CREDENTIALS[header]!, ...(body === undefined ? {} : { "content-type": "application/json" }) },
     ...(body === undefined ? {} : { body }),
   };
 }

@@ -6,7 +6,8 @@ import { HTTP_METHODS, type ContractOperation } from "../../scripts/lib/operatio
 import type { JsonObject } from "../../scripts/lib/walk.ts";
 import { assertMatchesContract, operations, validator } from "../support/contract.ts";
 import { VALID_CALLS } from "../support/calls.ts";
-import { mockUrl, TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "../support/mock.ts";
+import { mockUrl, TEST_API_KEY } from "../support/mock.ts";
+import { CREDENTIALS, validTarget } from "../support/raw-http.ts";
 
 interface Raw {
   method: string;
@@ -45,13 +46,10 @@ function send(request: Raw): Promise<Answer> {
   });
 }
 
-const CREDENTIALS: Record<string, string> = { "x-svc-api-key": TEST_API_KEY, "x-svc-link-token": TEST_LINK_TOKEN, "x-management-key": TEST_MANAGEMENT_KEY };
-
 /** The operation's valid call of test/support/calls.ts, as raw HTTP with its credential. */
 function validRequest(op: ContractOperation): Raw {
   const call = VALID_CALLS[op.operationId] ?? {};
-  const query = new URLSearchParams(Object.entries(call.params?.query ?? {}).map(([name, value]) => [name, String(value)])).toString();
-  const path = op.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.path?.[name]))) + (query ? `?${query}` : "");
+  const path = validTarget(op);
   const header = validator.credentialHeader(op)!;
   const body = op.operation.requestBody === undefined ? undefined : JSON.stringify(call.body);
   return {

@@ -117,10 +117,15 @@ export function sendRaw(baseUrl: string, request: RawRequest | Buffer, timeoutMs
   });
 }
 
-/** The path with its parameters filled and the query, from an operation's valid call (test/support/calls.ts). */
+/**
+ * The path with its parameters filled and the query, from an operation's valid call (test/support/calls.ts); a list
+ * value repeats its parameter, as the client sends it.
+ */
 export function validTarget(op: ContractOperation, query: Record<string, unknown> | undefined = VALID_CALLS[op.operationId]?.params?.query): string {
   const call = VALID_CALLS[op.operationId] ?? {};
-  const search = new URLSearchParams(Object.entries(query ?? {}).map(([name, value]) => [name, String(value)])).toString();
+  const search = new URLSearchParams(
+    Object.entries(query ?? {}).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).filter((each) => each !== undefined).map((each) => [name, String(each)])),
+  ).toString();
   return op.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.path?.[name]))) + (search ? `?${search}` : "");
 }
 
