@@ -22,9 +22,9 @@ export interface ToolResult {
 }
 
 /** Runs a tool to completion; rejects with its output when it exits non-zero. */
-export function runTool(name: string, args: string[], options: { allowFailure?: boolean } = {}): Promise<ToolResult> {
+export function runTool(name: string, args: string[], options: { allowFailure?: boolean; cwd?: string } = {}): Promise<ToolResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(binPath(name), args, { cwd: repoRoot, env: toolEnv });
+    const child = spawn(binPath(name), args, { cwd: options.cwd ?? repoRoot, env: toolEnv });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));

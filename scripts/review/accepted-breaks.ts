@@ -1,0 +1,67 @@
+// Decides which breaking changes were announced as intended: a pull-request label, or an entry under the CHANGELOG's
+// "Unreleased" / "Breaking changes" heading naming the operation or webhook, in a release whose major version is new.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { ContractChange } from "./contract-diff.ts";
+
+export const BREAKING_HEADING = "### Breaking changes";
+
+/** The bullets under `## Unreleased` → `### Breaking changes`, each as its text. */
+export async function announcedBreaks(root: string): Promise<string[]> {
+  let changelog: string;
+  try {
+    changelog = await readFile(path.join(root, "CHANGELOG.md"), "utf8");
+  } catch {
+    return [];
+  }
+  const unreleased = sectionAfter(changelog, /^## Unreleased\s*$/m, /^## /m);
+  if (unreleased === undefined) return [];
+  const breaking = sectionAfter(unreleased, new RegExp(`^${BREAKING_HEADING}\\s*$`, "m"), /^##+ /m);
+  if (breaking === undefined) return [];
+  return breaking
+    .split(/\n(?=- )/)
+    .map((bullet) => bullet.trim())
+    .filter((bullet) => bullet.startsWith("- "));
+}
+
+function sectionAfter(text: string, heading: RegExp, next: RegExp): string | undefined {
+  const match = heading.exec(text);
+  if (!match) return undefined;
+  const rest = text.slice(match.index + match[0].length);
+  const end = next.exec(rest);
+  return end ? rest.slice(0, end.index) : rest;
+}
+
+/** The version's breaking part: the major, or for 0.x the minor (semver's rule for initial development). */
+export function breakingLevel(version: string): string {
+  const [major = "0", minor = "0"] = version.split(".");
+  return major === "0" ? `0.${minor}` : major;
+}
+
+export function isNewBreakingLevel(baseVersion: string, headVersion: string): boolean {
+  const [a, b] = [breakingLevel(baseVersion), breakingLevel(headVersion)].map((level) => level.split(".").map(Number));
+  return a![0] !== b![0] ? b![0]! > a![0]! : (b![1] ?? 0) > (a![1] ?? 0);
+}
+
+export interface Acceptance {
+  /** Why a change is accepted, or undefined when it is not. */
+  reason(change: ContractChange): string | undefined;
+  /** Set when breaks were announced but the version does not say so; accepted changes then still fail. */
+  versionProblem?: string;
+}
+
+export function acceptance(options: { label: boolean; bullets: string[]; baseVersion: string; headVersion: string }): Acceptance {
+  const bumped = isNewBreakingLevel(options.baseVersion, options.headVersion);
+  const announced = (change: ContractChange) => options.bullets.find((bullet) => change.subject.names.some((name) => bullet.includes(`\`${name}\``)));
+  return {
+    reason(change) {
+      if (change.kind !== "breaking") return undefined;
+      if (options.label) return "pull-request label breaking-change";
+      const bullet = announced(change);
+      return bullet ? `CHANGELOG: ${bullet.slice(2).split("\n")[0]}` : undefined;
+    },
+    versionProblem: bumped
+      ? undefined
+      : `an intended break ships in a new major version (for 0.x, a new minor): info.version is ${options.headVersion}, the base's ${options.baseVersion}`,
+  };
+}

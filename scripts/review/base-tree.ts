@@ -1,0 +1,75 @@
+// Unpacks the contract of a base git revision into a temporary folder, leaving the working tree and the index untouched.
+import { execFile, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+async function git(root: string, args: string[]): Promise<string> {
+  const { stdout } = await run("git", args, { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+  return stdout.trim();
+}
+
+async function commitOf(root: string, revision: string): Promise<string | undefined> {
+  try {
+    return await git(root, ["rev-parse", "--verify", "--quiet", `${revision}^{commit}`]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The revision to compare with: the one asked for, else the merge base with origin/main, else the previous commit. */
+export async function resolveBase(root: string, requested?: string): Promise<{ revision: string; commit: string }> {
+  if (requested) {
+    const commit = await commitOf(root, requested);
+    if (!commit) throw new Error(`--base ${requested} is not a commit of this repository`);
+    return { revision: requested, commit };
+  }
+  if (await commitOf(root, "origin/main")) {
+    try {
+      const commit = await git(root, ["merge-base", "HEAD", "origin/main"]);
+      return { revision: "merge base with origin/main", commit };
+    } catch {
+      // No common history: fall through to the previous commit.
+    }
+  }
+  const previous = await commitOf(root, "HEAD~1");
+  if (!previous) throw new Error("no base revision: give --base <revision> (there is no origin/main and no previous commit)");
+  return { revision: "HEAD~1", commit: previous };
+}
+
+export interface BaseTree {
+  dir: string;
+  remove(): Promise<void>;
+}
+
+/** `git archive` of the revision's openapi/ and CHANGELOG.md, extracted into a temporary folder. */
+export async function unpackRevision(root: string, commit: string): Promise<BaseTree> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "svc-review-base-"));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  const listed = await git(root, ["ls-tree", "--name-only", commit]);
+  const wanted = ["openapi", "CHANGELOG.md", "package.json"].filter((name) => listed.split("\n").includes(name));
+  if (!wanted.includes("openapi")) {
+    await remove();
+    throw new Error(`the base revision ${commit.slice(0, 12)} has no openapi/ folder`);
+  }
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const archive = spawn("git", ["archive", "--format=tar", commit, ...wanted], { cwd: root });
+      const extract = spawn("tar", ["-x", "-C", dir]);
+      let stderr = "";
+      archive.stderr.on("data", (chunk) => (stderr += chunk));
+      extract.stderr.on("data", (chunk) => (stderr += chunk));
+      archive.stdout.pipe(extract.stdin);
+      archive.on("error", reject);
+      extract.on("error", reject);
+      extract.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`could not unpack ${commit}: ${stderr}`))));
+    });
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { dir, remove };
+}
