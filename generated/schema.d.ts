@@ -1772,7 +1772,9 @@ export interface components {
          * LinkProvider
          * @description A provider an end user can connect through the link flow. `manual` stands for data the user enters by hand.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Provisional:** The document gives only the number of link providers, 40, and that `manual` is one of them, not their slugs (section 4.5); the values listed are the package's own list of the providers the service is known to support, not the service's list.
+         *
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         LinkProvider: "oura" | "fitbit" | "garmin" | "whoop" | "strava" | "renpho" | "peloton" | "wahoo" | "zwift" | "freestyle_libre" | "abbott_libreview" | "tandem_source" | "freestyle_libre_ble" | "eight_sleep" | "withings" | "apple_health_kit" | "manual" | "ihealth" | "google_fit" | "beurer_api" | "beurer_ble" | "omron" | "omron_ble" | "onetouch_ble" | "accuchek_ble" | "contour_ble" | "dexcom" | "dexcom_v3" | "hammerhead" | "my_fitness_pal" | "health_connect" | "samsung_health" | "polar" | "cronometer" | "kardia" | "whoop_v2" | "ultrahuman" | "my_fitness_pal_v2" | "map_my_fitness" | "runkeeper" | (string & {});
         /**
@@ -1863,7 +1865,7 @@ export interface components {
          *
          *     **Provisional:** Error codes are not shown by the interface document (section 7, rule 5).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         ErrorCode: "unauthorized" | "not_found" | "invalid_request" | "closed_beta_not_enabled" | "feature_not_enabled" | "method_not_allowed" | "user_already_exists" | "deletion_grace_period_over" | "org_key_required" | "team_not_in_key_scope" | "invalid_json" | "not_acceptable" | "payload_too_large" | "request_timeout" | "unsupported_media_type" | (string & {});
         /**
@@ -1908,7 +1910,9 @@ export interface components {
          * BulkImportProvider
          * @description A provider whose existing OAuth connections can be imported in bulk.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Provisional:** The document gives only the number of bulk import providers, 16, not their slugs (section 4.4); the values listed are the package's own choice, among the link providers of `LinkProvider`, of the OAuth providers the service is known to support, not the service's list.
+         *
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         BulkImportProvider: "oura" | "fitbit" | "garmin" | "strava" | "wahoo" | "ihealth" | "withings" | "google_fit" | "dexcom_v3" | "polar" | "cronometer" | "omron" | "whoop_v2" | "my_fitness_pal_v2" | "ultrahuman" | "runkeeper" | (string & {});
         /**
@@ -1974,7 +1978,9 @@ export interface components {
          * PasswordProvider
          * @description A provider the end user connects by entering a username and password, which may ask for a one-time code.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Provisional:** The document gives only the number of password providers, 12, not their slugs (sections 2.8 and 4.7); the values listed are the package's own choice, among the link providers of `LinkProvider`, of those the service is known to connect with a username and password, not the service's list.
+         *
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         PasswordProvider: "whoop" | "renpho" | "peloton" | "zwift" | "eight_sleep" | "beurer_api" | "dexcom" | "hammerhead" | "my_fitness_pal" | "kardia" | "abbott_libreview" | "tandem_source" | (string & {});
         /**
@@ -2007,7 +2013,7 @@ export interface components {
          *
          *     **Provisional:** The fields of ProviderMFARequest are not shown (sections 2.8 and 2.13).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         ProviderMfaMethod: "sms" | "email" | (string & {});
         /**
@@ -2096,7 +2102,7 @@ export interface components {
          *
          *     **Provisional:** The statuses of a bulk import operation are not shown (section 4.4, rule 3).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         BulkOpStatus: "queued" | "in_progress" | "completed" | "failed" | (string & {});
         /**
@@ -2630,7 +2636,7 @@ export interface components {
          *
          *     **Provisional:** The historical pull statuses other than `Retrying` are not shown (section 3).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         HistoricalPullStatus: "not_started" | "in_progress" | "success" | "failure" | "Retrying" | (string & {});
         /**
@@ -2706,7 +2712,7 @@ export interface components {
          *
          *     **Provisional:** The source type's values are not shown (section 6, rule 2).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         SourceType: "unknown" | "phone" | "watch" | "app" | "multiple_sources" | "fingerprick" | "cuff" | "manual_scan" | "automatic" | "scale" | "chest_strap" | "ring" | "lab" | (string & {});
         /**
@@ -3217,7 +3223,9 @@ export interface components {
          * LabSlug
          * @description The slug of a lab, one of the labs an order can go to.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Provisional:** The document gives only the number of lab slugs, 14, and that `manual` is one of them, not the others (section 4.10); the values listed are the package's own list of the labs the service is known to work with, not the service's list.
+         *
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         LabSlug: "ayumetrix" | "spiriplex" | "ussl" | "quest" | "sonora_quest" | "labcorp" | "bioreference" | "us_biotek" | "manual" | "sanocardio" | "ihd" | "nexus" | "my_uti" | "crl" | (string & {});
         /**
@@ -3329,7 +3337,9 @@ export interface components {
          * AppointmentProvider
          * @description The company that runs the appointment.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Provisional:** The document gives only the number of appointment providers, 4, not their slugs (section 2.13); the values listed are the package's own list of the phlebotomy companies and labs the service is known to book appointments with (`quest` and `sonora_quest` are lab slugs of `LabSlug` too), not the service's list.
+         *
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         AppointmentProvider: "getlabs" | "phlebfinders" | "quest" | "sonora_quest" | (string & {});
         /**
@@ -4045,7 +4055,7 @@ export interface components {
          *
          *     **Provisional:** The destination kinds of ETL pipelines are not shown (section 6, rule 7); only the event hub is named, and more may come.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         EtlDestinationType: "event_hub" | (string & {});
         /**
@@ -4290,7 +4300,7 @@ export interface components {
          *
          *     **Provisional:** The stages of a sleep cycle are not shown (section 6, rule 8).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         SleepStage: "awake" | "light" | "deep" | "rem" | "unknown" | (string & {});
         /**
@@ -4378,7 +4388,7 @@ export interface components {
          *
          *     **Provisional:** The classifications of an electrocardiogram are not shown (section 6, rule 8).
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
          */
         ElectrocardiogramClassification: "sinus_rhythm" | "atrial_fibrillation" | "inconclusive" | "poor_recording" | (string & {});
         /**
@@ -4643,7 +4653,8 @@ export interface components {
         };
         /**
          * @description The request breaks the contract; `details` lists each invalid part. The mock also answers this to
-         *     a value a non-exhaustive enumeration does not list; whether the service does is not documented.
+         *     a value a non-exhaustive enumeration does not list, where the document gives its values (not where
+         *     the listed values are the package's guess); whether the service does is not documented.
          *
          *     **Provisional:** The status code of invalid input is not shown (section 7), nor what the service answers to an unlisted value of a non-exhaustive enumeration in a request (section 9, rule 2).
          */

@@ -4,11 +4,12 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderTypes } from "../scripts/generate-types.ts";
-import { ContractValidator } from "../scripts/lib/contract-validator.ts";
+import { closeNonExhaustiveEnums, ContractValidator } from "../scripts/lib/contract-validator.ts";
+import { hasGuessedValues } from "../scripts/lib/decorate.ts";
 import { deref } from "../scripts/lib/operations.ts";
 import type { JsonObject } from "../scripts/lib/walk.ts";
 import { startMock, type RunningMock } from "../scripts/mock/server.ts";
-import { contract, operation } from "./support/contract.ts";
+import { contract, operation, requestExample } from "./support/contract.ts";
 import { TEST_API_KEY } from "./support/mock.ts";
 
 const NEW_RESOURCE = "a_resource_added_later";
@@ -29,7 +30,7 @@ describe("the contract validator", () => {
     expect(validator.validateResponse(operation("listProviders"), 200, providers)).toEqual([]);
   });
 
-  it("refuses a new value in a request", () => {
+  it("refuses a new value in a request, where the document lists the values (interpretation, 4.14)", () => {
     const verdict = validator.validateRequest(operation("listOrders"), {
       pathParams: {},
       query: new URLSearchParams({ interpretation: "borderline" }),
@@ -38,6 +39,44 @@ describe("the contract validator", () => {
       contentType: undefined,
     });
     expect(verdict.details).toEqual([{ location: "query", field: "interpretation", message: "must be one of: normal, abnormal, critical" }]);
+  });
+
+  const linkToken = (provider: string) =>
+    validator.validateRequest(operation("createLinkToken"), {
+      pathParams: {},
+      query: new URLSearchParams(),
+      headers: { "x-svc-api-key": TEST_API_KEY },
+      body: JSON.stringify({ user_id: "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f", provider }),
+      contentType: "application/json",
+    });
+
+  it("accepts an unlisted value of a list whose values the document does not give (a provider slug, 4.5)", () => {
+    expect(linkToken("a_provider_the_list_misses").details).toEqual([]);
+    expect(linkToken("oura").details).toEqual([]);
+  });
+
+  it("still refuses an unlisted value of a list the document gives, in a body (relationship, 2.1)", () => {
+    const verdict = validator.validateRequest(operation("createInsurance"), {
+      pathParams: { user_id: "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f" },
+      query: new URLSearchParams(),
+      headers: { "x-svc-api-key": TEST_API_KEY },
+      body: JSON.stringify({ ...(requestExample("createInsurance", "commercial_plan") as object), relationship: "Cousin" }),
+      contentType: "application/json",
+    });
+    expect(verdict.details).toEqual([{ location: "body", field: "/relationship", message: "must be one of: Self, Spouse, Other" }]);
+  });
+
+  it("keeps open in requests exactly the non-exhaustive enumerations whose own schema is provisional", () => {
+    const closed = closeNonExhaustiveEnums(contract);
+    const schemas = (contract.components as JsonObject).schemas as Record<string, JsonObject>;
+    const closedSchemas = (closed.components as JsonObject).schemas as Record<string, JsonObject>;
+    for (const [name, schema] of Object.entries(schemas)) {
+      if (schema["x-svc-non-exhaustive"] !== true) continue;
+      const branches = (closedSchemas[name]!.anyOf as unknown[]).length;
+      expect([name, branches]).toEqual([name, hasGuessedValues(schema) ? 2 : 1]);
+    }
+    for (const name of ["BulkImportProvider", "LinkProvider", "PasswordProvider", "AppointmentProvider", "LabSlug"]) expect(hasGuessedValues(schemas[name]!), name).toBe(true);
+    for (const name of ["Relationship", "Interpretation", "PscCapability", "LinkErrorType", "ProviderResource"]) expect(hasGuessedValues(schemas[name]!), name).toBe(false);
   });
 
   it("still refuses a wrong value of a closed enumeration in a response", () => {

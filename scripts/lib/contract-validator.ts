@@ -1,6 +1,7 @@
 // Validates requests and responses against the bundled contract with Ajv (JSON Schema 2020-12), closing the gaps in Prism's own checks.
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { anchorRefs, CONTRACT_ID, createContractAjv } from "./ajv.ts";
+import { hasGuessedValues } from "./decorate.ts";
 import { deref, type ContractOperation } from "./operations.ts";
 import { isObject, walkObjects, type JsonObject } from "./walk.ts";
 
@@ -61,13 +62,15 @@ function hasNonFinite(value: unknown): boolean {
 }
 
 /**
- * Requests must use a listed value of a non-exhaustive enumeration; responses may carry any string.
- * So the request side validates against a copy whose open enumerations keep only their listed branch.
+ * Requests must use a listed value of a non-exhaustive enumeration whose values the document gives; responses may carry
+ * any string. So the request side validates against a copy whose open enumerations keep only their listed branch.
+ * An enumeration whose values the document does not give (its schema itself is provisional: `hasGuessedValues`) stays
+ * open, since a real value the package's list misses would otherwise be refused.
  */
 export function closeNonExhaustiveEnums<T>(document: T): T {
   const copy = structuredClone(document);
   walkObjects(copy, (schema) => {
-    if (schema["x-svc-non-exhaustive"] !== true || !Array.isArray(schema.anyOf)) return;
+    if (schema["x-svc-non-exhaustive"] !== true || !Array.isArray(schema.anyOf) || hasGuessedValues(schema)) return;
     schema.anyOf = schema.anyOf.filter((branch) => isObject(branch) && Array.isArray(branch.enum));
   });
   return copy;

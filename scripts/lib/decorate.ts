@@ -52,6 +52,15 @@ function appendNote(object: JsonObject, note: string): void {
   object.description = description ? `${description}\n\n${note}` : note;
 }
 
+/**
+ * Whether a non-exhaustive enumeration lists values the document does not give: its schema itself carries
+ * `x-svc-provisional` (the document gives at most how many values there are), so its listed values are the package's
+ * guess, and a real value the list misses must not be refused in a request either.
+ */
+export function hasGuessedValues(schema: JsonObject): boolean {
+  return schema["x-svc-non-exhaustive"] === true && typeof schema["x-svc-provisional"] === "string";
+}
+
 function listedValues(schema: JsonObject): string[] {
   const anyOf = Array.isArray(schema.anyOf) ? schema.anyOf : [];
   const closed = anyOf.find((branch) => isObject(branch) && Array.isArray(branch.enum));
@@ -73,7 +82,12 @@ export function decorateExtensions(document: JsonObject): void {
       appendNote(object, `**Closed beta values:** ${values}; a team that is not enabled gets \`403\` \`closed_beta_not_enabled\`.`);
     }
     if (object["x-svc-non-exhaustive"] === true && listedValues(object).length > 0) {
-      appendNote(object, "**Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).");
+      appendNote(
+        object,
+        hasGuessedValues(object)
+          ? "**Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented)."
+          : "**Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).",
+      );
     }
   });
 }

@@ -17,6 +17,12 @@ describe("POST /v2/link/token", () => {
     });
   }
 
+  it("accepts a provider slug the contract's list misses, since the document gives only their number (4.5)", async () => {
+    const answer = await client().POST("/v2/link/token", { body: { user_id: USER_ID, provider: "a_provider_the_list_misses" } });
+    expect(answer.status).toBe(200);
+    expect(answer.data).toEqual(responseExample("createLinkToken", 200, "link_token"));
+  });
+
   it("accepts one provider with redirects on error and close", async () => {
     const { response } = await client().POST("/v2/link/token", {
       body: { user_id: USER_ID, provider: "withings", redirect_url: "https://app.example.com/done", on_error: "redirect", on_close: "redirect" },

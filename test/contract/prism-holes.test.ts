@@ -1,6 +1,6 @@
 // Shows each gap in Prism's own request handling on bare Prism, and that the mock's host closes it.
 import { describe, expect, it } from "vitest";
-import { assertMatchesContract, responseExample } from "../support/contract.ts";
+import { assertMatchesContract, requestExample, responseExample } from "../support/contract.ts";
 import { LAB_TEST_ID, USER_ID } from "../support/calls.ts";
 import { mockUrl, prismUrl, TEST_API_KEY } from "../support/mock.ts";
 
@@ -26,11 +26,12 @@ describe("where an operation declares 422, Prism answers with that example", () 
 });
 
 describe("a non-exhaustive enumeration is open in the schema, so Prism takes any value in a request", () => {
-  it("bare Prism creates a link token for an unknown provider; the mock refuses it", async () => {
-    const { prism, mock } = await both("/v2/link/token", { method: "POST", body: JSON.stringify({ user_id: USER_ID, provider: "myspace" }) });
+  it("bare Prism records insurance with an unknown relationship; the mock refuses it", async () => {
+    const body = { ...(requestExample("createInsurance", "commercial_plan") as object), relationship: "Cousin" };
+    const { prism, mock } = await both(`/v2/user/${USER_ID}/insurance`, { method: "POST", body: JSON.stringify(body) });
     expect(prism.status).toBe(200);
     expect(mock.status).toBe(422);
-    expect(mock.body?.details).toContainEqual(expect.objectContaining({ location: "body", field: "/provider" }));
+    expect(mock.body?.details).toContainEqual(expect.objectContaining({ location: "body", field: "/relationship" }));
   });
 
   it("bare Prism filters orders by an unknown interpretation; the mock refuses it", async () => {

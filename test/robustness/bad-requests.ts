@@ -2,6 +2,7 @@
 import http from "node:http";
 import fc from "fast-check";
 import { createRouter, deref, HTTP_METHODS, type ContractOperation } from "../../scripts/lib/operations.ts";
+import { hasGuessedValues } from "../../scripts/lib/decorate.ts";
 import type { JsonObject } from "../../scripts/lib/walk.ts";
 import { contract, operations, validator } from "../support/contract.ts";
 import { VALID_CALLS } from "../support/calls.ts";
@@ -95,8 +96,12 @@ function resolve(schema: unknown): JsonObject {
   return s;
 }
 
-/** The listed values of an enumeration, closed or in the open form (the mock refuses unlisted values of both). */
+/**
+ * The listed values of an enumeration, closed or in the open form (the mock refuses unlisted values of both), except an
+ * open one whose values are the package's guess, where the mock takes any string.
+ */
 function enumValues(schema: JsonObject): unknown[] | undefined {
+  if (hasGuessedValues(schema)) return undefined;
   if (Array.isArray(schema.enum)) return schema.enum;
   if (Array.isArray(schema.anyOf)) for (const part of schema.anyOf) {
     const values = enumValues(resolve(part));
