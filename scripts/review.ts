@@ -45,7 +45,9 @@ export async function review(options: ReviewOptions): Promise<ReviewResult> {
   try {
     const headMap = new SourceMap(root);
     const baseMap = new SourceMap(baseTree.dir);
-    const withHistory = existsSync(path.join(root, "CHANGELOG.md"));
+    // The service history only matters for comparing with a committed bundle, which carries it.
+    const committed = path.join(root, "generated", "openapi.json");
+    const withHistory = existsSync(committed);
     const [baseBundle, headBundle, lint, waivers, bullets] = await Promise.all([
       bundleContract({ root: baseTree.dir, serviceHistory: false }),
       bundleContract({ root, serviceHistory: withHistory }),
@@ -55,8 +57,7 @@ export async function review(options: ReviewOptions): Promise<ReviewResult> {
     ]);
 
     const problems: string[] = [];
-    const committed = path.join(root, "generated", "openapi.json");
-    if (existsSync(committed) && (await readFile(committed, "utf8")) !== renderBundle(headBundle).json) {
+    if (withHistory && (await readFile(committed, "utf8")) !== renderBundle(headBundle).json) {
       problems.push("generated/openapi.json is stale: run `npm run build` and commit generated/ (the bundle's lint findings are of the stale bundle)");
     }
 
