@@ -4518,6 +4518,10 @@ export interface components {
         ProviderConnection: {
             /** @description The slug of the connected provider; its name and logo come from `GET /v2/providers`. */
             provider: string;
+            /**
+             * @deprecated
+             * @description Deprecated: use `provider`, and `GET /v2/providers` for the provider's name and logo. The connected provider as the event used to describe it; it will be removed (section 6, rule 4).
+             */
             source?: components["schemas"]["ConnectedProviderSource"];
             /**
              * Format: date-time

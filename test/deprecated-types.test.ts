@@ -46,7 +46,26 @@ describe("deprecated fields in the types", () => {
   const properties = deprecatedProperties();
 
   it("are the ones the interface document deprecates", () => {
-    expect(properties).toEqual(expect.arrayContaining([["LinkMfaResult", "provider"], ["LinkMfaResult", "connected"], ["LinkMfaResult", "provider_id"]]));
+    expect(properties).toEqual(
+      expect.arrayContaining([
+        ["LinkMfaResult", "provider"], ["LinkMfaResult", "connected"], ["LinkMfaResult", "provider_id"],
+        ["Source", "name"], ["Source", "logo"], ["Source", "slug"],
+        ["ProviderConnection", "source"],
+      ]),
+    );
+  });
+
+  it("flag the source of provider.connection.created where a receiver reads it, event.data.source (6, rule 4)", () => {
+    const source = [
+      `import type { ProviderConnectionCreatedEvent } from "../../generated/client/index.js";`,
+      `declare const event: ProviderConnectionCreatedEvent;`,
+      `export const old = event.data.source;`,
+      `export const current = event.data.provider;`,
+    ].join("\n");
+    const flagged = suggestionsFor(source)
+      .filter((d) => d.code === 6385)
+      .map((d) => source.slice(d.start!, d.start! + d.length!));
+    expect(flagged).toEqual(["source"]);
   });
 
   it("are flagged as deprecated where a consumer reads them, and nothing else is", () => {
