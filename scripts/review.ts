@@ -31,7 +31,7 @@ const USAGE = `usage: npm run review -- [--base <git revision>] [--format markdo
                      report appended to $GITHUB_STEP_SUMMARY (or written to --report)
   --report <file>    also write the Markdown report to this file
   --accept-breaking  the pull request carries the breaking-change label: breaking changes are accepted
-                     (they still need a new major version, see docs/breaking-changes.md)
+                     (they still need a new major version, see openapi/breaking-changes.md)
   --root <dir>       the repository to review (default: the current directory)`;
 
 function version(document: JsonObject): string {

@@ -80,7 +80,7 @@ export function renderMarkdown(result: ReviewResult): string {
     `${deprecated.length} deprecated`,
     `${failing.length} lint ${failing.length === 1 ? "finding" : "findings"}`,
   ].join(", ");
-  lines.push(`**${result.passed ? "Passed" : "Failed"}:** ${counts}. The policy: [docs/breaking-changes.md](docs/breaking-changes.md).`, "");
+  lines.push(`**${result.passed ? "Passed" : "Failed"}:** ${counts}. The policy: [openapi/breaking-changes.md](openapi/breaking-changes.md).`, "");
   for (const problem of result.problems) lines.push(`- **Problem:** ${problem}`);
   if (result.problems.length > 0) lines.push("");
   const section = (title: string, body: string | undefined) => {

@@ -1,5 +1,5 @@
 // Compares a schema of a base bundle with the same schema of the head bundle, and rates each difference for the side that
-// sends the value (a request) or the side that reads it (a response or a webhook payload), per docs/breaking-changes.md.
+// sends the value (a request) or the side that reads it (a response or a webhook payload), per openapi/breaking-changes.md.
 import { isObject, type JsonObject } from "../lib/walk.ts";
 import { decodePointer, encodePointer } from "./source-map.ts";
 

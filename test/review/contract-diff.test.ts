@@ -1,5 +1,5 @@
 // The breaking-change detector on pairs of small documents: a base, and the same document with one change, per rule of
-// docs/breaking-changes.md, each with the classification it must get.
+// openapi/breaking-changes.md, each with the classification it must get.
 import { describe, expect, it } from "vitest";
 import { diffContracts, type ContractChange } from "../../scripts/review/contract-diff.ts";
 

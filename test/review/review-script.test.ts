@@ -85,16 +85,23 @@ describe("npm run review", () => {
     expect(result.lint.map((finding) => [finding.tool, finding.rule, finding.file, finding.line, finding.exact])).toEqual([["spectral", "svc-summary-style", GET_THING, 10, true]]);
   });
 
-  it("annotates a removed operation on its former line in openapi/openapi.yaml, and exits 1", async () => {
+  it("annotates a removed operation on its former line in openapi/openapi.yaml, writes the job summary, and exits 1", async () => {
     const dir = await repository(async (edit) => {
       await edit("openapi/openapi.yaml", "  /v2/things/{thing_id}:\n    $ref: things/paths/v2_things_{thing_id}.yaml\n", "");
     });
-    const cli = await run(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts/review.ts"), "--root", dir, "--base", "HEAD", "--format", "github-actions"], { cwd: repoRoot }).then(
+    const summary = path.join(dir, "..", `${path.basename(dir)}-summary.md`);
+    made.push(summary);
+    const env = { ...process.env, GITHUB_STEP_SUMMARY: summary };
+    const cli = await run(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts/review.ts"), "--root", dir, "--base", "HEAD", "--format", "github-actions"], { cwd: repoRoot, env }).then(
       () => ({ code: 0, stdout: "" }),
       (error: { code: number; stdout: string }) => error,
     );
     expect(cli.code).toBe(1);
     expect(cli.stdout).toContain("::error file=openapi/openapi.yaml,line=19,title=Breaking change::operation: operation removed (affects getThing (GET /v2/things/{thing_id}))");
+    // The full report goes to the job summary, since GitHub shows only about ten annotations per step.
+    const report = await readFile(summary, "utf8");
+    expect(report).toContain("**Failed:** 1 breaking");
+    expect(report).toContain("| `getThing (GET /v2/things/{thing_id})` | operation | operation removed | `operation-removed` | `openapi/openapi.yaml:19` |");
   });
 
   it("accepts an intended break that the CHANGELOG's unreleased section announces, in a new major version", async () => {
