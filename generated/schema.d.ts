@@ -2272,15 +2272,13 @@ export interface components {
          */
         Relationship: "Self" | "Spouse" | "Other" | (string & {});
         /**
-         * Address
-         * @description A postal address as insurance records and person details carry it, with the key `zip`.
-         *     The interface document shows two address shapes: this one (the insurance request and the created
-         *     insurance record) and `UserAddress` (user info, its medical proxy, and the latest-insurance answer,
-         *     with `zip_code` and no `country`). Both are kept as the document shows them.
+         * AddressInput
+         * @description A postal address as the insurance request writes it, with the key `zip`: the fields of `Address`
+         *     without `access_notes`, which the interface document shows in response shapes only (section 2.3).
          *
-         *     **Provisional:** Which fields are required is not shown (section 2.2); the obvious postal ones are.
+         *     **Provisional:** Which fields are required is not shown (section 2.3), and neither is what the service does with an `access_notes` sent in a request; the obvious postal fields are required, and the request leaves `access_notes` out (the mock ignores it, as any field the request does not have).
          */
-        Address: {
+        AddressInput: {
             /** @description Street address. */
             first_line: string;
             /** @description Apartment, suite or unit; may be null or empty. */
@@ -2292,16 +2290,16 @@ export interface components {
             zip: string;
             /** @description Country code, such as `US`. */
             country: string;
-            /** @description Directions for reaching the address; appears in responses. */
-            access_notes?: string | null;
         };
         /**
-         * PersonDetails
-         * @description A person named on a record, such as the insured person of an insurance record.
+         * PersonDetailsInput
+         * @description A person named in the insurance request, such as its insured person: the fields of `PersonDetails`,
+         *     with the address as a request writes it (`AddressInput`, without the response-only
+         *     `access_notes`).
          *
          *     **Provisional:** Which fields are required, and the allowed values of `gender`, are not shown (section 2.2).
          */
-        PersonDetails: {
+        PersonDetailsInput: {
             first_name: string;
             last_name: string;
             /** @description The person's gender as the service records it; allowed values are not documented. */
@@ -2314,19 +2312,19 @@ export interface components {
             email: string;
             /** @description Phone number, preferably in E.164 form such as `+14155550100`. */
             phone_number: string;
-            address: components["schemas"]["Address"];
+            address: components["schemas"]["AddressInput"];
         };
         /**
-         * GuarantorDetails
-         * @description The person financially responsible for a patient: the guarantor of an insurance record, and the
-         *     medical proxy of a user-info record.
+         * GuarantorDetailsInput
+         * @description The guarantor as the insurance request writes it: the fields of `GuarantorDetails`, with the address
+         *     as a request writes it (`AddressInput`, without the response-only `access_notes`).
          *
          *     **Provisional:** Which fields are required is not shown (section 2.4).
          */
-        GuarantorDetails: {
+        GuarantorDetailsInput: {
             first_name: string;
             last_name: string;
-            address: components["schemas"]["Address"];
+            address: components["schemas"]["AddressInput"];
             phone_number: string;
             email: string;
             /** @description Yearly household income. */
@@ -2356,16 +2354,64 @@ export interface components {
             member_id: string;
             relationship: components["schemas"]["Relationship"];
             /** @description The person who holds the plan (the policyholder). With `MEDFED` or `MAIDFED` and `relationship` `Self`, this person is the patient, so the state of this address selects the plan. */
-            insured: components["schemas"]["PersonDetails"];
+            insured: components["schemas"]["PersonDetailsInput"];
             /** @description The group number of the plan, when it has one. */
             group_id?: string | null;
             /** @description The person financially responsible for the patient, if not the patient. */
-            guarantor?: components["schemas"]["GuarantorDetails"];
+            guarantor?: components["schemas"]["GuarantorDetailsInput"];
             /**
              * @description Whether this is the user's primary insurance.
              * @default true
              */
             is_primary?: boolean;
+        };
+        /**
+         * Address
+         * @description A postal address as the created insurance record carries it, with the key `zip`.
+         *     The interface document shows two address shapes: this one (the insurance request and the created
+         *     insurance record) and `UserAddress` (user info, its medical proxy, and the latest-insurance answer,
+         *     with `zip_code` and no `country`). Both are kept as the document shows them. `access_notes`
+         *     appears in responses only, so the insurance request writes its addresses as `AddressInput`, the
+         *     same fields without it.
+         *
+         *     **Provisional:** Which fields are required is not shown (section 2.2); the obvious postal ones are.
+         */
+        Address: {
+            /** @description Street address. */
+            first_line: string;
+            /** @description Apartment, suite or unit; may be null or empty. */
+            second_line?: string | null;
+            city: string;
+            /** @description State or region code, such as `CA`. */
+            state: string;
+            /** @description Postal code. */
+            zip: string;
+            /** @description Country code, such as `US`. */
+            country: string;
+            /** @description Directions for reaching the address. Only in responses; absent when there are none. */
+            access_notes?: string;
+        };
+        /**
+         * PersonDetails
+         * @description A person named on a record, such as the insured person of an insurance record. The insurance request
+         *     writes it as `PersonDetailsInput`, whose address has no `access_notes`.
+         *
+         *     **Provisional:** Which fields are required, and the allowed values of `gender`, are not shown (section 2.2).
+         */
+        PersonDetails: {
+            first_name: string;
+            last_name: string;
+            /** @description The person's gender as the service records it; allowed values are not documented. */
+            gender: string;
+            /**
+             * Format: date
+             * @description Date of birth, `YYYY-MM-DD`.
+             */
+            dob: string;
+            email: string;
+            /** @description Phone number, preferably in E.164 form such as `+14155550100`. */
+            phone_number: string;
+            address: components["schemas"]["Address"];
         };
         /**
          * CompanyDetails
@@ -2377,6 +2423,25 @@ export interface components {
             /** @description The company's name. */
             name: string;
             address: components["schemas"]["Address"];
+        };
+        /**
+         * GuarantorDetails
+         * @description The person financially responsible for a patient: the guarantor of an insurance record, and the
+         *     medical proxy of a user-info record. The insurance request writes it as `GuarantorDetailsInput`,
+         *     whose address has no `access_notes`.
+         *
+         *     **Provisional:** Which fields are required is not shown (section 2.4).
+         */
+        GuarantorDetails: {
+            first_name: string;
+            last_name: string;
+            address: components["schemas"]["Address"];
+            phone_number: string;
+            email: string;
+            /** @description Yearly household income. */
+            household_income?: number;
+            /** @description Number of people in the household. */
+            household_size?: number;
         };
         /**
          * Insurance
@@ -2430,8 +2495,8 @@ export interface components {
             state: string;
             /** @description Postal code. */
             zip_code: string;
-            /** @description Directions for reaching the address; appears in responses. */
-            access_notes?: string | null;
+            /** @description Directions for reaching the address. Only in responses; absent when there are none. */
+            access_notes?: string;
         };
         /**
          * PersonDetailsWithZipCode
@@ -5286,11 +5351,14 @@ export type UserConflictError = components['schemas']['UserConflictError'];
 export type UserDeletion = components['schemas']['UserDeletion'];
 export type UserDeletedError = components['schemas']['UserDeletedError'];
 export type Relationship = components['schemas']['Relationship'];
+export type AddressInput = components['schemas']['AddressInput'];
+export type PersonDetailsInput = components['schemas']['PersonDetailsInput'];
+export type GuarantorDetailsInput = components['schemas']['GuarantorDetailsInput'];
+export type InsuranceCreateRequest = components['schemas']['InsuranceCreateRequest'];
 export type Address = components['schemas']['Address'];
 export type PersonDetails = components['schemas']['PersonDetails'];
-export type GuarantorDetails = components['schemas']['GuarantorDetails'];
-export type InsuranceCreateRequest = components['schemas']['InsuranceCreateRequest'];
 export type CompanyDetails = components['schemas']['CompanyDetails'];
+export type GuarantorDetails = components['schemas']['GuarantorDetails'];
 export type Insurance = components['schemas']['Insurance'];
 export type UserAddress = components['schemas']['UserAddress'];
 export type PersonDetailsWithZipCode = components['schemas']['PersonDetailsWithZipCode'];

@@ -1,11 +1,13 @@
 // The user operations (4.1, 4.2, 4.3, 4.6), called the way an application calls them through the generated client.
 import { describe, expect, it } from "vitest";
 import type { InsuranceCreateRequest } from "../../generated/client/index.js";
-import { assertMatchesContract, requestExample, responseExample } from "../support/contract.ts";
+import { assertMatchesContract, contract, requestExample, responseExample } from "../support/contract.ts";
+import type { JsonObject } from "../../scripts/lib/walk.ts";
 import { USER_ID } from "../support/calls.ts";
 import { client, expectStatus, prefer } from "../support/mock.ts";
 
 const path = { user_id: USER_ID };
+const schemaOf = (name: string) => ((contract.components as JsonObject).schemas as Record<string, JsonObject>)[name]!;
 
 describe("POST /v2/user/{user_id}/insurance", () => {
   it("creates an insurance record with the insurer's company", async () => {
@@ -26,6 +28,19 @@ describe("POST /v2/user/{user_id}/insurance", () => {
       expect(data?.payor_code).not.toBe(payor);
     });
   }
+
+  it("takes addresses without access_notes, which appears in responses only (2.3), and ignores one sent anyway", async () => {
+    const body = requestExample("createInsurance", "commercial_plan") as InsuranceCreateRequest;
+    for (const name of ["PersonDetailsInput", "GuarantorDetailsInput"]) {
+      expect(JSON.stringify(schemaOf(name))).toContain("#/components/schemas/AddressInput");
+    }
+    expect(Object.keys(schemaOf("AddressInput").properties as object)).not.toContain("access_notes");
+    expect(schemaOf("Address").properties).toMatchObject({ access_notes: { type: "string" } });
+    const sent = { ...body, insured: { ...body.insured, address: { ...body.insured.address, access_notes: "Ring the side door." } } };
+    const { data, response } = await client().POST("/v2/user/{user_id}/insurance", { params: { path }, body: sent as InsuranceCreateRequest });
+    expect(response.status).toBe(200);
+    expect(data).toEqual(responseExample("createInsurance", 200, "commercial_plan"));
+  });
 
   it("refuses MEDFED for a team outside the closed beta with a JSON error", async () => {
     const body = requestExample("createInsurance", "medicare_inferred_from_state") as InsuranceCreateRequest;

@@ -1,6 +1,6 @@
 // Compiled by `npm run typecheck` (test/typecheck.test.ts): what a strict consumer of the client may write, and what it may not.
 import { createClient } from "../../generated/client/index.js";
-import type { ErrorBody, Lab, LinkMfaResult, Marker, Order, PhlebotomyAppointment, Provider, PscInfo } from "../../generated/client/index.js";
+import type { ErrorBody, InsuranceCreateRequest, Lab, LinkMfaResult, Marker, Order, PhlebotomyAppointment, Provider, PscInfo } from "../../generated/client/index.js";
 
 const api = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "sk_test_example" });
 const ORDER = "7a1d9c3b-2e4f-4a6b-8c0d-1e2f3a4b5c6d";
@@ -145,6 +145,16 @@ export async function requestsAreChecked(): Promise<void> {
   await api.GET("/v3/lab_tests/lab");
   // An open enumeration takes a value added later in a request too.
   await api.POST("/v2/link/token", { body: { user_id: ORDER, provider: "a_provider_added_next_year" } });
+  // access_notes appears in responses only (2.3): the insurance request's addresses have none.
+  const address = { first_line: "1 Main St", city: "Springfield", state: "IL", zip: "62701", country: "US" };
+  const insured = { first_name: "A", last_name: "B", gender: "female", dob: "1990-01-01", email: "a@example.com", phone_number: "+14155550100" };
+  await api.POST("/v2/user/{user_id}/insurance", {
+    params: { path: { user_id: ORDER } },
+    // @ts-expect-error access_notes is not part of a request's address
+    body: { payor_code: "ACMEHP", member_id: "1", relationship: "Self", insured: { ...insured, address: { ...address, access_notes: "Ring." } } },
+  });
+  const read: InsuranceCreateRequest["insured"]["address"] = address;
+  void read;
 }
 
 export function baseUrlIsRequired(): void {
