@@ -2455,7 +2455,7 @@ export interface components {
         Insurance: {
             /**
              * @description The code that identifies the insurance payor (the plan). For a record created with `MEDFED` or
-             *     `MAIDFED`, the plan payor code of the patient's address state.
+             *     `MAIDFED` (values in closed beta), the plan payor code of the patient's address state.
              *
              *     **Provisional:** Which address is the patient's is not shown (section 2.1); with `relationship` `Self` it is the insured person's, otherwise presumably the address the service holds for the user.
              */
@@ -2566,7 +2566,9 @@ export interface components {
         LatestInsurance: {
             /**
              * @description The code that identifies the insurance payor (the plan). For a record created with `MEDFED` or
-             *     `MAIDFED`, the plan payor code of the patient's address state.
+             *     `MAIDFED` (values in closed beta), the plan payor code of the patient's address state.
+             *
+             *     **Provisional:** Which address is the patient's is not shown (section 2.1); with `relationship` `Self` it is the insured person's, otherwise presumably the address the service holds for the user.
              */
             payor_code: string;
             /** @description The member id printed on the insurance card. */

@@ -112,6 +112,7 @@ describe("operations (section 4)", () => {
     }
     const schemes = (contract.components as JsonObject).securitySchemes as Record<string, JsonObject>;
     expect(schemes.TeamApiKey).toMatchObject({ type: "apiKey", in: "header", name: "x-svc-api-key" });
+    expect(String(schemes.TeamApiKey!.description)).toMatch(/management API \(every operation under `\/v2\/management\/`\)\s+refuses it/);
     expect(schemes.LinkToken).toMatchObject({ type: "apiKey", in: "header", name: "x-svc-link-token" });
   });
 
@@ -239,6 +240,16 @@ describe("closed beta (4.2, 4.3, 4.1 MEDFED/MAIDFED)", () => {
     expect(property("InsuranceCreateRequest", "payor_code")["x-svc-closed-beta"]).toEqual(["MEDFED", "MAIDFED"]);
     for (const id of [...marked, "createInsurance"]) {
       expect(Object.keys(operation(id).operation.responses as JsonObject), id).toContain("403");
+    }
+  });
+
+  it("marks the state inference of MEDFED/MAIDFED provisional alike on the request and on both records (2.1)", () => {
+    const note = property("InsuranceCreateRequest", "payor_code")["x-svc-provisional"];
+    expect(String(note)).toMatch(/Which address is the patient's is not shown \(section 2\.1\)/);
+    for (const name of ["Insurance", "LatestInsurance"]) {
+      const payor = property(name, "payor_code");
+      expect(String(payor["x-svc-provisional"]), name).toMatch(/Which address is the patient's is not shown \(section 2\.1\)/);
+      expect(String(payor.description), name).toMatch(/`MAIDFED` \(values in closed beta\)/);
     }
   });
 });
