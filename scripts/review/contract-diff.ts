@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import { HTTP_METHODS } from "../lib/operations.ts";
 import { isObject, type JsonObject } from "../lib/walk.ts";
 import { encodePointer } from "./source-map.ts";
-import { fieldName, SchemaDiff, type ChangeKind, type Direction } from "./schema-diff.ts";
+import { fieldName, followRefs as follow, SchemaDiff, type ChangeKind, type Direction } from "./schema-diff.ts";
 
 export interface Subject {
   type: "operation" | "webhook";
@@ -37,20 +37,6 @@ interface Endpoint {
   security: string[][];
   /** The pointer of the entry that names it in the bundle (`/paths/...` or `/webhooks/...`), for a removal. */
   entryPointer: string;
-}
-
-function follow(document: JsonObject, node: unknown, pointer: string): { node: JsonObject; pointer: string } {
-  let current = node;
-  let at = pointer;
-  for (let hops = 0; isObject(current) && typeof current.$ref === "string" && current.$ref.startsWith("#/") && hops < 32; hops++) {
-    at = current.$ref.slice(1);
-    current = at
-      .slice(1)
-      .split("/")
-      .map((token) => token.replaceAll("~1", "/").replaceAll("~0", "~"))
-      .reduce<unknown>((parent, key) => (isObject(parent) ? parent[key] : undefined), document);
-  }
-  return { node: isObject(current) ? current : {}, pointer: at };
 }
 
 /** Each operation's security as its alternatives, each alternative as the headers it sends: `header x-svc-api-key`. */
@@ -172,14 +158,14 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
   const direction: Direction = isWebhook ? "response" : "request";
   const baseParams = new Map(was.parameters.map((entry) => [parameterKey(base, entry.node), entry]));
   const headParams = new Map(now.parameters.map((entry) => [parameterKey(head, entry.node), entry]));
-  for (const [key, entry] of baseParams) {
+  const parameterWhere = (key: string) => `${key.split(" ")[0]} parameter ${key.split(" ").slice(1).join(" ")}`;
+  for (const key of baseParams.keys()) {
     if (headParams.has(key)) continue;
     const message = isWebhook ? "header no longer sent" : "parameter removed: a client that sends it may be refused";
-    add("breaking", isWebhook ? "webhook-header-removed" : "parameter-removed", `${key.split(" ")[0]} parameter ${key.split(" ").slice(1).join(" ")}`, message, now.pointer);
-    void entry;
+    add("breaking", isWebhook ? "webhook-header-removed" : "parameter-removed", parameterWhere(key), message, now.pointer);
   }
   for (const [key, entry] of headParams) {
-    const where = `${key.split(" ")[0]} parameter ${key.split(" ").slice(1).join(" ")}`;
+    const where = parameterWhere(key);
     const parameter = follow(head, entry.node, entry.pointer);
     const previous = baseParams.get(key);
     if (!previous) {

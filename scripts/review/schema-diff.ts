@@ -37,16 +37,15 @@ interface SchemaView {
 const WIDENS: Record<Direction, ChangeKind> = { request: "additive", response: "breaking" };
 const NARROWS: Record<Direction, ChangeKind> = { request: "breaking", response: "additive" };
 
-function resolve(document: JsonObject, node: unknown, pointer: string): { schema: JsonObject; pointer: string } {
+/** Follows local references from a node, keeping the pointer of where it ends, so a change can be located there. */
+export function followRefs(document: JsonObject, node: unknown, pointer: string): { node: JsonObject; pointer: string } {
   let current = node;
   let at = pointer;
-  for (let hops = 0; isObject(current) && typeof current.$ref === "string" && hops < 32; hops++) {
-    const ref = current.$ref;
-    if (!ref.startsWith("#/")) break;
-    at = ref.slice(1);
-    current = decodePointer(ref).reduce<unknown>((parent, key) => (isObject(parent) ? parent[key] : undefined), document);
+  for (let hops = 0; isObject(current) && typeof current.$ref === "string" && current.$ref.startsWith("#/") && hops < 32; hops++) {
+    at = current.$ref.slice(1);
+    current = decodePointer(current.$ref).reduce<unknown>((parent, key) => (isObject(parent) ? parent[key] : undefined), document);
   }
-  return { schema: isObject(current) ? current : {}, pointer: at };
+  return { node: isObject(current) ? current : {}, pointer: at };
 }
 
 function isNullSchema(node: unknown): boolean {
@@ -62,7 +61,7 @@ function typeOf(value: unknown): string {
 
 /** The schema's value space: `anyOf: [X, {type: 'null'}]` is X or null; the open form of a non-exhaustive enumeration is a string. */
 function view(document: JsonObject, node: unknown, pointer: string): SchemaView {
-  const { schema, pointer: at } = resolve(document, node, pointer);
+  const { node: schema, pointer: at } = followRefs(document, node, pointer);
   const branches = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null) as unknown[] | null;
   const keyword = Array.isArray(schema.anyOf) ? "anyOf" : "oneOf";
   if (schema["x-svc-non-exhaustive"] === true && branches) {
