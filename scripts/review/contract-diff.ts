@@ -143,6 +143,10 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
     add("breaking", "operation-id-changed", "operation", `operationId changed from ${String(was.operation.operationId)} to ${String(now.operation.operationId)}`);
   }
   if (now.operation.deprecated === true && was.operation.deprecated !== true) add("deprecated", "deprecated", subject.type, "deprecated");
+  // A team the service has not enabled gets 403 from a closed-beta operation: moving one into the beta breaks such teams.
+  const closedBeta = (operation: JsonObject) => operation["x-svc-closed-beta"] === true;
+  if (closedBeta(now.operation) && !closedBeta(was.operation)) add("breaking", "closed-beta-added", subject.type, "moved into closed beta: teams not enabled get 403");
+  if (!closedBeta(now.operation) && closedBeta(was.operation)) add("additive", "closed-beta-removed", subject.type, "out of closed beta: open to every team");
 
   // Security: every alternative a client may use today must still be accepted.
   const show = (alternative: string[]) => (alternative.length === 0 ? "no credential" : alternative.join(" + "));

@@ -61,7 +61,11 @@ function typeOf(value: unknown): string {
 
 /** The schema's value space: `anyOf: [X, {type: 'null'}]` is X or null; the open form of a non-exhaustive enumeration is a string. */
 function view(document: JsonObject, node: unknown, pointer: string): SchemaView {
-  const { node: schema, pointer: at } = followRefs(document, node, pointer);
+  const followed = followRefs(document, node, pointer);
+  // OpenAPI 3.1 lets keywords stand beside a `$ref` (`deprecated`, `x-svc-closed-beta`, a description): they apply here.
+  const siblings = isObject(node) && typeof node.$ref === "string" ? Object.entries(node).filter(([key]) => key !== "$ref") : [];
+  const schema = siblings.length > 0 ? { ...followed.node, ...Object.fromEntries(siblings) } : followed.node;
+  const at = siblings.length > 0 ? pointer : followed.pointer;
   const branches = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null) as unknown[] | null;
   const keyword = Array.isArray(schema.anyOf) ? "anyOf" : "oneOf";
   if (schema["x-svc-non-exhaustive"] === true && branches) {
@@ -148,6 +152,7 @@ export class SchemaDiff {
     this.compareValues(base, head, direction, here);
     this.compareBounds(base, head, direction, here);
     if (head.schema.deprecated === true && base.schema.deprecated !== true) here("deprecated", "deprecated", "deprecated");
+    this.compareClosedBeta(base, head, direction, here);
 
     changes.push(...this.compareProperties(base, head, direction, stack));
     const baseItems = base.schema.items;
@@ -188,6 +193,17 @@ export class SchemaDiff {
     }
     if (head.open && !base.open) here("enum-opened", WIDENS[direction], "made non-exhaustive: values it does not list may now appear");
     if (base.open && !head.open) here("enum-closed", NARROWS[direction], "made exhaustive: only the listed values are allowed");
+  }
+
+  /** Values newly in closed beta are refused to teams not enabled, so sending them may now fail. */
+  private compareClosedBeta(base: SchemaView, head: SchemaView, direction: Direction, here: (rule: string, kind: ChangeKind, message: string) => void): void {
+    const listed = (view: SchemaView) => (Array.isArray(view.schema["x-svc-closed-beta"]) ? (view.schema["x-svc-closed-beta"] as unknown[]).map(show) : []);
+    const before = listed(base);
+    const after = listed(head);
+    const added = after.filter((value) => !before.includes(value));
+    const removed = before.filter((value) => !after.includes(value));
+    if (added.length > 0) here("closed-beta-values-added", direction === "request" ? "breaking" : "additive", `${added.join(", ")} moved into closed beta`);
+    if (removed.length > 0) here("closed-beta-values-removed", "additive", `${removed.join(", ")} out of closed beta`);
   }
 
   private compareBounds(base: SchemaView, head: SchemaView, direction: Direction, here: (rule: string, kind: ChangeKind, message: string) => void): void {
@@ -251,11 +267,6 @@ export class SchemaDiff {
       if (wasRequired && !isRequired) {
         const rule = direction === "response" ? "response-field-made-optional" : "request-field-made-optional";
         changes.push({ field: [name], rule, kind: WIDENS[direction], message: "made optional", pointer, side: "head" });
-      }
-      // A property's own `deprecated` sits beside its `$ref`, so it is read before the reference is followed.
-      const ownDeprecated = (node: unknown) => isObject(node) && node.deprecated === true;
-      if (ownDeprecated(headProps[name]) && !ownDeprecated(baseProps[name]) && isObject(headProps[name]) && typeof (headProps[name] as JsonObject).$ref === "string") {
-        changes.push({ field: [name], rule: "deprecated", kind: "deprecated", message: "deprecated", pointer, side: "head" });
       }
       for (const change of this.compareAt(baseProps[name], at(base.pointer, name), headProps[name], pointer, direction, stack)) {
         changes.push({ ...change, field: [name, ...change.field] });

@@ -270,6 +270,20 @@ const CASES: Record<string, Case> = {
     change: (doc) => (doc.components.pathItems.ThingEvent.post.parameters = []),
     expected: ["thing.created", "thing.updated"].map((subject) => ({ kind: "breaking" as const, rule: "webhook-header-removed", subjects: [subject], where: "header parameter webhook-id" })),
   },
+  "an operation moved into closed beta is breaking, out of it additive": {
+    change: (doc) => {
+      doc.paths["/v2/things"].get["x-svc-closed-beta"] = true;
+    },
+    expected: [{ kind: "breaking", rule: "closed-beta-added", subjects: ["listThings"], where: "operation" }],
+  },
+  "request values moved into closed beta are breaking": {
+    change: (doc) => (doc.components.schemas.ThingCreate.properties.shape = { $ref: "#/components/schemas/Shape", "x-svc-closed-beta": ["square"] }),
+    expected: [{ kind: "breaking", rule: "closed-beta-values-added", subjects: ["createThing"], where: "request body: shape" }],
+  },
+  "a field deprecated beside its $ref is a deprecation": {
+    change: (doc) => (doc.components.schemas.ThingEventPayload.properties.data = { $ref: "#/components/schemas/Thing", deprecated: true }),
+    expected: ["thing.created", "thing.updated"].map((subject) => ({ kind: "deprecated" as const, rule: "deprecated", subjects: [subject], where: "payload: data" })),
+  },
   "new operations and webhooks are additive": {
     change: (doc) => {
       doc.paths["/v2/shapes"] = { get: { operationId: "listShapes", responses: { "200": { description: "Shapes." } } } };
