@@ -4274,6 +4274,8 @@ export interface components {
         /**
          * ActivityEvent
          * @description A activity summary was pulled or changed.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         ActivityEvent: {
             /**
@@ -4289,6 +4291,8 @@ export interface components {
         /**
          * BodyEvent
          * @description A body summary was pulled or changed.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         BodyEvent: {
             /**
@@ -4304,6 +4308,8 @@ export interface components {
         /**
          * MealEvent
          * @description A meal summary was pulled or changed.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         MealEvent: {
             /**
@@ -4319,6 +4325,8 @@ export interface components {
         /**
          * ProfileEvent
          * @description A profile summary was pulled or changed.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         ProfileEvent: {
             /**
@@ -4334,6 +4342,8 @@ export interface components {
         /**
          * SleepEvent
          * @description A sleep summary was pulled or changed.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         SleepEvent: {
             /**
@@ -4349,6 +4359,8 @@ export interface components {
         /**
          * WorkoutsEvent
          * @description A workout summary was pulled or changed.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         WorkoutsEvent: {
             /**
@@ -4400,6 +4412,8 @@ export interface components {
         /**
          * SleepCycleEvent
          * @description A sleep cycle was pulled or changed. Sleep cycle events replace the deprecated hypnogram timeseries events.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         SleepCycleEvent: {
             /**
@@ -4437,6 +4451,8 @@ export interface components {
         /**
          * MenstrualCycleEvent
          * @description A menstrual cycle was pulled or changed.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         MenstrualCycleEvent: {
             /**
@@ -4479,6 +4495,8 @@ export interface components {
         /**
          * ElectrocardiogramEvent
          * @description A electrocardiogram was pulled or changed.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         ElectrocardiogramEvent: {
             /**
@@ -4497,6 +4515,8 @@ export interface components {
          *     once the historical pull of that resource has finished (after every chunk was fetched), and
          *     `daily.data.<resource>.created` or `.updated` as ongoing data arrives or changes. Historical events
          *     carry no `is_final` flag; do not require one.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         SummaryEvent: components["schemas"]["ActivityEvent"] | components["schemas"]["BodyEvent"] | components["schemas"]["MealEvent"] | components["schemas"]["ProfileEvent"] | components["schemas"]["SleepEvent"] | components["schemas"]["WorkoutsEvent"] | components["schemas"]["SleepCycleEvent"] | components["schemas"]["MenstrualCycleEvent"] | components["schemas"]["ElectrocardiogramEvent"];
         /**
@@ -4537,6 +4557,8 @@ export interface components {
          *     historical pull of that resource has finished (after every chunk was fetched), and
          *     `daily.data.<resource>.created` or `.updated` as ongoing data arrives or changes. Historical events
          *     carry no `is_final` flag; do not require one.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         TimeseriesEvent: {
             /** @description The event kind, `<historical|daily>.data.<resource>.<created|updated>`. */
@@ -4552,6 +4574,8 @@ export interface components {
          * @description Deprecated: process the sleep cycle events (`historical.data.sleep_cycle.created`,
          *     `daily.data.sleep_cycle.created`, `daily.data.sleep_cycle.updated`) instead; consumers should stop
          *     processing hypnogram events. Hypnogram values of a sleep session, each sample's `value` a sleep stage code.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         HypnogramEvent: {
             /** @enum {string} */
@@ -4601,6 +4625,8 @@ export interface components {
         /**
          * ProviderConnectionCreatedEvent
          * @description The end user connected a provider.
+         *
+         *     **Provisional:** The payload of this event is not shown (section 6, rule 8), nor are the names of the envelope's fields other than `data` (section 6, rules 1 and 2); `event_type`, `team_id`, `user_id` and `client_user_id` are the package's names.
          */
         ProviderConnectionCreatedEvent: {
             /** @enum {string} */
@@ -4866,7 +4892,7 @@ export interface components {
         /**
          * @description Only providers of this source type. Absent means every source type.
          *
-         *     **Provisional:** The allowed source types are not shown (section 4.11).
+         *     **Provisional:** The document types source_type "string or null" (section 4.11), but a query string cannot carry JSON null, so leaving the parameter out is the null; and the allowed source types are not shown (section 4.11).
          * @example app
          */
         SourceType: string;
@@ -4908,6 +4934,8 @@ export interface components {
         LabTestId: string;
         /**
          * @description The lab account to answer for. It determines which markers and lab tests are available.
+         *
+         *     **Provisional:** The document types lab_account_id "uuid or null" (section 4.8), but a query string cannot carry JSON null, so leaving the parameter out is the null.
          * @example c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f
          */
         LabAccountId: string;
@@ -4926,7 +4954,7 @@ export interface components {
          *     in `capabilities=stat&capabilities=appointment_scheduling_via_svc`. Absent means centers whatever
          *     their capabilities.
          *
-         *     **Provisional:** Whether a center must have every listed capability or any one of them is not shown (section 4.10).
+         *     **Provisional:** The document types capabilities "array of enum or null" (section 4.10), but a query string cannot carry JSON null, so leaving the parameter out is the null; and whether a center must have every listed capability or any one of them is not shown (section 4.10).
          * @example [
          *       "stat",
          *       "appointment_scheduling_via_svc"
@@ -4935,6 +4963,8 @@ export interface components {
         PscCapabilities: components["schemas"]["PscCapability"][];
         /**
          * @description Only orders with this interpretation of their results. Absent means orders with any interpretation, or none.
+         *
+         *     **Provisional:** The document types interpretation "enum or null" (section 4.14), but a query string cannot carry JSON null, so leaving the parameter out is the null.
          * @example abnormal
          */
         Interpretation: components["schemas"]["Interpretation"];
@@ -6003,7 +6033,7 @@ export interface operations {
                 /**
                  * @description Only providers of this source type. Absent means every source type.
                  *
-                 *     **Provisional:** The allowed source types are not shown (section 4.11).
+                 *     **Provisional:** The document types source_type "string or null" (section 4.11), but a query string cannot carry JSON null, so leaving the parameter out is the null; and the allowed source types are not shown (section 4.11).
                  * @example app
                  */
                 source_type?: components["parameters"]["SourceType"];
@@ -6456,6 +6486,8 @@ export interface operations {
             query?: {
                 /**
                  * @description The lab account to answer for. It determines which markers and lab tests are available.
+                 *
+                 *     **Provisional:** The document types lab_account_id "uuid or null" (section 4.8), but a query string cannot carry JSON null, so leaving the parameter out is the null.
                  * @example c4d5e6f7-a8b9-4c0d-8e1f-2a3b4c5d6e7f
                  */
                 lab_account_id?: components["parameters"]["LabAccountId"];
@@ -6585,7 +6617,7 @@ export interface operations {
                  *     in `capabilities=stat&capabilities=appointment_scheduling_via_svc`. Absent means centers whatever
                  *     their capabilities.
                  *
-                 *     **Provisional:** Whether a center must have every listed capability or any one of them is not shown (section 4.10).
+                 *     **Provisional:** The document types capabilities "array of enum or null" (section 4.10), but a query string cannot carry JSON null, so leaving the parameter out is the null; and whether a center must have every listed capability or any one of them is not shown (section 4.10).
                  * @example [
                  *       "stat",
                  *       "appointment_scheduling_via_svc"
@@ -6673,6 +6705,8 @@ export interface operations {
             query?: {
                 /**
                  * @description Only orders with this interpretation of their results. Absent means orders with any interpretation, or none.
+                 *
+                 *     **Provisional:** The document types interpretation "enum or null" (section 4.14), but a query string cannot carry JSON null, so leaving the parameter out is the null.
                  * @example abnormal
                  */
                 interpretation?: components["parameters"]["Interpretation"];

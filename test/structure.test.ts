@@ -330,6 +330,37 @@ describe("enumerations", () => {
   });
 });
 
+describe("what the document types \"or null\" but HTTP cannot carry as null", () => {
+  const orNull: [string, string, string][] = [
+    ["listLabTestMarkers", "lab_account_id", "4.8"],
+    ["getOrderPscInfo", "capabilities", "4.10"],
+    ["listProviders", "source_type", "4.11"],
+    ["listOrders", "interpretation", "4.14"],
+  ];
+  for (const [id, name, section] of orNull) {
+    it(`${name} (${section}) is optional, and says that leaving it out is the null`, () => {
+      const p = parameter(id, name);
+      expect(p.required).not.toBe(true);
+      expect(String(p["x-svc-provisional"])).toMatch(new RegExp(`or null"? \\(section ${section.replace(".", "\\.")}\\)[\\s\\S]*leaving the parameter out is the null`));
+    });
+  }
+
+  it("the link token header, typed \"string or null\" (4.7, 5), is mandatory, and says why", () => {
+    const scheme = ((contract.components as JsonObject).securitySchemes as Record<string, JsonObject>).LinkToken!;
+    expect(String(scheme["x-svc-provisional"])).toMatch(/"string or null" \(sections 4\.7 and 5\)[\s\S]*401/);
+    expect(operation("completeProviderMfa").securityAlternatives).toEqual([["LinkToken"]]);
+  });
+});
+
+describe("events (section 6)", () => {
+  it("are provisional on each event schema itself, and on the envelope's id fields (rules 1, 8)", () => {
+    const events = Object.keys(schemas).filter((name) => /Event$/.test(name) && name !== "AppointmentEvent");
+    expect(events.length).toBeGreaterThanOrEqual(13);
+    for (const name of events) expect(String(schema(name)["x-svc-provisional"]), name).toMatch(/\(section 6, rules? [0-9]/);
+    for (const name of ["EventTeamId", "EventUserId", "EventClientUserId"]) expect(String(schema(name)["x-svc-provisional"]), name).toMatch(/\(section 6, rule 1\)/);
+  });
+});
+
 describe("limits (section 8)", () => {
   it("bounds page and size on both marker lists", () => {
     for (const id of ["listLabTestMarkers", "listOrderSetMarkers"]) {
