@@ -8,6 +8,8 @@ export interface StaticAnswer {
   status: number;
   example: string;
   body: Buffer;
+  /** The response's required headers with their examples, as name, value, name, value... (such as Retry-After on a 429). */
+  headers: string[];
 }
 
 export interface OperationAnswers {
@@ -24,15 +26,35 @@ export interface Choice {
   dynamic?: boolean;
 }
 
+/**
+ * The headers a response declares required, each with its example: a client may rely on them (a 429's Retry-After),
+ * so the mock sends them. Optional ones are left out, since an example could be wrong for the request (405's Allow).
+ */
+function requiredHeaders(document: JsonObject, response: JsonObject): string[] {
+  const headers: string[] = [];
+  for (const [name, raw] of Object.entries((response.headers ?? {}) as JsonObject)) {
+    const header = deref(document, raw);
+    if (header.required !== true) continue;
+    const schema = isObject(header.schema) ? deref(document, header.schema) : {};
+    const named = isObject(header.examples) ? Object.values(header.examples)[0] : undefined;
+    const example = header.example ?? schema.example ?? (named === undefined ? undefined : deref(document, named).value);
+    if (example === undefined) throw new Error(`${name}, a required header of a response, has no example for the mock to send`);
+    headers.push(name.toLowerCase(), String(example));
+  }
+  return headers;
+}
+
 export function answersOf(document: JsonObject, operation: ContractOperation): OperationAnswers {
   const byStatus = new Map<number, Map<string, StaticAnswer>>();
   for (const [key, raw] of Object.entries((operation.operation.responses ?? {}) as JsonObject)) {
     if (!/^\d{3}$/.test(key)) continue;
     const status = Number(key);
-    const media = (deref(document, raw).content as JsonObject | undefined)?.["application/json"];
+    const response = deref(document, raw);
+    const media = (response.content as JsonObject | undefined)?.["application/json"];
+    const headers = requiredHeaders(document, response);
     const examples = new Map<string, StaticAnswer>();
     for (const [name, example] of Object.entries(((isObject(media) ? media.examples : undefined) ?? {}) as JsonObject)) {
-      examples.set(name, { status, example: name, body: Buffer.from(JSON.stringify(deref(document, example).value)) });
+      examples.set(name, { status, example: name, body: Buffer.from(JSON.stringify(deref(document, example).value)), headers });
     }
     byStatus.set(status, examples);
   }

@@ -83,7 +83,7 @@ const FORWARDED_HEADERS = ["accept", "content-type", "prefer", "x-svc-api-key", 
 
 /** Front ends call the mock from their own dev server's origin, so every answer allows any origin. */
 function corsHeaders(req: http.IncomingMessage): string[] {
-  return ["access-control-allow-origin", req.headers.origin ?? "*", "vary", "origin", "access-control-expose-headers", "x-svc-mock-contract-violation"];
+  return ["access-control-allow-origin", req.headers.origin ?? "*", "vary", "origin", "access-control-expose-headers", "x-svc-mock-contract-violation, retry-after"];
 }
 
 function allowCors(req: http.IncomingMessage, res: http.ServerResponse): void {
@@ -188,7 +188,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
         { location: "header", field: "prefer", message: answer },
       ]);
     }
-    res.writeHead(answer.status, ["content-type", JSON_TYPE, "content-length", String(answer.body.length), ...corsHeaders(req)]);
+    res.writeHead(answer.status, ["content-type", JSON_TYPE, "content-length", String(answer.body.length), ...answer.headers, ...corsHeaders(req)]);
     res.end(answer.body);
   }
 

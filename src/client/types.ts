@@ -117,7 +117,7 @@ export interface Failure<S extends number, E> {
 /** Every answer of an operation, narrowed by `status`: each declared status with its body, and one branch for any other status. */
 export type Outcome<O> =
   | { [S in DeclaredStatus<O>]: Is2xx<S> extends true ? Success<S, BodyOf<Responses<O>[S]>> : Failure<S, BodyOf<Responses<O>[S]>> }[DeclaredStatus<O>]
-  // 429, a 5xx, a proxy's 502: present, but the contract says nothing of the body (JSON, text, or undefined when empty).
+  // A status the contract does not declare (a proxy's 502 or 503): present, but the contract says nothing of the body (JSON, text, or undefined when empty).
   | Failure<Exclude<HttpStatus, DeclaredStatus<O>>, unknown>;
 
 /** What a call resolves to: every outcome, or, on a client made with `throwOnError: true`, only the declared successes. */

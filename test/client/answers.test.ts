@@ -45,7 +45,7 @@ describe("answers as values", () => {
   });
 
   for (const [status, body, type, expected] of [
-    [429, JSON.stringify({ code: "rate_limited" }), "application/json", { code: "rate_limited" }],
+    [409, JSON.stringify({ code: "conflict" }), "application/json", { code: "conflict" }],
     [502, "<html>Bad gateway</html>", "text/html", "<html>Bad gateway</html>"],
     [503, "", "text/plain", ""],
     [299, "not json", "text/plain", "not json"],

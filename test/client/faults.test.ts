@@ -84,7 +84,7 @@ describe("bodies that are not the JSON the contract declares", () => {
 describe("statuses the operation does not declare", () => {
   for (const [status, body, type, expected] of [
     [418, JSON.stringify({ code: "teapot" }), "application/json", { code: "teapot" }],
-    [500, "<h1>Internal</h1>", "text/html", "<h1>Internal</h1>"],
+    [502, "<h1>Bad gateway</h1>", "text/html", "<h1>Bad gateway</h1>"],
     [599, "", "text/plain", ""],
     [299, JSON.stringify([1]), "application/json", [1]],
     [404, JSON.stringify({ code: "not_found", message: "x" }), "application/problem+json", { code: "not_found", message: "x" }],

@@ -126,10 +126,35 @@ describe("every refusal the mock gives is declared by the operation it refuses",
   it("declares the transport-level refusals on every operation, from the one shared list", () => {
     for (const op of operations) {
       const responses = op.operation.responses as JsonObject;
-      for (const status of ["400", "405", "406", "408", "413", "415"]) {
+      for (const status of ["400", "405", "406", "408", "413", "415", "429", "500"]) {
         expect(responses[status], `${op.operationId} ${status}`).toEqual({ $ref: expect.stringMatching(/^#\/components\/responses\//) });
       }
     }
+  });
+});
+
+describe("too many requests and a failure of the service (429, 500), declared on every operation", () => {
+  it("answers 429 with the error body and its required Retry-After, on Prefer", async () => {
+    const valid = validRequest(operations.find((op) => op.operationId === "listLabs")!);
+    const answer = await send({ ...valid, headers: { ...valid.headers, prefer: "code=429" } });
+    expect(answer.status).toBe(429);
+    expect(answer.headers["retry-after"]).toBe("30");
+    expect(answer.body).toMatchObject({ code: "rate_limited" });
+    assertMatchesContract("listLabs", 429, answer.body);
+  });
+
+  it("answers 500 with the error body, on Prefer", async () => {
+    const valid = validRequest(operations.find((op) => op.operationId === "createLinkToken")!);
+    const answer = await send({ ...valid, headers: { ...valid.headers, prefer: "code=500" } });
+    expect(answer.status).toBe(500);
+    expect(answer.body).toMatchObject({ code: "internal_error" });
+    assertMatchesContract("createLinkToken", 500, answer.body);
+  });
+
+  it("sends neither unasked: a valid request gets its success", async () => {
+    const answer = await send(validRequest(operations.find((op) => op.operationId === "listLabs")!));
+    expect(answer.status).toBe(200);
+    expect(answer.headers["retry-after"]).toBeUndefined();
   });
 });
 

@@ -15,7 +15,7 @@ switch (answer.status) {
     console.error(answer.error.code, answer.error.details);
     break;
   default:
-    // 401, 404, or a status the contract does not declare (429, a proxy's 502): `error` is there, typed as unknown.
+    // 401, 404, 429, 500 (the error body), or a status the contract does not declare (a proxy's 502): typed as unknown.
     console.error(answer.status, answer.error);
 }
 
