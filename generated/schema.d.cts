@@ -2163,7 +2163,7 @@ export interface components {
          *     **Provisional:** The shape of the List Bulk Ops answer is not shown (section 4.4, rule 3).
          */
         BulkOpPage: {
-            /** @description The operations on this page, newest first. */
+            /** @description The operations on this page, newest first, at most `size` of them; a page size is at most 100 (section 8). */
             bulk_ops: components["schemas"]["BulkOp"][];
             /** @description How many operations there are across all pages. */
             total: number | null;
@@ -2764,7 +2764,7 @@ export interface components {
          *     **Provisional:** The shape of the historical pull introspection answer is not shown (section 4.14).
          */
         HistoricalPullPage: {
-            /** @description The connections on this page. */
+            /** @description The connections on this page, at most `size` of them; a page size is at most 100 (section 8). */
             connections: components["schemas"]["HistoricalPullConnection"][];
             /** @description How many connections there are across all pages. */
             total: number | null;
@@ -3190,7 +3190,7 @@ export interface components {
          * @description One page of markers.
          */
         MarkerPage: {
-            /** @description The markers on this page. */
+            /** @description The markers on this page, at most `size` of them; a page size is at most 100 (section 8). */
             markers: components["schemas"]["Marker"][];
             /** @description How many markers there are across all pages. */
             total: number | null;
@@ -3587,7 +3587,7 @@ export interface components {
          *     **Provisional:** The paging of the order list is not shown (section 4.14); it has the shape of the marker page (section 4.8).
          */
         OrderPage: {
-            /** @description The orders on this page. */
+            /** @description The orders on this page, at most `size` of them; a page size is at most 100 (section 8). */
             orders: components["schemas"]["Order"][];
             /** @description How many orders match, over all pages. */
             total: number | null;
