@@ -98,8 +98,15 @@ function matches(waiver: Waiver, finding: Located): boolean {
 /** Spectral's findings with no waiver in force: the same ruleset with every waiving override left out. */
 async function unwaivedSpectral(root: string): Promise<Located[]> {
   const ruleset = YAML.parse(await readFile(path.join(root, RULESET), "utf8")) as JsonObject;
+  const waived = new Set((await spectralWaivers(root)).flatMap((waiver) => waiver.rules));
   ruleset.overrides = ((ruleset.overrides ?? []) as JsonObject[]).filter((entry) => !(isObject(entry.rules) && Object.values(entry.rules).some(isOff)));
   if ((ruleset.overrides as unknown[]).length === 0) delete ruleset.overrides;
+  // Only the waived rules run: every extended ruleset is turned off and its waived rules turned back on. The whole
+  // OWASP ruleset with no waiver takes twice as long as the lint itself.
+  const extended = ruleset.extends === undefined ? [] : Array.isArray(ruleset.extends) ? ruleset.extends : [ruleset.extends];
+  ruleset.extends = extended.map((entry) => [Array.isArray(entry) ? entry[0] : entry, "off"]);
+  const own = (isObject(ruleset.rules) ? ruleset.rules : {}) as JsonObject;
+  ruleset.rules = Object.fromEntries([...waived].map((rule) => [rule, isObject(own[rule]) ? own[rule] : "warn"]));
   // Beside the project's packages, so `extends` by package name resolves; never in the working tree itself.
   const cache = existsSync(path.join(root, "node_modules")) ? path.join(root, "node_modules", ".cache") : os.tmpdir();
   await mkdir(cache, { recursive: true });
