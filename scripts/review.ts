@@ -34,6 +34,15 @@ const USAGE = `usage: npm run review -- [--base <git revision>] [--format markdo
                      (they still need a new major version, see openapi/breaking-changes.md)
   --root <dir>       the repository to review (default: the current directory)`;
 
+/** A tool's failure in one line: its last meaningful line, with the temporary folder named as what it holds. */
+function reason(error: unknown, folder: string, name: string): string {
+  const lines = String((error as Error).message ?? error)
+    .split("\n")
+    .map((line) => line.replace(/[║╔╗╚╝═]/g, "").trim())
+    .filter((line) => line !== "" && !/^(bundling|redocly|Deprecation|Node\.js|Future|You are|Update)/.test(line));
+  return (lines.at(-1) ?? "unknown failure").replace(/^- /, "").replaceAll(`${folder}/`, `${name}:`);
+}
+
 function version(document: JsonObject): string {
   return String((document.info as JsonObject | undefined)?.version ?? "0.0.0");
 }
@@ -48,9 +57,14 @@ export async function review(options: ReviewOptions): Promise<ReviewResult> {
     // The service history only matters for comparing with a committed bundle, which carries it.
     const committed = path.join(root, "generated", "openapi.json");
     const withHistory = existsSync(committed);
+    const short = base.commit.slice(0, 12);
     const [baseBundle, headBundle, lint, waivers, bullets] = await Promise.all([
-      bundleContract({ root: baseTree.dir, serviceHistory: false }),
-      bundleContract({ root, serviceHistory: withHistory }),
+      bundleContract({ root: baseTree.dir, serviceHistory: false }).catch((error: unknown) => {
+        throw new Error(`the base revision ${short} does not bundle: ${reason(error, baseTree.dir, short)}`);
+      }),
+      bundleContract({ root, serviceHistory: withHistory }).catch((error: unknown) => {
+        throw new Error(`the working tree does not bundle: ${reason(error, root, ".")}`);
+      }),
       lintFindings(root, headMap),
       waiversInForce(root),
       announcedBreaks(root),
@@ -63,7 +77,8 @@ export async function review(options: ReviewOptions): Promise<ReviewResult> {
 
     const accepting = acceptance({ label: options.acceptBreaking ?? false, bullets, baseVersion: version(baseBundle), headVersion: version(headBundle) });
     const changes: LocatedChange[] = diffContracts(baseBundle, headBundle).map((change) => {
-      const location = (change.side === "head" ? headMap : baseMap).locate(change.pointer);
+      // What was removed is located where the base revision listed it.
+      const location = change.side === "head" ? headMap.locate(change.pointer) : baseMap.locate(change.pointer, { atReference: true });
       const accepted = accepting.reason(change);
       return { ...change, location, ...(accepted ? { accepted } : {}) };
     });
@@ -92,24 +107,27 @@ async function main(): Promise<number> {
       strict: true,
     }));
   } catch (error) {
-    console.error(`review: ${(error as Error).message}\n\n${USAGE}`);
+    console.error(`review: ${(error as Error).message} (see --help)`);
     return 2;
   }
   if (values.help) {
     console.log(USAGE);
     return 0;
   }
-  if (values.format !== "markdown" && values.format !== "github-actions") {
-    console.error(`review: --format must be markdown or github-actions, not ${values.format}`);
-    return 2;
-  }
-  let result: ReviewResult;
   try {
-    result = await review({ root: values.root, base: values.base, acceptBreaking: values["accept-breaking"] });
+    return await run(values);
   } catch (error) {
     console.error(`review: ${(error as Error).message.split("\n")[0]}`);
     return 2;
   }
+}
+
+async function run(values: { base?: string; format: string; report?: string; "accept-breaking": boolean; root: string }): Promise<number> {
+  if (values.format !== "markdown" && values.format !== "github-actions") {
+    console.error(`review: --format must be markdown or github-actions, not ${values.format}`);
+    return 2;
+  }
+  const result = await review({ root: values.root, base: values.base, acceptBreaking: values["accept-breaking"] });
   const markdown = renderMarkdown(result);
   if (values.report) await writeFile(values.report, markdown);
   if (values.format === "github-actions") {

@@ -22,6 +22,11 @@ async function commitOf(root: string, revision: string): Promise<string | undefi
 
 /** The revision to compare with: the one asked for, else the merge base with origin/main, else the previous commit. */
 export async function resolveBase(root: string, requested?: string): Promise<{ revision: string; commit: string }> {
+  try {
+    await git(root, ["rev-parse", "--git-dir"]);
+  } catch {
+    throw new Error(`${root} is not a git repository: the review reads the base revision from git`);
+  }
   if (requested) {
     const commit = await commitOf(root, requested);
     if (!commit) throw new Error(`--base ${requested} is not a commit of this repository`);

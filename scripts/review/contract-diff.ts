@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import { HTTP_METHODS } from "../lib/operations.ts";
 import { isObject, type JsonObject } from "../lib/walk.ts";
 import { encodePointer } from "./source-map.ts";
-import { fieldName, followRefs as follow, SchemaDiff, type ChangeKind, type Direction } from "./schema-diff.ts";
+import { fieldName, followRefs, followRefs as follow, SchemaDiff, type ChangeKind, type Direction } from "./schema-diff.ts";
 
 export interface Subject {
   type: "operation" | "webhook";
@@ -34,24 +34,44 @@ interface Endpoint {
   pointer: string;
   /** Path-item parameters and the operation's own, references not followed, each with its pointer. */
   parameters: { node: JsonObject; pointer: string }[];
-  security: string[][];
+  security: Credential[][];
   /** The pointer of the entry that names it in the bundle (`/paths/...` or `/webhooks/...`), for a removal. */
   entryPointer: string;
 }
 
-/** Each operation's security as its alternatives, each alternative as the headers it sends: `header x-svc-api-key`. */
-function securityOf(document: JsonObject, operation: JsonObject): string[][] {
+/** One credential a requirement asks for: compared by what the client sends, shown with the scheme's name. */
+interface Credential {
+  key: string;
+  label: string;
+  pointer: string;
+}
+
+/**
+ * Each operation's security as its alternatives, each alternative as the credentials it sends (`header x-svc-api-key`).
+ * No requirement and an empty requirement both mean no credential.
+ */
+function securityOf(document: JsonObject, operation: JsonObject): Credential[][] {
   const requirements = (operation.security ?? document.security ?? []) as Record<string, unknown>[];
   const schemes = (isObject(document.components) && isObject(document.components.securitySchemes) ? document.components.securitySchemes : {}) as JsonObject;
-  return requirements.map((requirement) =>
+  const alternatives = requirements.map((requirement) =>
     Object.keys(requirement)
       .map((name) => {
-        const scheme = follow(document, schemes[name], "").node;
-        return scheme.type === "apiKey" ? `${String(scheme.in)} ${String(scheme.name).toLowerCase()} (${name})` : `${String(scheme.type)} (${name})`;
+        const pointer = `/components/securitySchemes${encodePointer([name])}`;
+        const scheme = follow(document, schemes[name], pointer).node;
+        const key =
+          scheme.type === "apiKey"
+            ? `${String(scheme.in)} ${String(scheme.in) === "header" ? String(scheme.name).toLowerCase() : String(scheme.name)}`
+            : scheme.type === "http"
+              ? `http ${String(scheme.scheme).toLowerCase()}`
+              : String(scheme.type);
+        return { key, label: `${key} (${name})`, pointer };
       })
-      .sort(),
+      .sort((a, b) => a.key.localeCompare(b.key)),
   );
+  return alternatives.length === 0 ? [[]] : alternatives;
 }
+
+const sameCredentials = (a: Credential[], b: Credential[]) => a.length === b.length && a.every((credential, index) => credential.key === b[index]!.key);
 
 function endpoints(document: JsonObject): Map<string, Endpoint> {
   const found = new Map<string, Endpoint>();
@@ -82,6 +102,15 @@ function endpoints(document: JsonObject): Map<string, Endpoint> {
   for (const [template, item] of Object.entries((document.paths ?? {}) as JsonObject)) add("operation", template, `/paths${encodePointer([template])}`, item);
   for (const [kind, item] of Object.entries((document.webhooks ?? {}) as JsonObject)) add("webhook", kind, `/webhooks${encodePointer([kind])}`, item);
   return found;
+}
+
+/** A parameter's or header's schema: its `schema`, or the schema of its one `content` entry. */
+function parameterSchema(parameter: { node: JsonObject; pointer: string }): [unknown, string] {
+  if (parameter.node.schema !== undefined) return [parameter.node.schema, `${parameter.pointer}/schema`];
+  const content = isObject(parameter.node.content) ? parameter.node.content : {};
+  const [type] = Object.keys(content);
+  if (type === undefined) return [{}, parameter.pointer];
+  return [(content[type] as JsonObject).schema ?? {}, `${parameter.pointer}/content${encodePointer([type])}/schema`];
 }
 
 const parameterKey = (document: JsonObject, node: unknown) => {
@@ -119,7 +148,9 @@ export function diffContracts(base: JsonObject, head: JsonObject): ContractChang
       continue;
     }
     if (!before.has(key)) {
-      changes.push({ kind: "breaking", rule: "path-or-method-changed", subject: endpoint.subject, where: "operation", message: `moved from ${previous.subject.key} to ${endpoint.subject.key}`, pointer: endpoint.pointer, side: "head" });
+      // A CHANGELOG entry may name the operation by where it was.
+      const subject = { ...endpoint.subject, names: [...endpoint.subject.names, previous.subject.key] };
+      changes.push({ kind: "breaking", rule: "path-or-method-changed", subject, where: "operation", message: `moved from ${previous.subject.key} to ${endpoint.subject.key}`, pointer: endpoint.pointer, side: "head" });
     }
     changes.push(...compareEndpoint(base, head, schemas, previous, endpoint));
   }
@@ -148,14 +179,18 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
   if (closedBeta(now.operation) && !closedBeta(was.operation)) add("breaking", "closed-beta-added", subject.type, "moved into closed beta: teams not enabled get 403");
   if (!closedBeta(now.operation) && closedBeta(was.operation)) add("additive", "closed-beta-removed", subject.type, "out of closed beta: open to every team");
 
-  // Security: every alternative a client may use today must still be accepted.
-  const show = (alternative: string[]) => (alternative.length === 0 ? "no credential" : alternative.join(" + "));
+  // Security: every alternative a client may use today must still be accepted; an operation open to all breaks no one.
+  const show = (alternative: Credential[]) => (alternative.length === 0 ? "no credential" : alternative.map((credential) => credential.label).join(" + "));
   const security = now.operation.security !== undefined ? `${now.pointer}/security` : "/security";
+  const open = now.security.some((alternative) => alternative.length === 0);
   for (const alternative of was.security) {
-    if (!now.security.some((other) => isDeepStrictEqual(other, alternative))) add("breaking", "security-changed", "security", `no longer accepts ${show(alternative)}`, security);
+    if (open || now.security.some((other) => sameCredentials(other, alternative))) continue;
+    // A credential whose scheme is still declared changed where it is declared; one no longer declared, where it was asked for.
+    const changed = alternative.map((credential) => credential.pointer).find((pointer) => followRefs(head, { $ref: `#${pointer}` }, pointer).node.type !== undefined);
+    add("breaking", "security-changed", "security", `no longer accepts ${show(alternative)}`, changed ?? security);
   }
   for (const alternative of now.security) {
-    if (!was.security.some((other) => isDeepStrictEqual(other, alternative))) add("additive", "security-alternative-added", "security", `now also accepts ${show(alternative)}`, security);
+    if (!was.security.some((other) => sameCredentials(other, alternative))) add("additive", "security-alternative-added", "security", `now also accepts ${show(alternative)}`, security);
   }
 
   // Parameters: sent by the client to an operation; sent by the service with a webhook (its headers), so read like a response.
@@ -181,7 +216,9 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
     if (old.node.required !== true && parameter.node.required === true && !isWebhook) add("breaking", "parameter-made-required", where, "made required", parameter.pointer);
     if (old.node.required === true && parameter.node.required !== true && isWebhook) add("breaking", "webhook-header-made-optional", where, "may no longer be sent", parameter.pointer);
     if (parameter.node.deprecated === true && old.node.deprecated !== true) add("deprecated", "deprecated", where, "deprecated", parameter.pointer);
-    schemaChanges(where, old.node.schema, `${old.pointer}/schema`, parameter.node.schema, `${parameter.pointer}/schema`, direction);
+    const [oldSchema, oldSchemaPointer] = parameterSchema(old);
+    const [newSchema, newSchemaPointer] = parameterSchema(parameter);
+    schemaChanges(where, oldSchema, oldSchemaPointer, newSchema, newSchemaPointer, direction);
   }
 
   // The body: a request for an operation; for a webhook, the payload the client reads.
@@ -204,8 +241,10 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
   const oldResponses = (isObject(was.operation.responses) ? was.operation.responses : {}) as JsonObject;
   const newResponses = (isObject(now.operation.responses) ? now.operation.responses : {}) as JsonObject;
   const responseDirection: Direction = isWebhook ? "request" : "response";
+  // `2XX` covers `200`: a status still declared by its range is not removed.
+  const covered = (status: string) => status in newResponses || `${status[0]}XX` in newResponses;
   for (const status of Object.keys(oldResponses)) {
-    if (status in newResponses) continue;
+    if (covered(status)) continue;
     const success = /^2/.test(status);
     if (success && !isWebhook) add("breaking", "success-status-removed", `response ${status}`, "success status removed", `${now.pointer}/responses`);
     else add("additive", "status-removed", `response ${status}`, "no longer declared", `${now.pointer}/responses`);
@@ -218,19 +257,27 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
     }
     const oldResponse = follow(base, oldResponses[status], `${was.pointer}/responses/${status}`);
     changes.push(...compareContent(schemas, subject, `response ${status}`, oldResponse, newResponse, responseDirection, false));
-    const oldHeaders = (isObject(oldResponse.node.headers) ? oldResponse.node.headers : {}) as JsonObject;
-    const newHeaders = (isObject(newResponse.node.headers) ? newResponse.node.headers : {}) as JsonObject;
-    for (const name of Object.keys(oldHeaders)) {
-      if (!(name in newHeaders)) add(responseDirection === "response" ? "breaking" : "additive", "response-header-removed", `response ${status} header ${name}`, "header removed", newResponse.pointer);
+    // Header names are case-insensitive.
+    const headersOf = (response: JsonObject) => new Map(Object.entries(isObject(response.headers) ? response.headers : {}).map(([name, header]) => [name.toLowerCase(), { name, header }]));
+    const oldHeaders = headersOf(oldResponse.node);
+    const newHeaders = headersOf(newResponse.node);
+    for (const [key, { name }] of oldHeaders) {
+      if (!newHeaders.has(key)) add(responseDirection === "response" ? "breaking" : "additive", "response-header-removed", `response ${status} header ${name}`, "header removed", newResponse.pointer);
     }
-    for (const name of Object.keys(newHeaders)) {
-      const header = follow(head, newHeaders[name], `${newResponse.pointer}/headers${encodePointer([name])}`);
-      if (!(name in oldHeaders)) {
-        add("additive", "response-header-added", `response ${status} header ${name}`, "header added", header.pointer);
+    for (const [key, { name, header: node }] of newHeaders) {
+      const where = `response ${status} header ${name}`;
+      const header = follow(head, node, `${newResponse.pointer}/headers${encodePointer([name])}`);
+      const before = oldHeaders.get(key);
+      if (!before) {
+        add("additive", "response-header-added", where, "header added", header.pointer);
         continue;
       }
-      const old = follow(base, oldHeaders[name], `${oldResponse.pointer}/headers${encodePointer([name])}`);
-      schemaChanges(`response ${status} header ${name}`, old.node.schema, `${old.pointer}/schema`, header.node.schema, `${header.pointer}/schema`, responseDirection);
+      const old = follow(base, before.header, `${oldResponse.pointer}/headers${encodePointer([before.name])}`);
+      if (old.node.required === true && header.node.required !== true) add(responseDirection === "response" ? "breaking" : "additive", "response-header-made-optional", where, "may no longer be sent", header.pointer);
+      if (header.node.deprecated === true && old.node.deprecated !== true) add("deprecated", "deprecated", where, "deprecated", header.pointer);
+      const [oldSchema, oldSchemaPointer] = parameterSchema(old);
+      const [newSchema, newSchemaPointer] = parameterSchema(header);
+      schemaChanges(where, oldSchema, oldSchemaPointer, newSchema, newSchemaPointer, responseDirection);
     }
   }
   return changes;

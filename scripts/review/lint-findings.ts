@@ -32,6 +32,10 @@ interface RedoclyProblem {
 }
 
 const BUNDLE = "generated/openapi.json";
+
+function lastLine(text: string): string {
+  return text.split("\n").map((line) => line.trim()).filter(Boolean).at(-1) ?? "(no output)";
+}
 const SOURCES = "openapi/openapi.yaml";
 
 /** Spectral's severities (0 error … 3 hint) as annotation levels; `npm run lint` fails on warnings too. */
@@ -43,7 +47,7 @@ export async function spectralFindings(root: string, map: SourceMap): Promise<Li
   const targets = [SOURCES, ...(existsSync(path.join(root, BUNDLE)) ? [BUNDLE] : [])];
   const run = await runTool("spectral", ["lint", "--ruleset", ".spectral.yaml", "--format", "json", "--quiet", "--fail-severity", "hint", ...targets], { allowFailure: true, cwd: root });
   const start = run.stdout.indexOf("[");
-  if (start < 0) throw new Error(`spectral gave no JSON report:\n${run.stdout}\n${run.stderr}`);
+  if (start < 0) throw new Error(`spectral gave no report: ${lastLine(run.stderr || run.stdout)}`);
   const results = JSON.parse(run.stdout.slice(start)) as SpectralResult[];
   return results.map((result) => {
     const source = path.relative(root, path.resolve(root, result.source ?? SOURCES)).split(path.sep).join("/");
@@ -56,7 +60,7 @@ export async function spectralFindings(root: string, map: SourceMap): Promise<Li
 export async function redoclyFindings(root: string, map: SourceMap): Promise<LintFinding[]> {
   const run = await runTool("redocly", ["lint", "--format", "json"], { allowFailure: true, cwd: root });
   const start = run.stdout.indexOf("{");
-  if (start < 0) throw new Error(`redocly lint gave no JSON report:\n${run.stdout}\n${run.stderr}`);
+  if (start < 0) throw new Error(`redocly lint gave no report: ${lastLine(run.stderr || run.stdout)}`);
   const problems = (JSON.parse(run.stdout.slice(start)) as { problems: RedoclyProblem[] }).problems;
   return problems.map((problem) => {
     const where = problem.location?.[0];

@@ -20,7 +20,10 @@ export interface ReviewResult {
   passed: boolean;
 }
 
-/** One change as reported: a change to a shared component is one row naming every operation and webhook it affects. */
+/**
+ * One change as reported: a change to a shared component is one row naming every operation and webhook it affects, and
+ * the places it is reached from (`responses 400, 401: code`).
+ */
 export interface ChangeGroup {
   kind: ContractChange["kind"];
   rule: string;
@@ -28,38 +31,64 @@ export interface ChangeGroup {
   message: string;
   location: SourceLocation;
   accepted?: string;
-  subjects: string[];
+  subjects: ContractChange["subject"][];
+  /** Whether the line is the base revision's: what was removed is located where it was. */
+  former: boolean;
+}
+
+/** `response 400: code` → the place (`response 400`) and the field (`code`). */
+function splitWhere(where: string): [string, string] {
+  const colon = where.indexOf(": ");
+  return colon < 0 ? [where, ""] : [where.slice(0, colon), where.slice(colon + 2)];
 }
 
 export function groupChanges(changes: LocatedChange[]): ChangeGroup[] {
-  const groups = new Map<string, ChangeGroup>();
+  const groups = new Map<string, { group: ChangeGroup; places: string[]; field: string }>();
   for (const change of changes) {
-    const key = [change.kind, change.rule, change.where, change.message, change.location.file, change.location.line, change.accepted ?? ""].join("|");
-    let group = groups.get(key);
-    if (!group) {
-      group = { kind: change.kind, rule: change.rule, where: change.where, message: change.message, location: change.location, accepted: change.accepted, subjects: [] };
-      groups.set(key, group);
+    const [place, field] = splitWhere(change.where);
+    const key = [change.kind, change.rule, field, change.message, change.location.file, change.location.line, change.side, change.accepted ?? ""].join("|");
+    let entry = groups.get(key);
+    if (!entry) {
+      const group: ChangeGroup = { kind: change.kind, rule: change.rule, where: change.where, message: change.message, location: change.location, accepted: change.accepted, subjects: [], former: change.side === "base" };
+      entry = { group, places: [], field };
+      groups.set(key, entry);
     }
-    if (!group.subjects.includes(change.subject.label)) group.subjects.push(change.subject.label);
+    if (!entry.places.includes(place)) entry.places.push(place);
+    if (!entry.group.subjects.some((subject) => subject.label === change.subject.label)) entry.group.subjects.push(change.subject);
   }
-  return [...groups.values()];
+  return [...groups.values()].map(({ group, places, field }) => ({ ...group, where: field ? `${joinPlaces(places)}: ${field}` : joinPlaces(places) }));
+}
+
+/** `response 400`, `response 401` → `responses 400, 401`. */
+function joinPlaces(places: string[]): string {
+  if (places.length === 1) return places[0]!;
+  const statuses = places.map((place) => /^response (\S+)$/.exec(place)?.[1]);
+  if (statuses.every((status) => status !== undefined)) return `responses ${statuses.join(", ")}`;
+  return places.join("; ");
 }
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
-const at = (location: SourceLocation) => `\`${location.file}:${location.line}\`${location.exact ? "" : " (nearest)"}`;
+const at = (location: SourceLocation, former = false) => `\`${location.file}:${location.line}\`${former ? " (in the base revision)" : location.exact ? "" : " (nearest)"}`;
 
-function affects(subjects: string[]): string {
-  const names = subjects.map((subject) => `\`${subject}\``);
+function counted(subjects: ContractChange["subject"][]): string {
+  const operations = subjects.filter((subject) => subject.type === "operation").length;
+  const webhooks = subjects.length - operations;
+  const part = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
+  return [operations ? part(operations, "operation") : "", webhooks ? part(webhooks, "webhook") : ""].filter(Boolean).join(" and ");
+}
+
+function affects(subjects: ContractChange["subject"][]): string {
+  const names = subjects.map((subject) => `\`${subject.label}\``);
   if (names.length <= 4) return names.join(", ");
-  return `<details><summary>${names.length} operations and webhooks</summary>${names.join(", ")}</details>`;
+  return `<details><summary>${counted(subjects)}</summary>${names.join(", ")}</details>`;
 }
 
 function changeTable(groups: ChangeGroup[], withAcceptance = false): string {
   const header = withAcceptance ? "| affects | where | change | accepted by | source |\n|---|---|---|---|---|" : "| affects | where | change | rule | source |\n|---|---|---|---|---|";
   const rows = groups.map((group) =>
     withAcceptance
-      ? `| ${affects(group.subjects)} | ${cell(group.where)} | ${cell(group.message)} | ${cell(group.accepted ?? "")} | ${at(group.location)} |`
-      : `| ${affects(group.subjects)} | ${cell(group.where)} | ${cell(group.message)} | \`${group.rule}\` | ${at(group.location)} |`,
+      ? `| ${affects(group.subjects)} | ${cell(group.where)} | ${cell(group.message)} | ${cell(group.accepted ?? "")} | ${at(group.location, group.former)} |`
+      : `| ${affects(group.subjects)} | ${cell(group.where)} | ${cell(group.message)} | \`${group.rule}\` | ${at(group.location, group.former)} |`,
   );
   return [header, ...rows].join("\n");
 }
@@ -113,8 +142,9 @@ function annotation(level: "error" | "warning" | "notice", location: SourceLocat
   return `::${level} file=${escapeProperty(location.file)},line=${location.line},title=${escapeProperty(title)}::${escapeData(message)}`;
 }
 
-function named(subjects: string[]): string {
-  return subjects.length <= 3 ? subjects.join(", ") : `${subjects.slice(0, 3).join(", ")} and ${subjects.length - 3} more`;
+function named(subjects: ContractChange["subject"][]): string {
+  const labels = subjects.map((subject) => subject.label);
+  return labels.length <= 3 ? labels.join(", ") : `${labels.slice(0, 3).join(", ")} and ${labels.length - 3} more`;
 }
 
 export function renderAnnotations(result: ReviewResult): string {
@@ -123,7 +153,8 @@ export function renderAnnotations(result: ReviewResult): string {
     if (group.kind !== "breaking") continue;
     const level = group.accepted ? "notice" : "error";
     const title = group.accepted ? "Accepted breaking change" : "Breaking change";
-    lines.push(annotation(level, group.location, title, `${group.where}: ${group.message} (affects ${named(group.subjects)})${group.accepted ? `; accepted by ${group.accepted}` : ""}`));
+    const former = group.former ? ` (line ${group.location.line} in the base revision)` : "";
+    lines.push(annotation(level, group.location, title, `${group.where}: ${group.message} (affects ${named(group.subjects)})${former}${group.accepted ? `; accepted by ${group.accepted}` : ""}`));
   }
   for (const finding of result.lint) {
     lines.push(annotation(finding.severity, finding, `${finding.tool} ${finding.rule}`, `${finding.message}${finding.exact ? "" : " (on a part the bundle adds; nearest source line)"}`));

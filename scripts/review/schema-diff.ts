@@ -23,15 +23,39 @@ interface Bundles {
   head: JsonObject;
 }
 
-/** A schema with its references followed and its nullability and open enumeration decoded. */
-interface SchemaView {
-  schema: JsonObject;
+interface Located {
+  node: unknown;
   pointer: string;
+}
+
+/**
+ * A schema as a value space: references followed (with the keywords beside them), `allOf` parts merged, null branches
+ * read as nullability, and the open form of a non-exhaustive enumeration read as a string with listed values.
+ */
+interface SchemaView {
+  /** The keywords that apply, merged from siblings of a `$ref` and `allOf` parts. */
+  schema: JsonObject;
+  /** Where a change to it is reported. */
+  pointer: string;
+  /** Names the schema for the cache and for recursion: the same identity is the same value space. */
+  identity: string;
   /** Null when the schema allows any type. */
   types: Set<string> | null;
   values: unknown[] | null;
+  valuesPointer: string;
   open: boolean;
+  properties: Map<string, Located>;
+  required: Set<string>;
+  items: Located | undefined;
+  additional: Located | undefined;
+  /** anyOf/oneOf alternatives other than null, when more than one remains. */
+  alternatives: (Located & { label: string })[];
+  /** No keyword that constrains the value: anything goes. */
+  empty: boolean;
 }
+
+/** Keywords that say something about a schema without constraining its values. */
+const ANNOTATIONS = new Set(["title", "description", "examples", "example", "default", "deprecated", "readOnly", "writeOnly", "$comment", "externalDocs", "xml", "discriminator"]);
 
 /** A difference that lets the value be more things (widens) or fewer things (narrows), rated for each direction. */
 const WIDENS: Record<Direction, ChangeKind> = { request: "additive", response: "breaking" };
@@ -49,7 +73,9 @@ export function followRefs(document: JsonObject, node: unknown, pointer: string)
 }
 
 function isNullSchema(node: unknown): boolean {
-  return isObject(node) && (node.type === "null" || (Array.isArray(node.type) && node.type.length === 1 && node.type[0] === "null"));
+  if (!isObject(node)) return false;
+  if (node.type === "null" || (Array.isArray(node.type) && node.type.length === 1 && node.type[0] === "null")) return true;
+  return ("const" in node && node.const === null) || (Array.isArray(node.enum) && node.enum.length === 1 && node.enum[0] === null);
 }
 
 function typeOf(value: unknown): string {
@@ -59,34 +85,102 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
-/** The schema's value space: `anyOf: [X, {type: 'null'}]` is X or null; the open form of a non-exhaustive enumeration is a string. */
-function view(document: JsonObject, node: unknown, pointer: string): SchemaView {
+/** `anyOf: [{type: string, enum: [...]}, {type: string}]`: the shape of an open enumeration, marked or not. */
+function listedBranch(branches: unknown[]): number {
+  const plain = branches.findIndex((branch) => isObject(branch) && branch.type === "string" && !Array.isArray(branch.enum));
+  const listed = branches.findIndex((branch) => isObject(branch) && Array.isArray(branch.enum));
+  return plain >= 0 && listed >= 0 && branches.filter((branch) => !isNullSchema(branch)).length === 2 ? listed : -1;
+}
+
+function typesOf(schema: JsonObject, values: unknown[] | null, hasProperties: boolean): Set<string> | null {
+  if (typeof schema.type === "string") return new Set([schema.type]);
+  if (Array.isArray(schema.type)) return new Set(schema.type as string[]);
+  if (values !== null) return new Set(values.map(typeOf));
+  if (hasProperties) return new Set(["object"]);
+  if (isObject(schema.items)) return new Set(["array"]);
+  return null;
+}
+
+const MAX_DEPTH = 12;
+
+function view(document: JsonObject, node: unknown, pointer: string, depth = 0): SchemaView {
   const followed = followRefs(document, node, pointer);
   // OpenAPI 3.1 lets keywords stand beside a `$ref` (`deprecated`, `x-svc-closed-beta`, a description): they apply here.
   const siblings = isObject(node) && typeof node.$ref === "string" ? Object.entries(node).filter(([key]) => key !== "$ref") : [];
-  const schema = siblings.length > 0 ? { ...followed.node, ...Object.fromEntries(siblings) } : followed.node;
+  const own = siblings.length > 0 ? { ...followed.node, ...Object.fromEntries(siblings) } : followed.node;
   const at = siblings.length > 0 ? pointer : followed.pointer;
-  const branches = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null) as unknown[] | null;
-  const keyword = Array.isArray(schema.anyOf) ? "anyOf" : "oneOf";
-  if (schema["x-svc-non-exhaustive"] === true && branches) {
-    const listed = branches.find((branch) => isObject(branch) && Array.isArray(branch.enum)) as JsonObject | undefined;
-    return { schema, pointer: at, types: new Set(["string"]), values: (listed?.enum as unknown[]) ?? [], open: true };
+  let identity = siblings.length > 0 ? `${followed.pointer}+${JSON.stringify(siblings)}` : followed.pointer;
+
+  // allOf parts are merged into one schema: the same value space written with or without allOf compares equal.
+  const parts = Array.isArray(own.allOf) && depth < MAX_DEPTH ? (own.allOf as unknown[]).map((part, index) => view(document, part, `${at}/allOf/${index}`, depth + 1)) : [];
+  const schema: JsonObject = Object.assign({}, ...parts.map((part) => part.schema), own);
+  delete schema.allOf;
+  if (parts.length > 0) identity = `${identity}&${parts.map((part) => part.identity).join("&")}`;
+
+  const properties = new Map<string, Located>();
+  for (const part of parts) for (const [name, property] of part.properties) properties.set(name, property);
+  if (isObject(own.properties)) {
+    for (const [name, property] of Object.entries(own.properties)) properties.set(name, { node: property, pointer: `${at}/properties${encodePointer([name])}` });
   }
-  if (branches && branches.length === 2 && branches.some(isNullSchema)) {
-    const index = branches.findIndex((branch) => !isNullSchema(branch));
-    const inner = view(document, branches[index], `${at}/${keyword}/${index}`);
-    return { ...inner, types: inner.types ? new Set([...inner.types, "null"]) : null };
+  const required = new Set<string>([...parts.flatMap((part) => [...part.required]), ...(Array.isArray(own.required) ? own.required.filter((name): name is string => typeof name === "string") : [])]);
+  const items = isObject(own.items) ? { node: own.items, pointer: `${at}/items` } : parts.find((part) => part.items)?.items;
+  const additional = isObject(own.additionalProperties) ? { node: own.additionalProperties, pointer: `${at}/additionalProperties` } : parts.find((part) => part.additional)?.additional;
+
+  const keyword = Array.isArray(own.anyOf) ? "anyOf" : Array.isArray(own.oneOf) ? "oneOf" : undefined;
+  const branches = keyword ? (own[keyword] as unknown[]) : [];
+  const nullable = branches.some(isNullSchema);
+  const rest = branches.map((branch, index) => ({ branch, index })).filter(({ branch }) => !isNullSchema(branch));
+  const base = { schema, pointer: at, identity, properties, required, items, additional, alternatives: [] as SchemaView["alternatives"] };
+  const withNull = (types: Set<string> | null) => (types && nullable ? new Set([...types, "null"]) : types);
+
+  const listed = keyword ? listedBranch(branches) : -1;
+  if (listed >= 0) {
+    const values = ((branches[listed] as JsonObject).enum as unknown[]).filter((value) => value !== null);
+    return { ...base, types: withNull(new Set(["string"])), values, valuesPointer: `${at}/${keyword}/${listed}/enum`, open: own["x-svc-non-exhaustive"] === true, empty: false };
   }
-  let types: Set<string> | null = null;
-  if (typeof schema.type === "string") types = new Set([schema.type]);
-  else if (Array.isArray(schema.type)) types = new Set(schema.type as string[]);
+  if (keyword && rest.length === 1 && depth < MAX_DEPTH) {
+    // `anyOf: [X, {type: 'null'}]`: X, or null; the keywords around the anyOf still apply.
+    const inner = view(document, rest[0]!.branch, `${at}/${keyword}/${rest[0]!.index}`, depth + 1);
+    const innerSchema = { ...inner.schema, ...Object.fromEntries(Object.entries(own).filter(([key]) => key !== keyword && key !== "allOf")) };
+    return { ...inner, schema: innerSchema, identity: `${identity}|${inner.identity}`, types: withNull(inner.types) };
+  }
+
   let values: unknown[] | null = null;
-  if ("const" in schema) values = [schema.const];
-  else if (Array.isArray(schema.enum)) values = schema.enum as unknown[];
-  if (types === null && values !== null) types = new Set(values.map(typeOf));
-  if (types === null && (isObject(schema.properties) || Array.isArray(schema.required))) types = new Set(["object"]);
-  if (types === null && isObject(schema.items)) types = new Set(["array"]);
-  return { schema, pointer: at, types, values, open: false };
+  let valuesPointer = at;
+  if ("const" in own) values = [own.const];
+  else if (Array.isArray(own.enum)) {
+    values = own.enum as unknown[];
+    valuesPointer = `${at}/enum`;
+  }
+  let types = typesOf(schema, values, properties.size > 0 || required.size > 0);
+  for (const part of parts) {
+    if (part.types === null) continue;
+    types = types === null ? new Set(part.types) : new Set([...types].filter((type) => part.types!.has(type) || (type === "integer" && part.types!.has("number"))));
+  }
+  const open = parts.some((part) => part.open) && own["x-svc-non-exhaustive"] !== false;
+  if (values === null) {
+    const fromPart = parts.find((part) => part.values !== null);
+    if (fromPart) {
+      values = fromPart.values;
+      valuesPointer = fromPart.valuesPointer;
+    }
+  }
+  const alternatives: SchemaView["alternatives"] = [];
+  if (keyword && rest.length > 1) {
+    for (const { branch, index } of rest) {
+      const label = isObject(branch) && typeof branch.$ref === "string" ? branch.$ref : isObject(branch) && typeof branch.title === "string" ? `title:${branch.title}` : `#${index}`;
+      alternatives.push({ node: branch, pointer: `${at}/${keyword}/${index}`, label });
+    }
+    if (types === null && depth < MAX_DEPTH) {
+      const each = alternatives.map((alternative) => view(document, alternative.node, alternative.pointer, depth + 1).types);
+      types = each.some((set) => set === null) ? null : new Set(each.flatMap((set) => [...set!]));
+    }
+    types = withNull(types);
+  } else if (nullable) {
+    types = types === null ? new Set(["null"]) : withNull(types);
+  }
+  const empty = Object.keys(schema).every((key) => ANNOTATIONS.has(key) || key.startsWith("x-")) && parts.every((part) => part.empty);
+  return { ...base, types, values, valuesPointer, open, alternatives, empty };
 }
 
 /** Types of `a` that `b` does not allow; an integer is a number. */
@@ -112,26 +206,40 @@ export class SchemaDiff {
     return this.compareAt(baseNode, basePointer, headNode, headPointer, direction, new Set());
   }
 
+  /** How many times a recursion was cut short: a result computed across a cut is not cached, being incomplete. */
+  private cuts = 0;
+
   private compareAt(baseNode: unknown, basePointer: string, headNode: unknown, headPointer: string, direction: Direction, stack: Set<string>): SchemaChange[] {
     const base = view(this.bundles.base, baseNode, basePointer);
     const head = view(this.bundles.head, headNode, headPointer);
-    const key = `${direction}|${base.pointer}|${head.pointer}`;
+    const key = `${direction}|${base.identity}|${head.identity}`;
     const known = this.memo.get(key);
     if (known) return known;
     // A schema that contains itself: its difference is reported where the recursion started.
-    if (stack.has(key)) return [];
+    if (stack.has(key)) {
+      this.cuts++;
+      return [];
+    }
+    const cutsBefore = this.cuts;
     stack.add(key);
     const changes = this.differences(base, head, direction, stack);
     stack.delete(key);
-    this.memo.set(key, changes);
+    if (this.cuts === cutsBefore) this.memo.set(key, changes);
     return changes;
   }
 
   private differences(base: SchemaView, head: SchemaView, direction: Direction, stack: Set<string>): SchemaChange[] {
     const changes: SchemaChange[] = [];
-    const here = (rule: string, kind: ChangeKind, message: string, field: string[] = []): void => {
-      changes.push({ field, rule, kind, message, pointer: head.pointer, side: "head" });
+    const here = (rule: string, kind: ChangeKind, message: string, pointer = head.pointer): void => {
+      changes.push({ field: [], rule, kind, message, pointer, side: "head" });
     };
+    if (head.schema.deprecated === true && base.schema.deprecated !== true) here("deprecated", "deprecated", "deprecated");
+    // No schema any more (or none before): one change, not one per keyword that went.
+    if (head.empty !== base.empty) {
+      if (head.empty) here("schema-removed", WIDENS[direction], "no longer described: any value may appear");
+      else here("schema-added", NARROWS[direction], "now described by a schema: values it does not allow are refused");
+      return changes;
+    }
 
     const lost = typesMissing(base.types, head.types);
     const gained = typesMissing(head.types, base.types);
@@ -151,22 +259,23 @@ export class SchemaDiff {
 
     this.compareValues(base, head, direction, here);
     this.compareBounds(base, head, direction, here);
-    if (head.schema.deprecated === true && base.schema.deprecated !== true) here("deprecated", "deprecated", "deprecated");
     this.compareClosedBeta(base, head, direction, here);
 
     changes.push(...this.compareProperties(base, head, direction, stack));
-    const baseItems = base.schema.items;
-    const headItems = head.schema.items;
-    if (isObject(baseItems) && isObject(headItems)) {
-      for (const change of this.compareAt(baseItems, `${base.pointer}/items`, headItems, `${head.pointer}/items`, direction, stack)) {
-        changes.push({ ...change, field: ["[]", ...change.field] });
-      }
-    }
-    changes.push(...this.compareBranches(base, head, direction, stack));
+    const nested = (name: string, before: Located | undefined, after: Located | undefined, missing: string) => {
+      if (before && after) {
+        for (const change of this.compareAt(before.node, before.pointer, after.node, after.pointer, direction, stack)) changes.push({ ...change, field: [name, ...change.field] });
+      } else if (before && !after) here("constraint-loosened", WIDENS[direction], `${missing} no longer described`);
+      else if (!before && after) here("constraint-tightened", NARROWS[direction], `${missing} now described`, after.pointer);
+    };
+    nested("[]", base.items, head.items, "items");
+    nested("*", base.additional, head.additional, "fields it does not list");
+    changes.push(...this.compareAlternatives(base, head, direction, stack));
     return changes;
   }
 
-  private compareValues(base: SchemaView, head: SchemaView, direction: Direction, here: (rule: string, kind: ChangeKind, message: string) => void): void {
+  private compareValues(base: SchemaView, head: SchemaView, direction: Direction, report: (rule: string, kind: ChangeKind, message: string, pointer?: string) => void): void {
+    const here = (rule: string, kind: ChangeKind, message: string) => report(rule, kind, message, head.valuesPointer);
     if (base.values === null && head.values === null) return;
     if (base.values === null) {
       here("values-restricted", NARROWS[direction], `now limited to ${head.values!.map(show).join(", ")}`);
@@ -196,7 +305,7 @@ export class SchemaDiff {
   }
 
   /** Values newly in closed beta are refused to teams not enabled, so sending them may now fail. */
-  private compareClosedBeta(base: SchemaView, head: SchemaView, direction: Direction, here: (rule: string, kind: ChangeKind, message: string) => void): void {
+  private compareClosedBeta(base: SchemaView, head: SchemaView, direction: Direction, here: (rule: string, kind: ChangeKind, message: string, pointer?: string) => void): void {
     const listed = (view: SchemaView) => (Array.isArray(view.schema["x-svc-closed-beta"]) ? (view.schema["x-svc-closed-beta"] as unknown[]).map(show) : []);
     const before = listed(base);
     const after = listed(head);
@@ -206,7 +315,7 @@ export class SchemaDiff {
     if (removed.length > 0) here("closed-beta-values-removed", "additive", `${removed.join(", ")} out of closed beta`);
   }
 
-  private compareBounds(base: SchemaView, head: SchemaView, direction: Direction, here: (rule: string, kind: ChangeKind, message: string) => void): void {
+  private compareBounds(base: SchemaView, head: SchemaView, direction: Direction, here: (rule: string, kind: ChangeKind, message: string, pointer?: string) => void): void {
     const bound = (name: string, lower: boolean) => {
       const before = base.schema[name];
       const after = head.schema[name];
@@ -217,7 +326,7 @@ export class SchemaDiff {
     };
     for (const name of LOWER_BOUNDS) bound(name, true);
     for (const name of UPPER_BOUNDS) bound(name, false);
-    for (const name of ["pattern", "format"] as const) {
+    for (const name of ["pattern", "format", "multipleOf"] as const) {
       const before = base.schema[name];
       const after = head.schema[name];
       if (before === after) continue;
@@ -225,6 +334,8 @@ export class SchemaDiff {
       else if (after === undefined) here("constraint-loosened", WIDENS[direction], `${name} ${show(before)} removed`);
       else here("constraint-changed", "breaking", `${name} changed from ${show(before)} to ${show(after)}`);
     }
+    if (head.schema.uniqueItems === true && base.schema.uniqueItems !== true) here("constraint-tightened", NARROWS[direction], "items must now be unique");
+    if (base.schema.uniqueItems === true && head.schema.uniqueItems !== true) here("constraint-loosened", WIDENS[direction], "items need no longer be unique");
     const closedBefore = base.schema.additionalProperties === false;
     const closedAfter = head.schema.additionalProperties === false;
     if (closedBefore && !closedAfter) here("additional-properties-allowed", WIDENS[direction], "now allows fields it does not list");
@@ -232,85 +343,62 @@ export class SchemaDiff {
   }
 
   private compareProperties(base: SchemaView, head: SchemaView, direction: Direction, stack: Set<string>): SchemaChange[] {
-    const baseProps = isObject(base.schema.properties) ? base.schema.properties : {};
-    const headProps = isObject(head.schema.properties) ? head.schema.properties : {};
-    const baseRequired = new Set((base.schema.required ?? []) as string[]);
-    const headRequired = new Set((head.schema.required ?? []) as string[]);
     const changes: SchemaChange[] = [];
-    const at = (pointer: string, name: string) => `${pointer}/properties${encodePointer([name])}`;
-    for (const name of Object.keys(baseProps)) {
-      if (name in headProps) continue;
-      changes.push({
-        field: [name],
-        rule: direction === "request" ? "request-field-removed" : "response-field-removed",
-        kind: "breaking",
-        message: direction === "request" ? "field removed: a client that sends it may be refused" : "field removed",
-        pointer: head.schema.properties === undefined ? head.pointer : `${head.pointer}/properties`,
-        side: "head",
-      });
+    const removedAt = isObject(head.schema.properties) ? `${head.pointer}/properties` : head.pointer;
+    for (const name of base.properties.keys()) {
+      if (head.properties.has(name)) continue;
+      const message = direction === "request" ? "field removed: a client that sends it may be refused" : "field removed";
+      changes.push({ field: [name], rule: direction === "request" ? "request-field-removed" : "response-field-removed", kind: "breaking", message, pointer: removedAt, side: "head" });
     }
-    for (const name of Object.keys(headProps)) {
-      const pointer = at(head.pointer, name);
-      if (!(name in baseProps)) {
-        const required = headRequired.has(name);
-        const kind = required && direction === "request" ? "breaking" : "additive";
-        const rule = required && direction === "request" ? "request-field-added-required" : "field-added";
-        changes.push({ field: [name], rule, kind, message: required ? "required field added" : "optional field added", pointer, side: "head" });
+    for (const [name, property] of head.properties) {
+      const before = base.properties.get(name);
+      const isRequired = head.required.has(name);
+      if (!before) {
+        const breaking = isRequired && direction === "request";
+        const rule = breaking ? "request-field-added-required" : "field-added";
+        changes.push({ field: [name], rule, kind: breaking ? "breaking" : "additive", message: isRequired ? "required field added" : "optional field added", pointer: property.pointer, side: "head" });
         continue;
       }
-      const wasRequired = baseRequired.has(name);
-      const isRequired = headRequired.has(name);
+      const wasRequired = base.required.has(name);
       if (!wasRequired && isRequired) {
         const rule = direction === "request" ? "request-field-made-required" : "response-field-made-required";
-        changes.push({ field: [name], rule, kind: NARROWS[direction], message: "made required", pointer, side: "head" });
+        changes.push({ field: [name], rule, kind: NARROWS[direction], message: "made required", pointer: property.pointer, side: "head" });
       }
       if (wasRequired && !isRequired) {
         const rule = direction === "response" ? "response-field-made-optional" : "request-field-made-optional";
-        changes.push({ field: [name], rule, kind: WIDENS[direction], message: "made optional", pointer, side: "head" });
+        changes.push({ field: [name], rule, kind: WIDENS[direction], message: "made optional", pointer: property.pointer, side: "head" });
       }
-      for (const change of this.compareAt(baseProps[name], at(base.pointer, name), headProps[name], pointer, direction, stack)) {
+      for (const change of this.compareAt(before.node, before.pointer, property.node, property.pointer, direction, stack)) {
         changes.push({ ...change, field: [name, ...change.field] });
       }
     }
-    // A required name with no property of its own (allOf composition) still changes what must be sent or read.
-    for (const name of headRequired) {
-      if (name in headProps || baseRequired.has(name)) continue;
+    // A required name with no property of its own still changes what must be sent or read.
+    for (const name of head.required) {
+      if (head.properties.has(name) || base.properties.has(name) || base.required.has(name)) continue;
       if (direction === "request") changes.push({ field: [name], rule: "request-field-made-required", kind: "breaking", message: "made required", pointer: head.pointer, side: "head" });
+    }
+    for (const name of base.required) {
+      if (head.properties.has(name) || base.properties.has(name) || head.required.has(name)) continue;
+      if (direction === "response") changes.push({ field: [name], rule: "response-field-made-optional", kind: "breaking", message: "made optional", pointer: head.pointer, side: "head" });
     }
     return changes;
   }
 
-  private compareBranches(base: SchemaView, head: SchemaView, direction: Direction, stack: Set<string>): SchemaChange[] {
-    if (base.open || head.open) return [];
+  /** anyOf and oneOf alike: an alternative added lets more values through, one removed fewer. */
+  private compareAlternatives(base: SchemaView, head: SchemaView, direction: Direction, stack: Set<string>): SchemaChange[] {
+    if (base.alternatives.length === 0 || head.alternatives.length === 0) return [];
     const changes: SchemaChange[] = [];
-    for (const keyword of ["allOf", "anyOf", "oneOf"] as const) {
-      const before = base.schema[keyword];
-      const after = head.schema[keyword];
-      if (!Array.isArray(before) && !Array.isArray(after)) continue;
-      // The nullable form was decoded by view(); its non-null branch was compared as the schema itself.
-      if ([before, after].some((list) => Array.isArray(list) && list.length === 2 && list.some(isNullSchema))) continue;
-      const label = (branch: unknown, index: number) =>
-        isObject(branch) && typeof branch.$ref === "string" ? branch.$ref : isObject(branch) && typeof branch.title === "string" ? `title:${branch.title}` : `#${index}`;
-      const baseList = (Array.isArray(before) ? before : []) as unknown[];
-      const headList = (Array.isArray(after) ? after : []) as unknown[];
-      const baseLabels = baseList.map(label);
-      const headLabels = headList.map(label);
-      headList.forEach((branch, index) => {
-        const match = baseLabels.indexOf(headLabels[index]!);
-        const pointer = `${head.pointer}/${keyword}/${index}`;
-        if (match < 0) {
-          // A new allOf part adds constraints (narrows); a new anyOf/oneOf alternative allows more (widens).
-          const kind = keyword === "allOf" ? NARROWS[direction] : WIDENS[direction];
-          changes.push({ field: [], rule: keyword === "allOf" ? "composition-part-added" : "alternative-added", kind, message: `${keyword} part ${headLabels[index]} added`, pointer, side: "head" });
-          return;
-        }
-        for (const change of this.compareAt(baseList[match], `${base.pointer}/${keyword}/${match}`, branch, pointer, direction, stack)) changes.push(change);
-      });
-      baseList.forEach((_, index) => {
-        if (headLabels.includes(baseLabels[index]!)) return;
-        const kind = keyword === "allOf" ? WIDENS[direction] : NARROWS[direction];
-        changes.push({ field: [], rule: keyword === "allOf" ? "composition-part-removed" : "alternative-removed", kind, message: `${keyword} part ${baseLabels[index]} removed`, pointer: head.pointer, side: "head" });
-      });
+    for (const alternative of head.alternatives) {
+      const match = base.alternatives.find((other) => other.label === alternative.label);
+      if (!match) {
+        changes.push({ field: [], rule: "alternative-added", kind: WIDENS[direction], message: `alternative ${alternative.label} added`, pointer: alternative.pointer, side: "head" });
+        continue;
+      }
+      changes.push(...this.compareAt(match.node, match.pointer, alternative.node, alternative.pointer, direction, stack));
+    }
+    for (const alternative of base.alternatives) {
+      if (head.alternatives.some((other) => other.label === alternative.label)) continue;
+      changes.push({ field: [], rule: "alternative-removed", kind: NARROWS[direction], message: `alternative ${alternative.label} removed`, pointer: head.pointer, side: "head" });
     }
     return changes;
   }

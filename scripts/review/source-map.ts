@@ -56,17 +56,21 @@ export class SourceMap {
     private readonly entry = "openapi/openapi.yaml",
   ) {}
 
-  /** Where a pointer of the bundle lies in the sources. */
-  locate(pointer: string): SourceLocation {
+  /**
+   * Where a pointer of the bundle lies in the sources. A pointer that ends on a `$ref` to another file lies in that file
+   * (a shared response is changed in its own file), unless `atReference` asks for the line that references it (where a
+   * removed path was listed).
+   */
+  locate(pointer: string, { atReference = false }: { atReference?: boolean } = {}): SourceLocation {
     const segments = decodePointer(pointer);
-    const found = this.walk(this.entry, segments, 0);
+    const found = this.walk(this.entry, segments, 0, atReference);
     if (found) return found;
     return { file: this.entry, line: 1, exact: false };
   }
 
   /** Where a pointer into one source file (as Redocly reports it) lies. */
   locateInFile(file: string, pointer: string): SourceLocation {
-    return this.walk(this.relative(file), decodePointer(pointer), 0) ?? { file: this.relative(file), line: 1, exact: false };
+    return this.walk(this.relative(file), decodePointer(pointer), 0, true) ?? { file: this.relative(file), line: 1, exact: false };
   }
 
   private relative(file: string): string {
@@ -96,46 +100,40 @@ export class SourceMap {
   }
 
   /** Walks segments from the top of a file; undefined when the file itself cannot be read. */
-  private walk(file: string, segments: readonly string[], depth: number): SourceLocation | undefined {
+  private walk(file: string, segments: readonly string[], depth: number, atReference: boolean): SourceLocation | undefined {
     const parsed = this.parse(file);
     if (!parsed || depth > 32) return undefined;
-    return this.walkFrom(file, parsed, parsed.contents, segments, this.line(parsed, parsed.contents), depth, true);
+    return this.walkFrom(file, parsed, parsed.contents, segments, this.line(parsed, parsed.contents), depth, atReference);
   }
 
-  private walkFrom(
-    file: string,
-    parsed: ParsedFile,
-    start: YamlNode | null,
-    segments: readonly string[],
-    startLine: number,
-    depth: number,
-    atFileTop: boolean,
-  ): SourceLocation {
+  private walkFrom(file: string, parsed: ParsedFile, start: YamlNode | null, segments: readonly string[], startLine: number, depth: number, atReference: boolean): SourceLocation {
     let node = start;
     let line = startLine;
     for (let index = 0; index < segments.length; index++) {
       const segment = segments[index]!;
       const ref = isMap(node) && segment !== "$ref" ? node.get("$ref") : undefined;
-      if (typeof ref === "string") return this.follow(file, ref, segments.slice(index), line, depth);
+      if (typeof ref === "string") return this.follow(file, ref, segments.slice(index), line, depth, atReference);
       const child = childOf(node, segment);
       if (!child) {
         // Redocly moves every referenced file under the bundle's components, named after the file.
-        if (atFileTop && file === this.entry && index <= 2 && segments[0] === "components" && segments.length > 2) {
+        if (file === this.entry && index <= 2 && segments[0] === "components" && segments.length > 2) {
           const moved = this.componentFile(segments[1]!, segments[2]!);
-          if (moved) return this.walk(moved, segments.slice(3), depth + 1) ?? { file: moved, line: 1, exact: false };
+          if (moved) return this.walk(moved, segments.slice(3), depth + 1, atReference) ?? { file: moved, line: 1, exact: false };
         }
         return { file, line, exact: false };
       }
       node = child.value;
       line = this.line(parsed, child.key ?? child.value);
     }
+    const ref = isMap(node) ? node.get("$ref") : undefined;
+    if (!atReference && typeof ref === "string" && !ref.startsWith("#")) return this.follow(file, ref, [], line, depth, atReference);
     return { file, line, exact: true };
   }
 
-  private follow(file: string, ref: string, rest: readonly string[], line: number, depth: number): SourceLocation {
+  private follow(file: string, ref: string, rest: readonly string[], line: number, depth: number, atReference: boolean): SourceLocation {
     const [target, fragment = ""] = ref.split("#");
     const targetFile = target ? path.posix.normalize(path.posix.join(path.posix.dirname(file), target)) : file;
-    const found = this.walk(targetFile, [...decodePointer(fragment), ...rest], depth + 1);
+    const found = this.walk(targetFile, [...decodePointer(fragment), ...rest], depth + 1, atReference);
     return found ?? { file, line, exact: false };
   }
 

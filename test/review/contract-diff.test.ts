@@ -30,7 +30,13 @@ function baseDocument(): Doc {
       },
       "/v2/things/{thing_id}": {
         parameters: [{ name: "thing_id", in: "path", required: true, schema: { type: "string" } }],
-        get: { operationId: "getThing", responses: { "200": { description: "The thing.", ...thingBody }, "404": { description: "Not found." } } },
+        get: {
+          operationId: "getThing",
+          responses: {
+            "200": { description: "The thing.", headers: { "X-Request-Id": { required: true, schema: { type: "string" } } }, ...thingBody },
+            "404": { description: "Not found." },
+          },
+        },
         delete: { operationId: "deleteThing", security: [{ AdminKey: [] }, { ApiKey: [] }], responses: { "204": { description: "Deleted." } } },
       },
     },
@@ -284,6 +290,75 @@ const CASES: Record<string, Case> = {
     change: (doc) => (doc.components.schemas.ThingEventPayload.properties.data = { $ref: "#/components/schemas/Thing", deprecated: true }),
     expected: ["thing.created", "thing.updated"].map((subject) => ({ kind: "deprecated" as const, rule: "deprecated", subjects: [subject], where: "payload: data" })),
   },
+  "a response header whose name changes only its case is no change": {
+    change: (doc) => {
+      const headers = doc.paths["/v2/things/{thing_id}"].get.responses["200"].headers;
+      headers["x-request-id"] = headers["X-Request-Id"];
+      delete headers["X-Request-Id"];
+    },
+    expected: [],
+  },
+  "a response header made optional is breaking, deprecated a deprecation": {
+    change: (doc) => (doc.paths["/v2/things/{thing_id}"].get.responses["200"].headers["X-Request-Id"] = { deprecated: true, schema: { type: "string" } }),
+    expected: [
+      { kind: "breaking", rule: "response-header-made-optional", subjects: ["getThing"], where: "response 200 header X-Request-Id" },
+      { kind: "deprecated", rule: "deprecated", subjects: ["getThing"], where: "response 200 header X-Request-Id" },
+    ],
+  },
+  "a security scheme renamed, sending the same credential, is no change": {
+    change: (doc) => {
+      doc.components.securitySchemes.TeamKey = doc.components.securitySchemes.ApiKey;
+      delete doc.components.securitySchemes.ApiKey;
+      doc.security = [{ TeamKey: [] }];
+      doc.paths["/v2/things/{thing_id}"].delete.security = [{ AdminKey: [] }, { TeamKey: [] }];
+    },
+    expected: [],
+  },
+  "an operation opened to every caller breaks no one": {
+    change: (doc) => (doc.paths["/v2/things/{thing_id}"].delete.security = [{}]),
+    expected: [{ kind: "additive", rule: "security-alternative-added", subjects: ["deleteThing"], where: "security" }],
+  },
+  "a success status still covered by its range is not removed": {
+    change: (doc) => {
+      const responses = doc.paths["/v2/things/{thing_id}"].get.responses;
+      responses["2XX"] = responses["200"];
+      delete responses["200"];
+    },
+    expected: [{ kind: "additive", rule: "status-added", subjects: ["getThing"], where: "response 2XX" }],
+  },
+  "a field deprecated by wrapping its $ref in allOf is only a deprecation": {
+    change: (doc) => (doc.components.schemas.Thing.properties.shape = { allOf: [{ $ref: "#/components/schemas/Shape" }], deprecated: true, description: "Deprecated: use kind." }),
+    expected: ALL_THING_READERS.map((subject) => ({ kind: "deprecated" as const, rule: "deprecated", subjects: [subject], where: whereOfThing(subject, "shape") })),
+  },
+  "an allOf part moved into the schema it composes is no change": {
+    change: (doc) => {
+      doc.components.schemas.Base = { type: "object", required: ["label"], properties: { label: { type: "string", maxLength: 100 } } };
+      const create = doc.components.schemas.ThingCreate;
+      doc.components.schemas.ThingCreate = { allOf: [{ $ref: "#/components/schemas/Base" }, { type: "object", properties: { shape: create.properties.shape, note: create.properties.note, count: create.properties.count } }] };
+    },
+    expected: [],
+  },
+  "dropping x-svc-non-exhaustive closes the enumeration": {
+    change: (doc) => delete doc.components.schemas.ThingKind["x-svc-non-exhaustive"],
+    expected: [
+      { kind: "breaking", rule: "enum-closed", subjects: ["listThings"], where: "query parameter kind" },
+      ...ALL_THING_READERS.map((subject) => ({ kind: "additive" as const, rule: "enum-closed", subjects: [subject], where: whereOfThing(subject, "kind") })),
+    ],
+  },
+  "a request body that no longer has a schema accepts anything": {
+    change: (doc) => delete doc.paths["/v2/things"].post.requestBody.content["application/json"].schema,
+    expected: [{ kind: "additive", rule: "schema-removed", subjects: ["createThing"], where: "request body" }],
+  },
+  "a schema that contains itself through a $ref with a keyword beside it is compared without end": {
+    change: (doc) => {
+      doc.components.schemas.Owner.properties.manager = { $ref: "#/components/schemas/Owner", description: "Who manages the owner." };
+      doc.components.schemas.Owner.properties.name.type = "integer";
+    },
+    expected: ALL_THING_READERS.flatMap((subject) => [
+      { kind: "breaking" as const, rule: "type-changed", subjects: [subject], where: whereOfThing(subject, "owner.name") },
+      { kind: "additive" as const, rule: "field-added", subjects: [subject], where: whereOfThing(subject, "owner.manager") },
+    ]),
+  },
   "new operations and webhooks are additive": {
     change: (doc) => {
       doc.paths["/v2/shapes"] = { get: { operationId: "listShapes", responses: { "200": { description: "Shapes." } } } };
@@ -333,6 +408,26 @@ describe("the breaking-change detector", () => {
       expect(found).toEqual([...expected].sort((a, b) => sortKey(a).localeCompare(sortKey(b))));
     });
   }
+
+  it("reports a change inside mutual recursion for every operation, whichever the document lists first", () => {
+    const recursive = (first: "/a" | "/b", withX: boolean): Doc => {
+      const get = (name: string) => ({ get: { operationId: `get${name}`, responses: { "200": { description: "It.", content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } } } } } });
+      const paths = first === "/a" ? { "/a": get("A"), "/b": get("B") } : { "/b": get("B"), "/a": get("A") };
+      const a = { type: "object", properties: { b: { $ref: "#/components/schemas/B" }, ...(withX ? { x: { type: "string" } } : {}) } };
+      return { openapi: "3.1.0", info: { title: "Recursion", version: "1.0.0" }, paths, components: { schemas: { A: a, B: { type: "object", properties: { a: { $ref: "#/components/schemas/A" } } } } } };
+    };
+    for (const first of ["/a", "/b"] as const) {
+      const found = diffContracts(recursive(first, true), recursive(first, false)).map((change) => `${change.subject.key} ${change.where}`);
+      expect(found.sort(), first).toEqual(["GET /a response 200: x", "GET /b response 200: a.x"]);
+    }
+  });
+
+  it("does not fail on `required: true` written on a property (OpenAPI 3.0 style), which the linters report", () => {
+    const head = baseDocument();
+    head.components.schemas.Thing.properties.label.required = true;
+    head.components.schemas.Thing.required = true;
+    expect(() => diffContracts(baseDocument(), head)).not.toThrow();
+  });
 
   it("locates a change to a shared component at the component, once for all its readers", () => {
     const head = baseDocument();

@@ -97,11 +97,28 @@ describe("npm run review", () => {
       (error: { code: number; stdout: string }) => error,
     );
     expect(cli.code).toBe(1);
-    expect(cli.stdout).toContain("::error file=openapi/openapi.yaml,line=19,title=Breaking change::operation: operation removed (affects getThing (GET /v2/things/{thing_id}))");
+    expect(cli.stdout).toContain("::error file=openapi/openapi.yaml,line=19,title=Breaking change::operation: operation removed (affects getThing (GET /v2/things/{thing_id})) (line 19 in the base revision)");
     // The full report goes to the job summary, since GitHub shows only about ten annotations per step.
     const report = await readFile(summary, "utf8");
     expect(report).toContain("**Failed:** 1 breaking");
-    expect(report).toContain("| `getThing (GET /v2/things/{thing_id})` | operation | operation removed | `operation-removed` | `openapi/openapi.yaml:19` |");
+    expect(report).toContain("| `getThing (GET /v2/things/{thing_id})` | operation | operation removed | `operation-removed` | `openapi/openapi.yaml:19` (in the base revision) |");
+  });
+
+  it("fails in one line, naming the revision, when the base revision does not bundle", async () => {
+    const dir = await repository(async (edit) => {
+      await edit("openapi/openapi.yaml", "info:\n", "info: [unclosed\n");
+    });
+    await git(dir, "commit", "-qam", "broken");
+    await writeFile(path.join(dir, "openapi/openapi.yaml"), await readFile(path.join(FIXTURE, "openapi/openapi.yaml"), "utf8"));
+    const cli = await run(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts/review.ts"), "--root", dir, "--base", "HEAD"], { cwd: repoRoot }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    const commit = (await git(dir, "rev-parse", "HEAD")).trim().slice(0, 12);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr.trim().split("\n")).toHaveLength(1);
+    expect(cli.stderr).toContain(`review: the base revision ${commit} does not bundle: `);
+    expect(cli.stderr).toContain(`${commit}:openapi/openapi.yaml`);
   });
 
   it("accepts an intended break that the CHANGELOG's unreleased section announces, in a new major version", async () => {
