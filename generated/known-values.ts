@@ -7,7 +7,7 @@
 export const knownValues = {
   LinkProvider: ["oura","fitbit","garmin","whoop","strava","renpho","peloton","wahoo","zwift","freestyle_libre","abbott_libreview","tandem_source","freestyle_libre_ble","eight_sleep","withings","apple_health_kit","manual","ihealth","google_fit","beurer_api","beurer_ble","omron","omron_ble","onetouch_ble","accuchek_ble","contour_ble","dexcom","dexcom_v3","hammerhead","my_fitness_pal","health_connect","samsung_health","polar","cronometer","kardia","whoop_v2","ultrahuman","my_fitness_pal_v2","map_my_fitness","runkeeper"],
   LinkRedirectBehaviour: ["redirect"],
-  ErrorCode: ["unauthorized","not_found","invalid_request","closed_beta_not_enabled","feature_not_enabled","method_not_allowed","user_already_exists","deletion_grace_period_over","org_key_required","team_not_in_key_scope","invalid_json","not_acceptable","payload_too_large","request_timeout","unsupported_media_type","rate_limited","internal_error"],
+  ErrorCode: ["unauthorized","not_found","invalid_request","closed_beta_not_enabled","feature_not_enabled","method_not_allowed","user_already_exists","deletion_grace_period_over","org_key_required","team_not_in_key_scope","invalid_json","not_acceptable","payload_too_large","uri_too_long","headers_too_large","request_timeout","unsupported_media_type","rate_limited","internal_error"],
   ErrorLocation: ["path","query","header","body"],
   BulkImportProvider: ["oura","fitbit","garmin","strava","wahoo","ihealth","withings","google_fit","dexcom_v3","polar","cronometer","omron","whoop_v2","my_fitness_pal_v2","ultrahuman","runkeeper"],
   PasswordProvider: ["whoop","renpho","peloton","zwift","eight_sleep","beurer_api","dexcom","hammerhead","my_fitness_pal","kardia","abbott_libreview","tandem_source"],

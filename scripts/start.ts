@@ -7,15 +7,31 @@ import { referenceStale, upToDate } from "./build.ts";
 import { repoRoot } from "./lib/paths.ts";
 import { startMock } from "./mock/server.ts";
 
-const { values } = parseArgs({ options: { port: { type: "string" }, host: { type: "string" } } });
-const port = Number(values.port ?? process.env.PORT ?? 4010);
-const host = values.host ?? "127.0.0.1";
+const USAGE = `usage: npm start -- [--port <port>] [--host <address>]
+
+  --port <port>     the port to listen on (default: PORT, else 4010)
+  --host <address>  the address to listen on (default: 127.0.0.1)
+  --help            this text`;
 
 /** Stops with one line naming the cause: what a person starting the mock needs, not a stack trace. */
 function fail(line: string): never {
   console.error(`npm start: ${line}`);
   process.exit(1);
 }
+
+let values: { port?: string; host?: string; help?: boolean };
+try {
+  ({ values } = parseArgs({ options: { port: { type: "string" }, host: { type: "string" }, help: { type: "boolean" } }, strict: true }));
+} catch (error) {
+  fail(`${(error as Error).message} (npm start -- --help lists the options)`);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const port = Number(values.port ?? process.env.PORT ?? 4010);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`--port ${values.port ?? process.env.PORT} is not a port number (0 to 65535)`);
+const host = values.host ?? "127.0.0.1";
 
 if (!(await upToDate())) {
   // Build and lint in a process of their own, so the mock never holds TypeScript, Redocly and Spectral in memory.

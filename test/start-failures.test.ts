@@ -13,8 +13,8 @@ import { freshCopy } from "./support/fresh-copy.ts";
 const run = promisify(execFile);
 let clone: string;
 
-async function start(port: number): Promise<{ code: number; stderr: string; stdout: string }> {
-  return run(binPath("tsx"), ["scripts/start.ts", "--port", String(port)], { cwd: clone, env: toolEnv, timeout: 120_000 }).then(
+async function start(port: number, ...args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
+  return run(binPath("tsx"), ["scripts/start.ts", "--port", String(port), ...args], { cwd: clone, env: toolEnv, timeout: 120_000 }).then(
     (result) => ({ code: 0, ...result }),
     (error: { code: number; stderr: string; stdout: string }) => error,
   );
@@ -26,6 +26,25 @@ beforeAll(async () => {
 afterAll(() => rm(clone, { recursive: true, force: true }));
 
 describe("npm start refuses", () => {
+  it("an option it does not know, in one line that points to --help, which lists the options", async () => {
+    const wrong = await start(await freePort(), "--stateful");
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.trim()).toBe("npm start: Unknown option '--stateful' (npm start -- --help lists the options)");
+    const help = await start(await freePort(), "--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("--port <port>");
+    expect(help.stdout).toContain("--host <address>");
+  });
+
+  it("a port that is not a number, in one line", async () => {
+    const result = await run(binPath("tsx"), ["scripts/start.ts", "--port", "abc"], { cwd: clone, env: toolEnv }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim()).toBe("npm start: --port abc is not a port number (0 to 65535)");
+  });
+
   it("a port in use, in one line that says how to pick another", async () => {
     const holder = net.createServer();
     const port = await freePort();

@@ -22,22 +22,22 @@ export declare const operations: {
     readonly "POST /v2/link/token": {
         readonly operationId: "createLinkToken";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "POST /v2/link/bulk_import": {
         readonly operationId: "bulkImportConnections";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 202, 400, 401, 403, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 202, 400, 401, 403, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "POST /v2/link/provider/password/{provider}/complete_mfa": {
         readonly operationId: "completeProviderMfa";
         readonly credential: "linkToken";
-        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/link/bulk_op": {
         readonly operationId: "listBulkOps";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
         readonly paging: {
             readonly items: "bulk_ops";
             readonly sizeDefault: 50;
@@ -47,47 +47,47 @@ export declare const operations: {
     readonly "POST /v2/user": {
         readonly operationId: "createUser";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "DELETE /v2/user/{user_id}": {
         readonly operationId: "deleteUser";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "POST /v2/user/{user_id}/undo_delete": {
         readonly operationId: "undoUserDeletion";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 410, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 410, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "POST /v2/user/{user_id}/insurance": {
         readonly operationId: "createInsurance";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/user/{user_id}/insurance/latest": {
         readonly operationId: "getLatestInsurance";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/user/{user_id}/info/latest": {
         readonly operationId: "getLatestUserInfo";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 429, 431, 500];
     };
     readonly "POST /v2/user/{user_id}/sign_in_token": {
         readonly operationId: "createSignInToken";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/providers": {
         readonly operationId: "listProviders";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/introspect/historical_pull": {
         readonly operationId: "getHistoricalPullIntrospection";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
         readonly paging: {
             readonly items: "connections";
             readonly sizeDefault: 50;
@@ -97,37 +97,37 @@ export declare const operations: {
     readonly "GET /v2/summary/activity/{user_id}": {
         readonly operationId: "listActivitySummaries";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/summary/body/{user_id}": {
         readonly operationId: "listBodySummaries";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/summary/meal/{user_id}": {
         readonly operationId: "listMealSummaries";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/summary/profile/{user_id}": {
         readonly operationId: "listProfileSummaries";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/summary/sleep/{user_id}": {
         readonly operationId: "listSleepSummaries";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/summary/workouts/{user_id}": {
         readonly operationId: "listWorkoutSummaries";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v3/lab_tests/{lab_test_id}/markers": {
         readonly operationId: "listLabTestMarkers";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
         readonly paging: {
             readonly items: "markers";
             readonly sizeDefault: 50;
@@ -137,7 +137,7 @@ export declare const operations: {
     readonly "POST /v3/lab_tests/list_order_set_markers": {
         readonly operationId: "listOrderSetMarkers";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
         readonly paging: {
             readonly items: "markers";
             readonly sizeDefault: 50;
@@ -147,22 +147,22 @@ export declare const operations: {
     readonly "GET /v3/lab_tests/labs": {
         readonly operationId: "listLabs";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 415, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 414, 415, 429, 431, 500];
     };
     readonly "GET /v3/order/{order_id}/psc/info": {
         readonly operationId: "getOrderPscInfo";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v3/order/{order_id}/phlebotomy/appointment": {
         readonly operationId: "getOrderPhlebotomyAppointment";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v3/orders": {
         readonly operationId: "listOrders";
         readonly credential: "apiKey";
-        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
         readonly paging: {
             readonly items: "orders";
             readonly sizeDefault: 50;
@@ -173,168 +173,168 @@ export declare const operations: {
         readonly operationId: "getOrg";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 405, 406, 408, 413, 415, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 405, 406, 408, 413, 414, 415, 429, 431, 500];
     };
     readonly "PATCH /v2/management/org": {
         readonly operationId: "updateOrg";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/management/teams": {
         readonly operationId: "listTeams";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 415, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 405, 406, 408, 413, 414, 415, 429, 431, 500];
     };
     readonly "POST /v2/management/teams": {
         readonly operationId: "createTeam";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [201, 400, 401, 403, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [201, 400, 401, 403, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/management/teams/{team_id}": {
         readonly operationId: "getTeam";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "DELETE /v2/management/teams/{team_id}": {
         readonly operationId: "deleteTeam";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "PATCH /v2/management/teams/{team_id}": {
         readonly operationId: "updateTeam";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/management/teams/{team_id}/api_keys": {
         readonly operationId: "listTeamApiKeys";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "POST /v2/management/teams/{team_id}/api_keys": {
         readonly operationId: "createTeamApiKey";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [201, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [201, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "DELETE /v2/management/teams/{team_id}/api_keys/{api_key_id}": {
         readonly operationId: "deleteTeamApiKey";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/management/keys": {
         readonly operationId: "listManagementKeys";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 405, 406, 408, 413, 415, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 405, 406, 408, 413, 414, 415, 429, 431, 500];
     };
     readonly "POST /v2/management/keys": {
         readonly operationId: "createManagementKey";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [201, 400, 401, 403, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [201, 400, 401, 403, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "DELETE /v2/management/keys/{key_id}": {
         readonly operationId: "deleteManagementKey";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/management/teams/{team_id}/brand": {
         readonly operationId: "getTeamBrand";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "PUT /v2/management/teams/{team_id}/brand": {
         readonly operationId: "setTeamBrand";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "POST /v2/management/teams/{team_id}/custom_credentials/prepare": {
         readonly operationId: "prepareTeamCustomCredentials";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "PUT /v2/management/teams/{team_id}/custom_credentials/{provider}": {
         readonly operationId: "setTeamCustomCredential";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/management/teams/{team_id}/webhooks": {
         readonly operationId: "listWebhookEndpoints";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "POST /v2/management/teams/{team_id}/webhooks": {
         readonly operationId: "createWebhookEndpoint";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [201, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [201, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/management/teams/{team_id}/webhooks/{webhook_id}": {
         readonly operationId: "getWebhookEndpoint";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "DELETE /v2/management/teams/{team_id}/webhooks/{webhook_id}": {
         readonly operationId: "deleteWebhookEndpoint";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "PATCH /v2/management/teams/{team_id}/webhooks/{webhook_id}": {
         readonly operationId: "updateWebhookEndpoint";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "POST /v2/management/teams/{team_id}/webhooks/{webhook_id}/rotate_secret": {
         readonly operationId: "rotateWebhookEndpointSecret";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/management/teams/{team_id}/etl_pipelines": {
         readonly operationId: "listEtlPipelines";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "POST /v2/management/teams/{team_id}/etl_pipelines": {
         readonly operationId: "createEtlPipeline";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [201, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [201, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "GET /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": {
         readonly operationId: "getEtlPipeline";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "DELETE /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": {
         readonly operationId: "deleteEtlPipeline";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
     readonly "PATCH /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": {
         readonly operationId: "updateEtlPipeline";
         readonly credential: "managementKey";
         readonly alsoAccepted: readonly ["x-svc-org-key"];
-        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 415, 422, 429, 500];
+        readonly statuses: readonly [200, 400, 401, 403, 404, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500];
     };
 };

@@ -45,7 +45,8 @@ export interface RequestVerdict {
  */
 export function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined) return false;
-  const match = /^\s*application\/([A-Za-z0-9!#$&^_.+-]+)\s*((?:;\s*[A-Za-z0-9!#$&^_.+-]+=(?:[A-Za-z0-9!#$&^_.+-]+|"(?:[^"\\\x00-\x1f\x7f-\uffff]|\\.)*")\s*)*)$/.exec(header);
+  // Media type names are case-insensitive (RFC 9110, 8.3.1): APPLICATION/JSON is application/json.
+  const match = /^\s*application\/([A-Za-z0-9!#$&^_.+-]+)\s*((?:;\s*[A-Za-z0-9!#$&^_.+-]+=(?:[A-Za-z0-9!#$&^_.+-]+|"(?:[^"\\\x00-\x1f\x7f-\uffff]|\\.)*")\s*)*)$/i.exec(header);
   if (!match || !(match[1]!.toLowerCase() === "json" || match[1]!.toLowerCase().endsWith("+json"))) return false;
   for (const [, name, value] of match[2]!.matchAll(/;\s*([^=\s]+)=("(?:[^"\\]|\\.)*"|[^;\s]+)/g)) {
     if (name!.toLowerCase() === "charset" && value!.replace(/^"(.*)"$/, "$1").toLowerCase() !== "utf-8") return false;
@@ -53,11 +54,35 @@ export function isJsonContentType(header: string | undefined): boolean {
   return true;
 }
 
-/** Whether a value holds a number that is not finite anywhere inside it. */
+/** Whether a value holds a number that is not finite anywhere inside it; iterative, so no nesting can overflow it. */
 function hasNonFinite(value: unknown): boolean {
-  if (typeof value === "number") return !Number.isFinite(value);
-  if (Array.isArray(value)) return value.some(hasNonFinite);
-  if (isObject(value)) return Object.values(value).some(hasNonFinite);
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === "number" && !Number.isFinite(next)) return true;
+    if (Array.isArray(next)) pending.push(...next);
+    else if (isObject(next)) pending.push(...Object.values(next));
+  }
+  return false;
+}
+
+/** How deeply a JSON body may nest: far beyond any body of the contract, far below what recursion anywhere could overflow. */
+export const MAX_JSON_DEPTH = 64;
+
+/** Whether JSON text opens more than `limit` arrays or objects inside each other (brackets in strings do not count). */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index++;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (char === 0x7d || char === 0x5d) depth--;
+  }
   return false;
 }
 
@@ -233,6 +258,16 @@ export class ContractValidator {
       const sent = input.contentType === undefined ? "no Content-Type" : `Content-Type ${input.contentType}`;
       return {
         refusal: { status: 415, code: "unsupported_media_type", message: `The request body must be sent as Content-Type application/json (in UTF-8), not with ${sent}.` },
+      };
+    }
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return {
+        refusal: {
+          status: 400,
+          code: "invalid_json",
+          message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep.`,
+          details: [{ location: "body", field: "", message: `nests more than ${MAX_JSON_DEPTH} levels deep` }],
+        },
       };
     }
     try {

@@ -11,6 +11,12 @@ import { MOCK_RULES } from "./rules.ts";
 
 const MAX_BODY_BYTES = 1 << 20;
 const UPSTREAM_TIMEOUT_MS = 15_000;
+/** How many answers Prism may invent for one dynamic request before the declared example stands in. */
+const DYNAMIC_ATTEMPTS = 3;
+/** Says that a dynamic answer was asked for and the declared example was sent instead, and why. */
+const DYNAMIC_FALLBACK = "x-svc-mock-dynamic-fallback";
+/** Node's parser refuses a request line and headers over 16 KiB together; a request line over half of it is the target's fault. */
+const LONG_TARGET_BYTES = 8 * 1024;
 /** A request, body included, must arrive within this; a body shorter than its Content-Length then gets 408, not a 300 s wait. */
 export const REQUEST_TIMEOUT_MS = 5_000;
 
@@ -181,55 +187,86 @@ export function createMockHost(options: MockHostOptions): http.Server {
         { location: "header", field: "prefer", message: (error as Error).message },
       ]);
     }
-    if (choice.dynamic === true && options.prism !== undefined) return forwardToPrism(req, res, match, url, bodyText, method);
+    // The static answer is chosen first even for a dynamic one: a Prefer naming an undeclared status or example is refused
+    // the same way whether or not it also asks for a dynamic answer, and the static answer is the fallback.
     const answer = pick(answersFor(match), match.operation.operationId, choice);
     if (typeof answer === "string") {
       return sendError(res, 400, "invalid_request", `The Prefer header chooses no answer the contract declares: ${answer}.`, [
         { location: "header", field: "prefer", message: answer },
       ]);
     }
+    if (choice.dynamic === true) {
+      const dynamic = await dynamicAnswer(req, match, url, bodyText, method, choice);
+      if (dynamic.answer) {
+        res.writeHead(dynamic.answer.status, ["content-type", JSON_TYPE, "content-length", String(dynamic.answer.body.length), ...corsHeaders(req)]);
+        return void res.end(dynamic.answer.body);
+      }
+      res.writeHead(answer.status, ["content-type", JSON_TYPE, "content-length", String(answer.body.length), ...answer.headers, ...corsHeaders(req), DYNAMIC_FALLBACK, dynamic.why]);
+      return void res.end(answer.body);
+    }
     res.writeHead(answer.status, ["content-type", JSON_TYPE, "content-length", String(answer.body.length), ...answer.headers, ...corsHeaders(req)]);
     res.end(answer.body);
   }
 
-  /** Prism's dynamic mode invents an answer from the schema; it is checked against the contract like any other. */
-  async function forwardToPrism(req: http.IncomingMessage, res: http.ServerResponse, match: RouteMatch, url: URL, bodyText: string, method: string): Promise<void> {
+  /**
+   * Prism's dynamic mode invents an answer from the schema, and ignores keywords such as `pattern`: an answer that
+   * breaks the contract (or a status the choice did not ask for) is not sent. Prism is asked again a few times; then
+   * the caller gets the declared example, with a header saying why.
+   */
+  async function dynamicAnswer(
+    req: http.IncomingMessage,
+    match: RouteMatch,
+    url: URL,
+    bodyText: string,
+    method: string,
+    choice: Choice,
+  ): Promise<{ answer: { status: number; body: Buffer } } | { answer?: undefined; why: string }> {
+    if (options.prism === undefined) return { why: "Prism is not available to this mock" };
     const headers: Record<string, string> = {};
     for (const name of FORWARDED_HEADERS) {
       const value = req.headers[name];
       if (typeof value === "string") headers[name] = value;
     }
-    const prismUrl = await options.prism!();
-    const upstream = await fetch(`${prismUrl}${canonicalPath(match)}${url.search}`, {
-      method,
-      headers,
-      body: bodyText === "" || match.operation.operation.requestBody === undefined ? undefined : bodyText,
-      signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
-    });
-    const text = await upstream.text();
-    const responseHeaders: Record<string, string> = { "content-type": upstream.headers.get("content-type") ?? JSON_TYPE };
-    let parsed: unknown;
-    try {
-      parsed = text === "" ? undefined : JSON.parse(text);
-    } catch {
-      parsed = text;
+    let why = "";
+    for (let attempt = 1; attempt <= DYNAMIC_ATTEMPTS; attempt++) {
+      let upstream: Response;
+      let text: string;
+      try {
+        const prismUrl = await options.prism();
+        upstream = await fetch(`${prismUrl}${canonicalPath(match)}${url.search}`, {
+          method,
+          headers,
+          body: bodyText === "" || match.operation.operation.requestBody === undefined ? undefined : bodyText,
+          signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
+        });
+        text = await upstream.text();
+      } catch (error) {
+        log(`dynamic ${match.operation.operationId}: Prism did not answer: ${(error as Error).message}`);
+        return { why: "Prism did not answer" };
+      }
+      let parsed: unknown;
+      try {
+        parsed = text === "" ? undefined : JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+      const violations = choice.code !== undefined && upstream.status !== choice.code ? [{ field: "", message: `status ${upstream.status}, not the ${choice.code} asked for` }] : validator.validateResponse(match.operation, upstream.status, parsed);
+      if (violations.length === 0) return { answer: { status: upstream.status, body: Buffer.from(text) } };
+      why = `Prism's answers broke the contract (${upstream.status}: ${violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ")})`.slice(0, 300);
+      log(`dynamic ${match.operation.operationId}, attempt ${attempt}: ${why}`);
     }
-    const violations = validator.validateResponse(match.operation, upstream.status, parsed);
-    if (violations.length > 0) {
-      responseHeaders["x-svc-mock-contract-violation"] = violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ").slice(0, 500);
-      log(`contract violation in dynamic ${match.operation.operationId} ${upstream.status}: ${JSON.stringify(violations)}`);
-    }
-    allowCors(req, res);
-    res.writeHead(upstream.status, responseHeaders);
-    res.end(text);
+    return { why };
   }
 
   const server = http.createServer(
     { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 500 },
     (req, res) => {
       handle(req, res).catch((error: unknown) => {
-        log(`mock host error on ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
-        if (!res.headersSent) sendError(res, 502, "mock_upstream_failed", "The mock could not get a dynamic answer from Prism.");
+        // The caller went away mid-request (its body cut short): no one is left to answer.
+        if ((error as NodeJS.ErrnoException).code === "ECONNRESET") return void res.destroy();
+        // A fault of the mock itself: answered for what it is, in the contract's declared 500, with its stack in the log.
+        log(`mock fault on ${req.method} ${String(req.url).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+        if (!res.headersSent) sendError(res, 500, "internal_error", "The mock failed on this request because of a fault of its own; its log has the details.");
         else res.destroy();
       });
     },
@@ -239,7 +276,14 @@ export function createMockHost(options: MockHostOptions): http.Server {
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     const code = error.code ?? "";
     if (code === "ERR_HTTP_REQUEST_TIMEOUT") return sendOnSocket(socket, 408, "request_timeout", `The request did not arrive within ${REQUEST_TIMEOUT_MS} ms.`);
-    if (code === "HPE_HEADER_OVERFLOW") return sendOnSocket(socket, 431, "invalid_request", "The request's headers are too large.");
+    if (code === "HPE_HEADER_OVERFLOW") {
+      // The request line counts toward the same limit as the headers: a request line of most of it is a target too long.
+      const raw = (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket;
+      const lineEnd = raw?.indexOf("\r\n") ?? -1;
+      const lineLength = raw === undefined ? 0 : lineEnd < 0 ? raw.length : lineEnd;
+      if (lineLength > LONG_TARGET_BYTES) return sendOnSocket(socket, 414, "uri_too_long", "The request target (path and query) is longer than 16 KiB.");
+      return sendOnSocket(socket, 431, "headers_too_large", "The request's headers are larger than 16 KiB.");
+    }
     if (code === "ECONNRESET" || code === "EPIPE") return void socket.destroy();
     sendOnSocket(socket, 400, "invalid_request", `The request is not well-formed HTTP (${code || error.message}).`);
   });

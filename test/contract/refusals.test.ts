@@ -126,7 +126,7 @@ describe("every refusal the mock gives is declared by the operation it refuses",
   it("declares the transport-level refusals on every operation, from the one shared list", () => {
     for (const op of operations) {
       const responses = op.operation.responses as JsonObject;
-      for (const status of ["400", "405", "406", "408", "413", "415", "429", "500"]) {
+      for (const status of ["400", "405", "406", "408", "413", "414", "415", "429", "431", "500"]) {
         expect(responses[status], `${op.operationId} ${status}`).toEqual({ $ref: expect.stringMatching(/^#\/components\/responses\//) });
       }
     }

@@ -179,6 +179,8 @@ function breakValue(schema: JsonObject): fc.Arbitrary<unknown> | undefined {
 interface BodyBreak {
   what: string;
   text: string;
+  /** The one status that is right, where only one is. */
+  expectStatus?: number;
 }
 
 /** Ways to break an operation's JSON body, from its schema and its valid example. */
@@ -218,6 +220,12 @@ function bodyBreaks(op: ContractOperation): fc.Arbitrary<BodyBreak> | undefined 
     fc.constantFrom("{", "{'a':1}", '{"a":1,}', "{\"a\":NaN}", '{"a":Infinity}', '{"a":"\\x"}').map((text) => ({ what: "malformed JSON", text })),
     fc.integer({ min: 1_000, max: 30_000 }).map((depth) => ({ what: "deep nesting", text: `${"[".repeat(depth)}${"]".repeat(depth)}` })),
     fc.integer({ min: 1_000, max: 30_000 }).map((depth) => ({ what: "deep unclosed nesting", text: '{"a":'.repeat(depth) })),
+    // Nesting past the mock's limit inside a body that is otherwise valid: refused before anything walks it.
+    fc.integer({ min: 65, max: 20_000 }).map((depth) => ({
+      what: "nesting beyond 64 levels inside a valid body",
+      text: `${validText.slice(0, -1)}${validText === "{}" ? "" : ","}"zz_deep":${'{"a":'.repeat(depth)}1${"}".repeat(depth)}}`,
+      expectStatus: 400,
+    })),
     fc.integer({ min: 20_000, max: 200_000 }).map((n) => ({ what: "a huge array", text: `[${Array(n).fill(1).join(",")}]` })),
     fc.integer({ min: (1 << 20) + 1, max: 3 << 20 }).map((size) => ({ what: "a body over 1 MiB", text: `{"padding":"${"x".repeat(size)}"}` })),
   );
@@ -306,7 +314,7 @@ function replaceHeader(request: RawRequest, name: string, value: string | undefi
 }
 
 const badBodies: PerOperation = (op) =>
-  bodyBreaks(op)?.map((broken) => ({ what: broken.what, op, declared: true, request: { ...validRequest(op), body: Buffer.from(broken.text) } }));
+  bodyBreaks(op)?.map((broken) => ({ what: broken.what, op, declared: true, expectStatus: broken.expectStatus, request: { ...validRequest(op), body: Buffer.from(broken.text) } }));
 
 const badParams: PerOperation = (op) =>
   paramBreaks(op)?.map((broken) => ({ what: broken.what, op, declared: true, request: { ...validRequest(op), target: broken.target } }));
@@ -397,7 +405,14 @@ const badTransport: PerOperation = (op) => {
       request: { ...valid, headers: [...valid.headers, [`X-${name}`, `a${String.fromCharCode(control)}b`]] as [string, string][] },
     })),
     fc.constantFrom("X Odd", "X(Odd)", "X\u00e9", "X@Odd", "").map((name) => ({ what: "an invalid header name", op, declared: false, request: { ...valid, headers: [...valid.headers, [name, "1"]] as [string, string][] } })),
-    fc.integer({ min: 17 * 1024, max: 64 * 1024 }).map((size) => ({ what: "headers over 16 KB", op, declared: false, request: { ...valid, headers: [...valid.headers, ["X-Padding", "a".repeat(size)]] as [string, string][] } })),
+    fc.integer({ min: 17 * 1024, max: 64 * 1024 }).map((size) => ({ what: "headers over 16 KB", op, declared: true, expectStatus: 431, request: { ...valid, headers: [...valid.headers, ["X-Padding", "a".repeat(size)]] as [string, string][] } })),
+    fc.integer({ min: 17 * 1024, max: 64 * 1024 }).map((size) => ({
+      what: "a request target over 16 KB",
+      op,
+      declared: true,
+      expectStatus: 414,
+      request: { ...valid, target: `${valid.target}${valid.target.includes("?") ? "&" : "?"}zz_padding=${"a".repeat(size)}` },
+    })),
     fc.stringMatching(/^[a-z0-9-]{1,16}$/).filter((v) => v !== "100-continue").map((value) => ({ what: `Expect: ${value}`, op, declared: false, request: { ...valid, headers: [...valid.headers, ["Expect", value]] as [string, string][] } })),
     fc.constantFrom<[string, string][][]>(
       [["Content-Length", "2"], ["Content-Length", "3"]],
@@ -491,7 +506,9 @@ export const HOSTILE: Bad[] = [
   { what: "an absolute-form request line with a broken host", op: labs, declared: false, request: { ...validRequest(labs), target: `http://[${validTarget(labs)}` } },
   { what: "CONNECT", op: labs, declared: false, request: { ...validRequest(labs), method: "CONNECT", target: "127.0.0.1:1" } },
   { what: "CONNECT to an API path", op: labs, declared: false, request: { ...validRequest(labs), method: "CONNECT" } },
-  { what: "headers over 16 KB", op: labs, declared: false, request: { ...validRequest(labs), headers: [...validRequest(labs).headers, ["X-Padding", "a".repeat(20_000)]] } },
+  { what: "headers over 16 KB", op: labs, declared: true, expectStatus: 431, request: { ...validRequest(labs), headers: [...validRequest(labs).headers, ["X-Padding", "a".repeat(20_000)]] } },
+  { what: "a request target over 16 KB", op: labs, declared: true, expectStatus: 414, request: { ...validRequest(labs), target: `${validRequest(labs).target}?zz_padding=${"a".repeat(17_000)}` } },
+  { what: "nesting beyond 64 levels inside a valid body", op: link, declared: true, expectStatus: 400, request: { ...validRequest(link), body: Buffer.from(`{"user_id":"3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f","zz_deep":${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}}`) } },
   { what: "a control byte in a header", op: labs, declared: false, request: { ...validRequest(labs), headers: [...validRequest(labs).headers, ["X-Odd", "a\x01b"]] } },
   { what: "an unknown method", op: labs, declared: false, request: { ...validRequest(labs), method: "FROB" } },
   { what: "conflicting length headers", op: link, declared: false, request: { ...validRequest(link), headers: [...validRequest(link).headers, ["Content-Length", "2"], ["Transfer-Encoding", "chunked"]], body: Buffer.from("{}"), noLength: true } },
