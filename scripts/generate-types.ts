@@ -5,7 +5,7 @@ import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { isMain } from "./lib/cli.ts";
 import { generatedDir, readBundle } from "./lib/paths.ts";
-import { isObject, type JsonObject } from "./lib/walk.ts";
+import { isObject, type JsonObject } from "../src/contract/json.ts";
 
 export const schemaTypesPath = path.join(generatedDir, "schema.d.ts");
 /** The same declarations for CommonJS importers; the file has no imports, so only its extension differs. */

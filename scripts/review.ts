@@ -6,7 +6,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { bundleContract, renderBundle } from "./bundle.ts";
 import { isMain } from "./lib/cli.ts";
-import type { JsonObject } from "./lib/walk.ts";
+import type { JsonObject } from "../src/contract/json.ts";
 import { acceptance, announcedBreaks } from "./review/accepted-breaks.ts";
 import { resolveBase, unpackRevision } from "./review/base-tree.ts";
 import { diffContracts } from "./review/contract-diff.ts";

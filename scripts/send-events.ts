@@ -2,9 +2,9 @@
 // contract to a receiver, signed as the service signs it, and reports per kind what the receiver answered.
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
-import { deref } from "./lib/operations.ts";
+import { deref } from "../src/contract/operations.ts";
 import { readBundle } from "./lib/paths.ts";
-import { isObject, type JsonObject } from "./lib/walk.ts";
+import { isObject, type JsonObject } from "../src/contract/json.ts";
 import { isMain } from "./lib/cli.ts";
 import { newSecret, signedHeaders } from "../src/webhooks/signature.ts";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { referenceStale, upToDate } from "./build.ts";
 import { repoRoot } from "./lib/paths.ts";
-import { startMock } from "./mock/server.ts";
+import { startMock } from "../src/mock/server.ts";
 
 const USAGE = `usage: npm start -- [--port <port>] [--host <address>]
 

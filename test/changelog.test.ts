@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../scripts/lib/paths.ts";
-import type { JsonObject } from "../scripts/lib/walk.ts";
+import type { JsonObject } from "../src/contract/json.ts";
 import { contract, operations } from "./support/contract.ts";
 
 const changelog = readFileSync(path.join(repoRoot, "CHANGELOG.md"), "utf8");

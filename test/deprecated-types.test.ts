@@ -4,7 +4,7 @@ import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../scripts/lib/paths.ts";
-import { isObject, walkObjects, type JsonObject } from "../scripts/lib/walk.ts";
+import { isObject, walkObjects, type JsonObject } from "../src/contract/json.ts";
 import { contract } from "./support/contract.ts";
 
 /** Each deprecated property of a named schema: [schema, property]. */

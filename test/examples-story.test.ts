@@ -1,7 +1,7 @@
 // The examples tell one story: lab slugs are listed LabSlugs, the PSC answer's lab is in the lab list, an appointment comes after its order, and no uuid names two kinds of thing.
 import { describe, expect, it } from "vitest";
 import { contract } from "./support/contract.ts";
-import { isObject, type JsonObject } from "../scripts/lib/walk.ts";
+import { isObject, type JsonObject } from "../src/contract/json.ts";
 
 const components = contract.components as JsonObject;
 /** Every named example of the bundle, by component name (`<Schema>_<case>`). */

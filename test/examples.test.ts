@@ -1,9 +1,9 @@
 // Every example in the contract (request bodies, responses, parameters) validates against its schema, checked by Ajv independently of the linters.
 import { describe, expect, it } from "vitest";
-import { anchorRefs, createContractAjv } from "../scripts/lib/ajv.ts";
+import { anchorRefs, createContractAjv } from "../src/contract/ajv.ts";
 import { contract, operations } from "./support/contract.ts";
-import { deref } from "../scripts/lib/operations.ts";
-import { isObject, walkObjects, type JsonObject } from "../scripts/lib/walk.ts";
+import { deref } from "../src/contract/operations.ts";
+import { isObject, walkObjects, type JsonObject } from "../src/contract/json.ts";
 
 interface ExampleCase {
   where: string;

@@ -1,8 +1,8 @@
 // Starts the mock once for the suite, and bare Prism beside it for the tests that show what Prism alone answers; stops
 // both, and kills any Prism by its pid whatever happens.
 import type { TestProject } from "vitest/node";
-import { startMock, type RunningMock } from "../scripts/mock/server.ts";
-import { startPrism, type PrismProcess } from "../scripts/mock/prism.ts";
+import { startMock, type RunningMock } from "../src/mock/server.ts";
+import { startPrism, type PrismProcess } from "../src/mock/prism.ts";
 import { freePort } from "../scripts/lib/net.ts";
 import { bundleJsonPath } from "../scripts/lib/paths.ts";
 

@@ -4,11 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderTypes } from "../scripts/generate-types.ts";
-import { closeNonExhaustiveEnums, ContractValidator } from "../scripts/lib/contract-validator.ts";
+import { closeNonExhaustiveEnums, ContractValidator } from "../src/contract/validator.ts";
 import { hasGuessedValues } from "../scripts/lib/decorate.ts";
-import { deref } from "../scripts/lib/operations.ts";
-import type { JsonObject } from "../scripts/lib/walk.ts";
-import { startMock, type RunningMock } from "../scripts/mock/server.ts";
+import { deref } from "../src/contract/operations.ts";
+import type { JsonObject } from "../src/contract/json.ts";
+import { startMock, type RunningMock } from "../src/mock/server.ts";
 import { contract, operation, requestExample } from "./support/contract.ts";
 import { TEST_API_KEY } from "./support/mock.ts";
 

@@ -1,7 +1,7 @@
 // The bundled contract states what the interface document states: operations, credentials, enumerations, bounds, deprecations and closed beta.
 import { describe, expect, it } from "vitest";
-import { deref } from "../scripts/lib/operations.ts";
-import { isObject, type JsonObject } from "../scripts/lib/walk.ts";
+import { deref } from "../src/contract/operations.ts";
+import { isObject, type JsonObject } from "../src/contract/json.ts";
 import { contract, operation, operations } from "./support/contract.ts";
 
 const schemas = (contract.components as JsonObject).schemas as Record<string, JsonObject>;

@@ -1,7 +1,7 @@
 // Turns the contract's x-svc- extensions into visible notes in descriptions, since Redoc and editors show descriptions but not extensions.
 import { isDeepStrictEqual } from "node:util";
-import { HTTP_METHODS } from "./operations.ts";
-import { isObject, walkObjects, type JsonObject } from "./walk.ts";
+import { HTTP_METHODS } from "../../src/contract/operations.ts";
+import { isObject, walkObjects, type JsonObject } from "../../src/contract/json.ts";
 
 export const TRANSPORT_RESPONSES = "x-svc-transport-responses";
 

@@ -1,8 +1,8 @@
 // Classifies every difference between a base bundle and a head bundle, per operation and per webhook, as breaking,
 // additive or a deprecation (the policy is openapi/breaking-changes.md).
 import { isDeepStrictEqual } from "node:util";
-import { HTTP_METHODS } from "../lib/operations.ts";
-import { isObject, type JsonObject } from "../lib/walk.ts";
+import { HTTP_METHODS } from "../../src/contract/operations.ts";
+import { isObject, type JsonObject } from "../../src/contract/json.ts";
 import { encodePointer } from "./source-map.ts";
 import { fieldName, followRefs, followRefs as follow, SchemaDiff, type ChangeKind, type Direction } from "./schema-diff.ts";
 

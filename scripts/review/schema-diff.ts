@@ -1,6 +1,6 @@
 // Compares a schema of a base bundle with the same schema of the head bundle, and rates each difference for the side that
 // sends the value (a request) or the side that reads it (a response or a webhook payload), per openapi/breaking-changes.md.
-import { isObject, type JsonObject } from "../lib/walk.ts";
+import { isObject, type JsonObject } from "../../src/contract/json.ts";
 import { decodePointer, encodePointer } from "./source-map.ts";
 
 export type ChangeKind = "breaking" | "additive" | "deprecated";

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
 import { runTool } from "../lib/tools.ts";
-import { isObject, type JsonObject } from "../lib/walk.ts";
+import { isObject, type JsonObject } from "../../src/contract/json.ts";
 import { decodePointer } from "./source-map.ts";
 
 export interface Waiver {

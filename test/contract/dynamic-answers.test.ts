@@ -2,7 +2,7 @@
 // mock under test here talks to a scripted stand-in for Prism, so each way Prism can fail is provoked on purpose.
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMockHost } from "../../scripts/mock/host.ts";
+import { createMockHost } from "../../src/mock/host.ts";
 import { readBundle } from "../../scripts/lib/paths.ts";
 import { assertMatchesContract } from "../support/contract.ts";
 import { TEST_API_KEY } from "../support/keys.ts";

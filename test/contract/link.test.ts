@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { BulkImportRequest, LinkTokenRequest } from "../../generated/client/index.js";
 import { assertMatchesContract, contract, requestExample, responseExample } from "../support/contract.ts";
-import type { JsonObject } from "../../scripts/lib/walk.ts";
+import type { JsonObject } from "../../src/contract/json.ts";
 import { USER_ID } from "../support/calls.ts";
 import { bareClient, client, expectStatus, prefer, TEST_API_KEY, TEST_LINK_TOKEN } from "../support/mock.ts";
 

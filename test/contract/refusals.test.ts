@@ -2,8 +2,8 @@
 import http from "node:http";
 import net from "node:net";
 import { describe, expect, it } from "vitest";
-import { HTTP_METHODS, type ContractOperation } from "../../scripts/lib/operations.ts";
-import type { JsonObject } from "../../scripts/lib/walk.ts";
+import { HTTP_METHODS, type ContractOperation } from "../../src/contract/operations.ts";
+import type { JsonObject } from "../../src/contract/json.ts";
 import { assertMatchesContract, operations, validator } from "../support/contract.ts";
 import { VALID_CALLS } from "../support/calls.ts";
 import { mockUrl, TEST_API_KEY } from "../support/mock.ts";

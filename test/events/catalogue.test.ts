@@ -1,10 +1,10 @@
 // The contract's webhooks: every data resource × kind, the deprecated hypnogram events, the connection event, one shared
 // path item per family, and every kind's example payload valid against its schema, with no `is_final` anywhere.
 import { describe, expect, it } from "vitest";
-import { deref } from "../../scripts/lib/operations.ts";
+import { deref } from "../../src/contract/operations.ts";
 import { examplePayloads } from "../../scripts/send-events.ts";
-import { createContractAjv, anchorRefs } from "../../scripts/lib/ajv.ts";
-import { walkObjects, type JsonObject } from "../../scripts/lib/walk.ts";
+import { createContractAjv, anchorRefs } from "../../src/contract/ajv.ts";
+import { walkObjects, type JsonObject } from "../../src/contract/json.ts";
 import { contract } from "../support/contract.ts";
 
 const webhooks = contract.webhooks as Record<string, JsonObject>;

@@ -1,9 +1,10 @@
 // The robustness suite's bad requests: generated from each operation's own schemas (fast-check arbitraries), the hostile inputs found before, and the check that each gets a JSON 4xx in time and changes no later answer.
 import http from "node:http";
 import fc from "fast-check";
-import { createRouter, deref, HTTP_METHODS, type ContractOperation } from "../../scripts/lib/operations.ts";
+import { deref, HTTP_METHODS, type ContractOperation } from "../../src/contract/operations.ts";
+import { createRouter } from "../../src/contract/router.ts";
 import { hasGuessedValues } from "../../scripts/lib/decorate.ts";
-import type { JsonObject } from "../../scripts/lib/walk.ts";
+import type { JsonObject } from "../../src/contract/json.ts";
 import { contract, operations, validator } from "../support/contract.ts";
 import { VALID_CALLS } from "../support/calls.ts";
 import { CREDENTIALS, describeRequest, sendRaw, validRequest, validTarget, type RawOutcome, type RawRequest } from "../support/raw-http.ts";

@@ -1,5 +1,5 @@
 // The contract's ErrorBody as an Ajv check, for answers that no operation's declared response covers (refusals before routing).
-import { CONTRACT_ID, createContractAjv } from "../../scripts/lib/ajv.ts";
+import { CONTRACT_ID, createContractAjv } from "../../src/contract/ajv.ts";
 
 /** Returns undefined when the value is an ErrorBody, else Ajv's complaint. */
 export function createErrorBodyCheck(contract: object): (value: unknown) => string | undefined {

@@ -1,5 +1,5 @@
 // A mock of the robustness suite's own, started like the suite's (startMock), so a request that takes Prism down fails these tests and not every other file sharing test/global-setup.ts's mock.
-import { startMock, type RunningMock } from "../../scripts/mock/server.ts";
+import { startMock, type RunningMock } from "../../src/mock/server.ts";
 
 let running: RunningMock | undefined;
 

@@ -1,6 +1,6 @@
 // Raw HTTP/1.1 over node:net for the robustness suite: sends exactly the bytes given and reads one answer, so nothing normalises a hostile request.
 import net from "node:net";
-import type { ContractOperation } from "../../scripts/lib/operations.ts";
+import type { ContractOperation } from "../../src/contract/operations.ts";
 import { validator } from "./contract.ts";
 import { VALID_CALLS } from "./calls.ts";
 import { TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "./keys.ts";

@@ -1,9 +1,9 @@
 // Validates requests and responses against the bundled contract with Ajv (JSON Schema 2020-12), closing the gaps in Prism's own checks.
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { anchorRefs, CONTRACT_ID, createContractAjv } from "./ajv.ts";
-import { hasGuessedValues } from "./decorate.ts";
+import { hasGuessedValues } from "../../scripts/lib/decorate.ts";
 import { deref, type ContractOperation } from "./operations.ts";
-import { isObject, walkObjects, type JsonObject } from "./walk.ts";
+import { isObject, walkObjects, type JsonObject } from "./json.ts";
 
 export interface ErrorDetail {
   location: "path" | "query" | "header" | "body";
@@ -29,8 +29,6 @@ export interface TransportRefusal {
 }
 
 export interface RequestVerdict {
-  /** Why the request's credential is refused (missing, or of another kind), if it is. */
-  missingCredential?: string;
   /** Why the body cannot be read at all, if it cannot; `details` is then empty. */
   refusal?: TransportRefusal;
   details: ErrorDetail[];
@@ -205,18 +203,25 @@ export class ContractValidator {
       : `This operation takes ${wanted}; ${others.join(" and ")} is another kind of credential and is not accepted here.`;
   }
 
-  /** The request's verdict; `credentialChecked` when the caller has already run `credentialRefusal` (the mock does, to answer 401 first). */
-  validateRequest(operation: ContractOperation, input: RequestInput, options: { credentialChecked?: boolean } = {}): RequestVerdict {
-    const refusal = options.credentialChecked ? undefined : this.credentialRefusal(operation, input.headers);
-    if (refusal !== undefined) return { missingCredential: refusal, details: [] };
+  /**
+   * The request's parameters and body against the contract (the credential is `credentialRefusal`'s job): a body that
+   * cannot be read at all is a transport-level refusal; everything else that is wrong is a detail of one 422.
+   */
+  validateRequest(operation: ContractOperation, input: RequestInput): RequestVerdict {
+    const read = this.readBody(operation, input);
+    if ("refusal" in read) return { refusal: read.refusal, details: [] };
+    const details = this.validateInput(operation, input, read.body);
+    return { details, body: read.body };
+  }
+
+  /** Every invalid part of a request whose body was read: parameters first, then the body. */
+  validateInput(operation: ContractOperation, input: RequestInput, body: unknown): ErrorDetail[] {
     const details: ErrorDetail[] = [];
     for (const parameter of operation.parameters) {
       details.push(...this.#validateParameter(parameter, input));
     }
-    const read = this.#readBody(operation, input);
-    if ("refusal" in read) return { refusal: read.refusal, details: [] };
-    const body = this.#validateBody(operation, read.body, details);
-    return { details, body };
+    this.#validateBody(operation, body, details);
+    return details;
   }
 
   #validateParameter(parameter: JsonObject, input: RequestInput): ErrorDetail[] {
@@ -251,7 +256,7 @@ export class ContractValidator {
    * The body as JSON, or the transport-level refusal of it. Only operations that declare a body read one (a body sent
    * to any other is ignored, as most servers do); an empty body is `undefined`, left to validation.
    */
-  #readBody(operation: ContractOperation, input: RequestInput): { body: unknown } | { refusal: TransportRefusal } {
+  readBody(operation: ContractOperation, input: RequestInput): { body: unknown } | { refusal: TransportRefusal } {
     const text = input.body ?? "";
     if (operation.operation.requestBody === undefined || text.trim() === "") return { body: undefined };
     if (!isJsonContentType(input.contentType)) {

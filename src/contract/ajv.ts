@@ -1,7 +1,7 @@
 // Makes Ajv (JSON Schema 2020-12, with formats) validators over the bundled contract, for the mock host and the tests.
 import { Ajv2020, type Options } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { walkObjects } from "./walk.ts";
+import { walkObjects } from "./json.ts";
 
 // ajv-formats is CommonJS; under ESM its function is the default export's default.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;

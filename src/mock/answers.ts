@@ -1,8 +1,8 @@
 // Makes the mock's table of static answers from the bundled contract: every operation × declared status × named
 // example, serialized once, so a request is answered by a lookup (Prism's static mode would send the same bytes).
-import type { ContractOperation } from "../lib/operations.ts";
-import { deref } from "../lib/operations.ts";
-import { isObject, type JsonObject } from "../lib/walk.ts";
+import type { ContractOperation } from "../contract/operations.ts";
+import { deref } from "../contract/operations.ts";
+import { isObject, type JsonObject } from "../contract/json.ts";
 
 export interface StaticAnswer {
   status: number;

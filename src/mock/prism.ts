@@ -1,9 +1,9 @@
 // Starts Stoplight Prism's mock on a loopback port from the bundled contract, and stops it by its process id.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { waitForPort } from "../lib/net.ts";
-import { repoRoot } from "../lib/paths.ts";
-import { toolEnv } from "../lib/tools.ts";
+import { waitForPort } from "../../scripts/lib/net.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+import { toolEnv } from "../../scripts/lib/tools.ts";
 
 const PRISM_CLI = path.join(repoRoot, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
 

@@ -1,7 +1,7 @@
 // Starts the mock (the validating host answering from the contract's examples) from the bundled contract, with Prism
 // started only when a request asks for a dynamic answer, and stops both.
-import { bundleJsonPath, bundleYamlPath, readBundle, referenceHtmlPath } from "../lib/paths.ts";
-import { freePort } from "../lib/net.ts";
+import { bundleJsonPath, bundleYamlPath, readBundle, referenceHtmlPath } from "../../scripts/lib/paths.ts";
+import { freePort } from "../../scripts/lib/net.ts";
 import { createMockHost } from "./host.ts";
 import { startPrism, type PrismProcess } from "./prism.ts";
 

@@ -1,0 +1,64 @@
+// The mock's HTTP server: request and header timeouts, what Node's parser refuses before there is a request, and every
+// request handed to the pipeline (pipeline.ts), whose own faults are answered as the contract's 500.
+import http from "node:http";
+import type { Duplex } from "node:stream";
+import type { JsonObject } from "../contract/json.ts";
+import { sendError, sendOnSocket } from "./http.ts";
+import { createPipeline } from "./pipeline.ts";
+
+/** Node's parser refuses a request line and headers over 16 KiB together; a request line over half of it is the target's fault. */
+const LONG_TARGET_BYTES = 8 * 1024;
+/** A request, body included, must arrive within this; a body shorter than its Content-Length then gets 408, not a 300 s wait. */
+export const REQUEST_TIMEOUT_MS = 5_000;
+
+export interface MockHostOptions {
+  document: JsonObject;
+  /** Files served beside the API, such as the reference at /docs; `pending` answers while a file is still being built. */
+  staticFiles: Record<string, { path: string; type: string; pending?: () => string | undefined }>;
+  /** Prism's address, started on first use: only `Prefer: dynamic=true` needs it. */
+  prism?: () => Promise<string>;
+  log?: (line: string) => void;
+}
+
+export function createMockHost(options: MockHostOptions): http.Server {
+  const log = options.log ?? (() => {});
+  const handle = createPipeline({ ...options, log });
+  const server = http.createServer(
+    { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 500 },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        // The caller went away mid-request (its body cut short): no one is left to answer.
+        if ((error as NodeJS.ErrnoException).code === "ECONNRESET") return void res.destroy();
+        // A fault of the mock itself: answered for what it is, in the contract's declared 500, with its stack in the log.
+        log(`mock fault on ${req.method} ${String(req.url).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+        if (!res.headersSent) sendError(res, 500, "internal_error", "The mock failed on this request because of a fault of its own; its log has the details.");
+        else res.destroy();
+      });
+    },
+  );
+  // What Node's parser refuses (oversized or malformed headers, an unknown method, conflicting lengths) and a request
+  // that did not arrive in time: the contract's error body, then the connection closes.
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const code = error.code ?? "";
+    if (code === "ERR_HTTP_REQUEST_TIMEOUT") return sendOnSocket(socket, 408, "request_timeout", `The request did not arrive within ${REQUEST_TIMEOUT_MS} ms.`);
+    if (code === "HPE_HEADER_OVERFLOW") {
+      // The request line counts toward the same limit as the headers: a request line of most of it is a target too long.
+      const raw = (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket;
+      const lineEnd = raw?.indexOf("\r\n") ?? -1;
+      const lineLength = raw === undefined ? 0 : lineEnd < 0 ? raw.length : lineEnd;
+      if (lineLength > LONG_TARGET_BYTES) return sendOnSocket(socket, 414, "uri_too_long", "The request target (path and query) is longer than 16 KiB.");
+      return sendOnSocket(socket, 431, "headers_too_large", "The request's headers are larger than 16 KiB.");
+    }
+    if (code === "ECONNRESET" || code === "EPIPE") return void socket.destroy();
+    sendOnSocket(socket, 400, "invalid_request", `The request is not well-formed HTTP (${code || error.message}).`);
+  });
+  // An Expect the server does not know (only 100-continue is): refused in the contract's shape instead of Node's bare 417.
+  server.on("checkExpectation", (req: http.IncomingMessage, res: http.ServerResponse) => {
+    sendError(res, 400, "invalid_request", `The Expect header (${req.headers.expect}) asks for something this server does not do.`, undefined, { connection: "close" });
+  });
+  // A tunnel is nothing a mock of an HTTP API offers.
+  server.on("connect", (_req: http.IncomingMessage, socket: Duplex) => {
+    sendOnSocket(socket, 405, "method_not_allowed", "CONNECT is not an operation of the contract.");
+  });
+  return server;
+}

@@ -1,0 +1,169 @@
+// A request's way through the mock, top to bottom: each step passes it on, refuses it with a status the contract
+// declares, or answers it. Everything fixed per operation (routes, validators, serialized answers) is made once.
+import { readFile } from "node:fs/promises";
+import type http from "node:http";
+import type { JsonObject } from "../contract/json.ts";
+import { createRouter, type RouteMatch } from "../contract/router.ts";
+import { ContractValidator, type ErrorDetail } from "../contract/validator.ts";
+import { answersOf, parsePrefer, pick, type Choice, type OperationAnswers, type StaticAnswer } from "./answers.ts";
+import { MOCK_RULES } from "./branches.ts";
+import { DYNAMIC_FALLBACK, dynamicAnswer } from "./dynamic.ts";
+import { acceptsJson, allowCors, answerPreflight, corsHeaders, JSON_TYPE, readBody, requestTarget, sendError } from "./http.ts";
+
+export interface PipelineOptions {
+  document: JsonObject;
+  /** Files served beside the API, such as the reference at /docs; `pending` answers while a file is still being built. */
+  staticFiles: Record<string, { path: string; type: string; pending?: () => string | undefined }>;
+  /** Prism's address, started on first use: only `Prefer: dynamic=true` needs it. */
+  prism?: () => Promise<string>;
+  log: (line: string) => void;
+}
+
+/** A refusal in the contract's error body. */
+interface Refusal {
+  status: number;
+  code: string;
+  message: string;
+  details?: ErrorDetail[];
+  headers?: Record<string, string>;
+}
+
+/** What the steps learn about a request as it passes them. */
+interface Exchange {
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  method: string;
+  url: URL;
+  match: RouteMatch;
+  /** The body as sent; undefined when it is over the size limit. */
+  text: string | undefined;
+  body: unknown;
+  choice: Choice;
+  answer: StaticAnswer;
+}
+
+/** A step wrote the answer itself (a preflight, a static file, the mock's answer): nothing after it runs. */
+const ANSWERED = "answered" as const;
+type Step = (exchange: Exchange) => Refusal | typeof ANSWERED | undefined | Promise<Refusal | typeof ANSWERED | undefined>;
+
+const preferDetail = (message: string): ErrorDetail[] => [{ location: "header", field: "prefer", message }];
+
+export function createPipeline(options: PipelineOptions): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> {
+  const router = createRouter(options.document);
+  const validator = new ContractValidator(options.document);
+  const answers = new Map<string, OperationAnswers>();
+  const answersFor = (match: RouteMatch): OperationAnswers => {
+    let found = answers.get(match.operation.operationId);
+    if (found === undefined) answers.set(match.operation.operationId, (found = answersOf(options.document, match.operation)));
+    return found;
+  };
+  const input = (x: Exchange) => ({ pathParams: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.text, contentType: x.req.headers["content-type"] });
+
+  const steps: Step[] = [
+    function target(x) {
+      const url = requestTarget(x.req.url);
+      if (url === undefined) return { status: 400, code: "invalid_request", message: "The request target is not a path nor an absolute URL." };
+      x.url = url;
+      return undefined;
+    },
+    function preflight(x) {
+      if (x.method !== "OPTIONS" || x.req.headers["access-control-request-method"] === undefined || !router.pathExists(x.url.pathname)) return undefined;
+      allowCors(x.req, x.res);
+      answerPreflight(x.req, x.res, router.methodsAt(x.url.pathname));
+      return ANSWERED;
+    },
+    async function staticFile(x) {
+      const file = options.staticFiles[x.url.pathname];
+      if (!file || x.method !== "GET") return undefined;
+      allowCors(x.req, x.res);
+      const pending = file.pending?.();
+      if (pending !== undefined) {
+        x.res.writeHead(200, { "content-type": "text/html; charset=utf-8", refresh: "2" });
+        x.res.end(`<!doctype html><title>Building</title><p>${pending}</p>`);
+        return ANSWERED;
+      }
+      const content = await readFile(file.path).catch(() => undefined);
+      if (content === undefined) return { status: 404, code: "not_found", message: `${x.url.pathname} has not been built; run npm run build.` };
+      x.res.writeHead(200, { "content-type": file.type, "content-length": content.length });
+      x.res.end(content);
+      return ANSWERED;
+    },
+    function route(x) {
+      const match = router.match(x.method, x.url.pathname);
+      if (match) {
+        x.match = match;
+        return undefined;
+      }
+      if (!router.pathExists(x.url.pathname)) return { status: 404, code: "not_found", message: `No operation of the contract answers at ${x.url.pathname}.` };
+      const allow = router.methodsAt(x.url.pathname).join(", ");
+      return { status: 405, code: "method_not_allowed", message: `${x.method} is not an operation of ${x.url.pathname}.`, headers: { allow } };
+    },
+    // From here on, every refusal is one the contract declares for every operation (the transport-level ones are added
+    // by the bundle step, x-svc-transport-responses).
+    async function receive(x) {
+      x.text = await readBody(x.req);
+      return undefined;
+    },
+    function credential(x) {
+      const refusal = validator.credentialRefusal(x.match.operation, x.req.headers);
+      return refusal === undefined ? undefined : { status: 401, code: "unauthorized", message: refusal };
+    },
+    function accept(x) {
+      if (acceptsJson(x.req.headers.accept)) return undefined;
+      return { status: 406, code: "not_acceptable", message: `Every answer is application/json; the Accept header (${x.req.headers.accept}) allows none.` };
+    },
+    function size(x) {
+      return x.text === undefined ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." } : undefined;
+    },
+    function body(x) {
+      const read = validator.readBody(x.match.operation, input(x));
+      if ("refusal" in read) return read.refusal;
+      x.body = read.body;
+      return undefined;
+    },
+    function parameters(x) {
+      const details = validator.validateInput(x.match.operation, input(x), x.body);
+      if (details.length === 0) return undefined;
+      const parts = details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`;
+      return { status: 422, code: "invalid_request", message: `The request has ${parts}.`, details };
+    },
+    function branch(x) {
+      const prefer = typeof x.req.headers.prefer === "string" && x.req.headers.prefer.trim() !== "" ? x.req.headers.prefer : undefined;
+      try {
+        x.choice = prefer !== undefined ? parsePrefer(prefer) : (MOCK_RULES[x.match.operation.operationId]?.({ body: x.body, query: x.url.searchParams }) ?? {});
+      } catch (error) {
+        const message = (error as Error).message;
+        return { status: 400, code: "invalid_request", message: `The Prefer header is not one the mock understands: ${message}.`, details: preferDetail(message) };
+      }
+      // Chosen even for a dynamic answer: an undeclared status or example is refused alike, and it is the fallback.
+      const answer = pick(answersFor(x.match), x.match.operation.operationId, x.choice);
+      if (typeof answer === "string") return { status: 400, code: "invalid_request", message: `The Prefer header chooses no answer the contract declares: ${answer}.`, details: preferDetail(answer) };
+      x.answer = answer;
+      return undefined;
+    },
+    async function respond(x) {
+      let fallback: string[] = [];
+      if (x.choice.dynamic === true) {
+        const dynamic = await dynamicAnswer(options.prism, validator, { req: x.req, match: x.match, url: x.url, method: x.method, body: x.text ?? "", choice: x.choice }, options.log);
+        if (dynamic.answer) {
+          x.res.writeHead(dynamic.answer.status, ["content-type", JSON_TYPE, "content-length", String(dynamic.answer.body.length), ...corsHeaders(x.req)]);
+          x.res.end(dynamic.answer.body);
+          return ANSWERED;
+        }
+        fallback = [DYNAMIC_FALLBACK, dynamic.why];
+      }
+      x.res.writeHead(x.answer.status, ["content-type", JSON_TYPE, "content-length", String(x.answer.body.length), ...x.answer.headers, ...corsHeaders(x.req), ...fallback]);
+      x.res.end(x.answer.body);
+      return ANSWERED;
+    },
+  ];
+
+  return async function handle(req, res) {
+    const exchange = { req, res, method: (req.method ?? "GET").toUpperCase() } as Exchange;
+    for (const step of steps) {
+      const outcome = await step(exchange);
+      if (outcome === ANSWERED) return;
+      if (outcome !== undefined) return sendError(res, outcome.status, outcome.code, outcome.message, outcome.details, outcome.headers);
+    }
+  };
+}
