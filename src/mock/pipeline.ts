@@ -159,9 +159,12 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
   ];
 
   return async function handle(req, res) {
-    const exchange = { req, res, method: (req.method ?? "GET").toUpperCase() } as Exchange;
+    // Every field from the start, so each exchange has one shape; the steps fill them in.
+    const exchange: Exchange = { req, res, method: (req.method ?? "GET").toUpperCase(), url: undefined!, match: undefined!, text: undefined, body: undefined, choice: {}, answer: undefined! };
     for (const step of steps) {
-      const outcome = await step(exchange);
+      let outcome = step(exchange);
+      // Most steps decide at once: waiting only for those that read or fetch keeps a request off the microtask queue.
+      if (outcome instanceof Promise) outcome = await outcome;
       if (outcome === ANSWERED) return;
       if (outcome !== undefined) return sendError(res, outcome.status, outcome.code, outcome.message, outcome.details, outcome.headers);
     }
