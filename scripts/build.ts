@@ -18,7 +18,7 @@ export async function renderArtifacts(onBundle?: (bundle: Record<string, string>
   // bundle (a Redocly process) starts first, and TypeScript and esbuild load while it runs.
   const { bundleContract, renderBundle } = await import("./bundle.ts");
   const bundling = bundleContract();
-  const [{ renderTypes }, { renderClient }] = await Promise.all([import("./generate-types.ts"), import("./generate-client.ts")]);
+  const [{ renderTypes }, { renderClient }, { renderMockCommand }] = await Promise.all([import("./generate-types.ts"), import("./generate-client.ts"), import("./build-mock.ts")]);
   const document = await bundling;
   const { yaml, json } = renderBundle(document);
   const bundle = { "openapi.yaml": yaml, "openapi.json": json };
@@ -28,6 +28,7 @@ export async function renderArtifacts(onBundle?: (bundle: Record<string, string>
     "schema.d.ts": types,
     "schema.d.cts": types,
     ...(await renderClient(document)),
+    ...(await renderMockCommand()),
     [INPUTS_HASH]: await inputsHash(),
   };
   await alongside;

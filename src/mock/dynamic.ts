@@ -29,7 +29,7 @@ export async function dynamicAnswer(
   { req, match, url, method, body, choice }: DynamicRequest,
   log: (line: string) => void,
 ): Promise<DynamicOutcome> {
-  if (prism === undefined) return { why: "Prism is not available to this mock" };
+  if (prism === undefined) return { why: "Prism is not installed beside this mock (install @stoplight/prism-cli for dynamic answers)" };
   const headers: Record<string, string> = {};
   for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];

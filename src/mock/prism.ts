@@ -15,10 +15,10 @@ export interface PrismProcess {
   stop(): Promise<void>;
 }
 
-export async function startPrism(options: { specPath: string; port: number; host?: string }): Promise<PrismProcess> {
+export async function startPrism(options: { specPath: string; port: number; host?: string; cli?: string }): Promise<PrismProcess> {
   const host = options.host ?? "127.0.0.1";
   // --errors: Prism checks its own responses against the contract and fails loudly when an example is wrong.
-  const args = [PRISM_CLI, "mock", options.specPath, "--host", host, "--port", String(options.port), "--errors", "--verboseLevel", "warn"];
+  const args = [options.cli ?? PRISM_CLI, "mock", options.specPath, "--host", host, "--port", String(options.port), "--errors", "--verboseLevel", "warn"];
   const child: ChildProcess = spawn(process.execPath, args, { env: toolEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   const keep = (chunk: Buffer) => {

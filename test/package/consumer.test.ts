@@ -1,8 +1,10 @@
 // The packed tarball, installed into a fresh project: a strict TypeScript consumer type-checks under nodenext, node16 and
 // bundler resolution, and runs against the mock under plain Node ESM, plain Node require, tsx and an esbuild bundle.
+import { spawn } from "node:child_process";
 import { copyFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, waitForPort } from "../../scripts/lib/net.ts";
 import { binPath } from "../../scripts/lib/tools.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { contract, exampleNames, operations, responseExample } from "../support/contract.ts";
@@ -85,7 +87,7 @@ function expected(): Record<string, unknown> {
 describe("the packed tarball", () => {
   it("ships only what consumers use", () => {
     const outside = project.files.filter(
-      (file) => !/^generated\/(client|types|webhooks)\//.test(file) && !["generated/schema.d.ts", "generated/schema.d.cts", "generated/openapi.json", "generated/openapi.yaml", "package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(file),
+      (file) => !/^generated\/(client|types|webhooks|mock)\//.test(file) && !["generated/schema.d.ts", "generated/schema.d.cts", "generated/openapi.json", "generated/openapi.yaml", "package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(file),
     );
     expect(outside).toEqual([]);
     for (const needed of ["LICENSE", "CHANGELOG.md", "README.md", "generated/client/index.js", "generated/client/index.cjs", "generated/client/index.d.ts", "generated/client/index.d.cts"]) {
@@ -148,4 +150,43 @@ describe("the packed tarball", () => {
       expect(JSON.parse(output.trim().split("\n").pop()!)).toEqual(expected());
     });
   }
+});
+
+describe("the packaged mock command (npx svc-health-mock)", () => {
+  it("starts from the fresh project with Node alone and answers from the contract the package ships", async () => {
+    const port = await freePort();
+    const child = spawn("npx", ["--no-install", "svc-health-mock", "--port", String(port)], { cwd: project.dir, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let output = "";
+    child.stdout.on("data", (chunk) => (output += chunk));
+    child.stderr.on("data", (chunk) => (output += chunk));
+    try {
+      await waitForPort(port, "127.0.0.1", 30_000, () => child.exitCode === null);
+      expect(output).toContain(`http://127.0.0.1:${port}`);
+      const labs = await fetch(`http://127.0.0.1:${port}/v3/lab_tests/labs`, { headers: { "x-svc-api-key": "sk_test_0000_not_a_real_key" } });
+      expect(labs.status).toBe(200);
+      expect(await labs.json()).toEqual(first("listLabs", 200));
+      const refused = await fetch(`http://127.0.0.1:${port}/v3/lab_tests/labs`);
+      expect(refused.status).toBe(401);
+      // The project installed no Prism (an optional peer dependency): a dynamic answer is the declared example, said so.
+      const dynamic = await fetch(`http://127.0.0.1:${port}/v3/lab_tests/labs`, { headers: { "x-svc-api-key": "sk_test_0000_not_a_real_key", prefer: "dynamic=true" } });
+      expect(dynamic.status).toBe(200);
+      expect(dynamic.headers.get("x-svc-mock-dynamic-fallback")).toMatch(/Prism is not installed/);
+      const contractServed = await fetch(`http://127.0.0.1:${port}/openapi.json`);
+      expect(((await contractServed.json()) as { info: { title: string } }).info.title).toBe((contract.info as { title: string }).title);
+    } finally {
+      // npx runs the command in a child of its own: stop the whole group.
+      process.kill(-child.pid!, "SIGTERM");
+    }
+  });
+
+  it("lists its options with --help and refuses an unknown one in one line", async () => {
+    const help = await run("npx", ["--no-install", "svc-health-mock", "--help"], { cwd: project.dir });
+    expect(help.stdout).toContain("--port <port>");
+    const wrong = await run("npx", ["--no-install", "svc-health-mock", "--stateful"], { cwd: project.dir }).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr.split("\n").filter((line) => line.startsWith("svc-health-mock"))).toEqual(["svc-health-mock: Unknown option '--stateful' (--help lists the options)"]);
+  });
 });

@@ -1,0 +1,101 @@
+// `svc-health-mock`: the mock as the installed package runs it (`npx svc-health-mock --port 4010`), on the contract the
+// package ships, with no build tools; built into generated/mock/cli.js by scripts/build-mock.ts.
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { createMockHost } from "./host.ts";
+import { startPrism, type PrismProcess } from "./prism.ts";
+
+const USAGE = `usage: svc-health-mock [--port <port>] [--host <address>]
+
+Serves the mock of the Health Data, Lab Testing and Connection API from the contract this package ships.
+
+  --port <port>     the port to listen on (default: PORT, else 4010)
+  --host <address>  the address to listen on (default: 127.0.0.1)
+  --help            this text
+
+Dynamic answers (Prefer: dynamic=true) need Prism: npm install --save-dev @stoplight/prism-cli@5.14.2.
+Without it the mock answers them with the declared example and an x-svc-mock-dynamic-fallback header.`;
+
+function fail(line: string): never {
+  console.error(`svc-health-mock: ${line}`);
+  process.exit(1);
+}
+
+/** The built command sits in generated/mock/; the contract it serves is generated/openapi.json beside it. */
+const generated = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** Prism's command-line entry, when the project that runs the mock installed it (an optional peer dependency). */
+function prismCli(): string | undefined {
+  for (const from of [path.join(process.cwd(), "package.json"), fileURLToPath(import.meta.url)]) {
+    try {
+      return createRequire(from).resolve("@stoplight/prism-cli/dist/index.js");
+    } catch {
+      // Not installed where this looks; try the next place.
+    }
+  }
+  return undefined;
+}
+
+let values: { port?: string; host?: string; help?: boolean };
+try {
+  ({ values } = parseArgs({ options: { port: { type: "string" }, host: { type: "string" }, help: { type: "boolean" } }, strict: true }));
+} catch (error) {
+  fail(`${(error as Error).message} (--help lists the options)`);
+}
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const port = Number(values.port ?? process.env.PORT ?? 4010);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`--port ${values.port ?? process.env.PORT} is not a port number (0 to 65535)`);
+const host = values.host ?? "127.0.0.1";
+
+const specPath = path.join(generated, "openapi.json");
+const document = JSON.parse(readFileSync(specPath, "utf8")) as Record<string, unknown>;
+const cli = prismCli();
+let prism: Promise<PrismProcess> | undefined;
+const reference = path.join(generated, "reference.html");
+const server = createMockHost({
+  document,
+  log: (line) => console.error(line),
+  prism:
+    cli === undefined
+      ? undefined
+      : async () => {
+          const { freePort } = await import("../../scripts/lib/net.ts");
+          prism ??= freePort(host).then((prismPort) => startPrism({ specPath, port: prismPort, host, cli }));
+          return (await prism).url;
+        },
+  staticFiles: {
+    "/openapi.json": { path: specPath, type: "application/json" },
+    "/openapi.yaml": { path: path.join(generated, "openapi.yaml"), type: "application/yaml" },
+    // The reference is not in the package (it would triple the download); the repository's npm start serves it.
+    ...(existsSync(reference) ? { "/docs": { path: reference, type: "text/html; charset=utf-8" } } : {}),
+  },
+});
+server.once("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EADDRINUSE") fail(`port ${port} on ${host} is in use. Stop what holds it, or run: svc-health-mock --port ${port + 1}`);
+  fail(`the mock did not start: ${error.message}`);
+});
+server.listen(port, host, () => {
+  const { port: bound } = server.address() as { port: number };
+  const url = `http://${host}:${bound}`;
+  console.log(`Mock server:  ${url}   (answers from the contract's examples${cli ? "; Prism starts on the first Prefer: dynamic=true" : "; Prism is not installed, so dynamic answers are the examples"})
+Contract:     ${url}/openapi.yaml   ${url}/openapi.json
+Try:  curl -s -H 'x-svc-api-key: sk_test_example_not_a_real_key' ${url}/v3/lab_tests/labs
+Stop with Ctrl-C.`);
+});
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    server.close();
+    server.closeAllConnections();
+    void (prism ? prism.then((running) => running.stop()).catch(() => undefined) : Promise.resolve()).then(() => process.exit(0));
+  });
+}
