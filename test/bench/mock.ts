@@ -92,6 +92,34 @@ async function load(port: number, requests: RawRequest[], options: { connections
   return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
 
+/** The bare server again, as plain JavaScript for `node -e`, so it launches the way the packaged command does. */
+const BARE_JS = `const http = require("node:http"); const fs = require("node:fs");
+const [file, port] = process.argv.slice(1);
+const answers = new Map(Object.entries(JSON.parse(fs.readFileSync(file, "utf8"))).map(([k, a]) => [k, { status: a.status, body: Buffer.from(a.body) }]));
+http.createServer((req, res) => { req.resume(); req.on("end", () => { const a = answers.get(req.method + " " + (req.url || "/").split("?")[0]);
+res.writeHead(a ? a.status : 404, { "content-type": "application/json", "content-length": a ? a.body.length : 2 }); res.end(a ? a.body : "{}"); }); }).listen(Number(port), "127.0.0.1");`;
+
+/** The packaged command (`svc-health-mock`, plain JavaScript) to its first 200, beside the bare server launched with node alike; medians of 3. */
+async function commandStart(answersFile: string, probe: RawRequest, log: (line: string) => void): Promise<Figure> {
+  const times = { command: [] as number[], bare: [] as number[] };
+  for (let round = 0; round < 3; round++) {
+    for (const [name, args] of [
+      ["command", [path.join(repoRoot, "generated/mock/cli.js")]],
+      ["bare", ["-e", BARE_JS, answersFile]],
+    ] as const) {
+      const port = await freePort();
+      const launched = await launch(process.execPath, [...args, ...(name === "command" ? ["--port", String(port)] : [String(port)])], port, probe);
+      times[name].push(launched.startMs);
+      stop(launched);
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[1]!;
+  log(`packaged command up in ${times.command.map((t) => t.toFixed(0)).join(", ")} ms; bare ${times.bare.map((t) => t.toFixed(0)).join(", ")} ms`);
+  const value = median(times.command);
+  const baseline = median(times.bare);
+  return { name: "packaged mock command: from launch to the first 200 (median of 3)", value, unit: "ms", baseline: { name: "bare server in plain JavaScript, node alike", value: baseline }, ratio: value / baseline, target: "value <= 500 ms" };
+}
+
 export async function mockFigures(log: (line: string) => void = () => {}): Promise<Figure[]> {
   const figures: Figure[] = [];
   const all = operations.map((op) => validRequest(op.operationId));
@@ -115,6 +143,7 @@ export async function mockFigures(log: (line: string) => void = () => {}): Promi
   const barePort = await freePort();
   const bare = await launch("npm", ["exec", "--silent", "--", "node", "--import", "tsx", "test/bench/bare-server.ts", answersFile, String(barePort)], barePort, labs);
   figures.push({ name: "mock: from launch to the first 200", value: mock.startMs, unit: "ms", baseline: { name: "bare server, launched the same way", value: bare.startMs }, ratio: mock.startMs / bare.startMs, target: "value <= 1000 ms" });
+  figures.push(await commandStart(answersFile, labs, log));
 
   try {
     const scenarios = [
