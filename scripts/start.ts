@@ -2,9 +2,9 @@
 // only when its inputs changed, listens at once, and builds a missing reference in the background.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import { referenceStale, upToDate } from "./build.ts";
 import { repoRoot } from "./lib/paths.ts";
+import { readMockOptions } from "../src/mock/options.ts";
 import { startMock } from "../src/mock/server.ts";
 
 const USAGE = `usage: npm start -- [--port <port>] [--host <address>]
@@ -19,19 +19,7 @@ function fail(line: string): never {
   process.exit(1);
 }
 
-let values: { port?: string; host?: string; help?: boolean };
-try {
-  ({ values } = parseArgs({ options: { port: { type: "string" }, host: { type: "string" }, help: { type: "boolean" } }, strict: true }));
-} catch (error) {
-  fail(`${(error as Error).message} (npm start -- --help lists the options)`);
-}
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const port = Number(values.port ?? process.env.PORT ?? 4010);
-if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`--port ${values.port ?? process.env.PORT} is not a port number (0 to 65535)`);
-const host = values.host ?? "127.0.0.1";
+const { port, host } = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
 
 if (!(await upToDate())) {
   // Build and lint in a process of their own, so the mock never holds TypeScript, Redocly and Spectral in memory.

@@ -4,8 +4,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { createMockHost } from "./host.ts";
+import { readMockOptions } from "./options.ts";
 import { startPrism, type PrismProcess } from "./prism.ts";
 
 const USAGE = `usage: svc-health-mock [--port <port>] [--host <address>]
@@ -39,19 +39,7 @@ function prismCli(): string | undefined {
   return undefined;
 }
 
-let values: { port?: string; host?: string; help?: boolean };
-try {
-  ({ values } = parseArgs({ options: { port: { type: "string" }, host: { type: "string" }, help: { type: "boolean" } }, strict: true }));
-} catch (error) {
-  fail(`${(error as Error).message} (--help lists the options)`);
-}
-if (values.help) {
-  console.log(USAGE);
-  process.exit(0);
-}
-const port = Number(values.port ?? process.env.PORT ?? 4010);
-if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`--port ${values.port ?? process.env.PORT} is not a port number (0 to 65535)`);
-const host = values.host ?? "127.0.0.1";
+const { port, host } = readMockOptions(USAGE, "--help lists the options", fail);
 
 const specPath = path.join(generated, "openapi.json");
 const document = JSON.parse(readFileSync(specPath, "utf8")) as Record<string, unknown>;
