@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import { HTTP_METHODS } from "../../src/contract/operations.ts";
 import { isObject, type JsonObject } from "../../src/contract/json.ts";
 import { encodePointer } from "./source-map.ts";
-import { fieldName, followRefs, followRefs as follow, SchemaDiff, type ChangeKind, type Direction } from "./schema-diff.ts";
+import { fieldName, followRefs as follow, SchemaDiff, type ChangeKind, type Direction } from "./schema-diff.ts";
 
 export interface Subject {
   type: "operation" | "webhook";
@@ -186,7 +186,7 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
   for (const alternative of was.security) {
     if (open || now.security.some((other) => sameCredentials(other, alternative))) continue;
     // A credential whose scheme is still declared changed where it is declared; one no longer declared, where it was asked for.
-    const changed = alternative.map((credential) => credential.pointer).find((pointer) => followRefs(head, { $ref: `#${pointer}` }, pointer).node.type !== undefined);
+    const changed = alternative.map((credential) => credential.pointer).find((pointer) => follow(head, { $ref: `#${pointer}` }, pointer).node.type !== undefined);
     add("breaking", "security-changed", "security", `no longer accepts ${show(alternative)}`, changed ?? security);
   }
   for (const alternative of now.security) {
@@ -234,7 +234,7 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
   }
   if (hadBody && hasBody) {
     if (!isWebhook && oldBody.node.required !== true && newBody.node.required === true) add("breaking", "request-body-made-required", bodyName, "made required", newBody.pointer);
-    changes.push(...compareContent(schemas, subject, bodyName, oldBody, newBody, direction, !isWebhook));
+    compareContent(bodyName, oldBody, newBody, direction, !isWebhook);
   }
 
   // Responses: what the service answers (for a webhook, what the receiver answers, which the service reads).
@@ -256,7 +256,7 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
       continue;
     }
     const oldResponse = follow(base, oldResponses[status], `${was.pointer}/responses/${status}`);
-    changes.push(...compareContent(schemas, subject, `response ${status}`, oldResponse, newResponse, responseDirection, false));
+    compareContent(`response ${status}`, oldResponse, newResponse, responseDirection, false);
     // Header names are case-insensitive.
     const headersOf = (response: JsonObject) => new Map(Object.entries(isObject(response.headers) ? response.headers : {}).map(([name, header]) => [name.toLowerCase(), { name, header }]));
     const oldHeaders = headersOf(oldResponse.node);
@@ -282,37 +282,25 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
   }
   return changes;
 
-  function compareContent(
-    diff: SchemaDiff,
-    who: Subject,
-    where: string,
-    old: { node: JsonObject; pointer: string },
-    now: { node: JsonObject; pointer: string },
-    dir: Direction,
-    clientSends: boolean,
-  ): ContractChange[] {
-    const found: ContractChange[] = [];
+  /** Media types removed or added, and each kept one's schema: the `where` is a body or a response status. */
+  function compareContent(where: string, old: { node: JsonObject; pointer: string }, now: { node: JsonObject; pointer: string }, dir: Direction, clientSends: boolean): void {
     const oldContent = (isObject(old.node.content) ? old.node.content : {}) as JsonObject;
     const newContent = (isObject(now.node.content) ? now.node.content : {}) as JsonObject;
     for (const type of Object.keys(oldContent)) {
       if (type in newContent) continue;
       const breaking = clientSends || dir === "response";
-      found.push({ kind: breaking ? "breaking" : "additive", rule: "media-type-removed", subject: who, where, message: `${type} no longer ${clientSends ? "accepted" : "sent"}`, pointer: now.pointer, side: "head" });
+      add(breaking ? "breaking" : "additive", "media-type-removed", where, `${type} no longer ${clientSends ? "accepted" : "sent"}`, now.pointer);
     }
     for (const type of Object.keys(newContent)) {
       const media = `${now.pointer}/content${encodePointer([type])}`;
       if (!(type in oldContent)) {
-        found.push({ kind: "additive", rule: "media-type-added", subject: who, where, message: `${type} added`, pointer: media, side: "head" });
+        add("additive", "media-type-added", where, `${type} added`, media);
         continue;
       }
       const oldMedia = oldContent[type];
       const newMedia = newContent[type];
       if (!isObject(oldMedia) || !isObject(newMedia) || (oldMedia.schema === undefined && newMedia.schema === undefined)) continue;
-      for (const change of diff.compare(oldMedia.schema ?? {}, `${old.pointer}/content${encodePointer([type])}/schema`, newMedia.schema ?? {}, `${media}/schema`, dir)) {
-        const field = fieldName(change.field);
-        found.push({ kind: change.kind, rule: change.rule, subject: who, where: field ? `${where}: ${field}` : where, message: change.message, pointer: change.pointer, side: change.side });
-      }
+      schemaChanges(where, oldMedia.schema ?? {}, `${old.pointer}/content${encodePointer([type])}/schema`, newMedia.schema ?? {}, `${media}/schema`, dir);
     }
-    return found;
   }
 }
