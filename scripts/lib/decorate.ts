@@ -2,6 +2,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { HTTP_METHODS } from "../../src/contract/operations.ts";
 import { isObject, walkObjects, type JsonObject } from "../../src/contract/json.ts";
+import { hasGuessedValues, openEnumValues } from "../../src/contract/open-enums.ts";
 
 export const TRANSPORT_RESPONSES = "x-svc-transport-responses";
 
@@ -52,21 +53,6 @@ function appendNote(object: JsonObject, note: string): void {
   object.description = description ? `${description}\n\n${note}` : note;
 }
 
-/**
- * Whether a non-exhaustive enumeration lists values the document does not give: its schema itself carries
- * `x-svc-provisional` (the document gives at most how many values there are), so its listed values are the package's
- * guess, and a real value the list misses must not be refused in a request either.
- */
-export function hasGuessedValues(schema: JsonObject): boolean {
-  return schema["x-svc-non-exhaustive"] === true && typeof schema["x-svc-provisional"] === "string";
-}
-
-function listedValues(schema: JsonObject): string[] {
-  const anyOf = Array.isArray(schema.anyOf) ? schema.anyOf : [];
-  const closed = anyOf.find((branch) => isObject(branch) && Array.isArray(branch.enum));
-  return isObject(closed) ? (closed.enum as string[]) : [];
-}
-
 export function decorateExtensions(document: JsonObject): void {
   addTransportResponses(document);
   walkObjects(document, (object) => {
@@ -81,7 +67,7 @@ export function decorateExtensions(document: JsonObject): void {
       const values = closedBeta.map((value) => `\`${value}\``).join(", ");
       appendNote(object, `**Closed beta values:** ${values}; a team that is not enabled gets \`403\` \`closed_beta_not_enabled\`.`);
     }
-    if (object["x-svc-non-exhaustive"] === true && listedValues(object).length > 0) {
+    if ((openEnumValues(object)?.length ?? 0) > 0) {
       appendNote(
         object,
         hasGuessedValues(object)

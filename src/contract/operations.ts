@@ -17,7 +17,6 @@ export interface ContractOperation {
   securityAlternatives: string[][];
 }
 
-
 /** Follows local `$ref`s (`#/components/...`) until it reaches a value that is not a reference. */
 export function deref<T = JsonObject>(document: JsonObject, node: unknown): T {
   let current = node;

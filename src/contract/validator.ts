@@ -1,9 +1,9 @@
 // Validates requests and responses against the bundled contract with Ajv (JSON Schema 2020-12), closing the gaps in Prism's own checks.
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { anchorRefs, CONTRACT_ID, createContractAjv } from "./ajv.ts";
-import { hasGuessedValues } from "../../scripts/lib/decorate.ts";
 import { deref, type ContractOperation } from "./operations.ts";
-import { isObject, walkObjects, type JsonObject } from "./json.ts";
+import { isObject, type JsonObject } from "./json.ts";
+import { closeNonExhaustiveEnums } from "./open-enums.ts";
 
 export interface ErrorDetail {
   location: "path" | "query" | "header" | "body";
@@ -82,21 +82,6 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
     } else if (char === 0x7d || char === 0x5d) depth--;
   }
   return false;
-}
-
-/**
- * Requests must use a listed value of a non-exhaustive enumeration whose values the document gives; responses may carry
- * any string. So the request side validates against a copy whose open enumerations keep only their listed branch.
- * An enumeration whose values the document does not give (its schema itself is provisional: `hasGuessedValues`) stays
- * open, since a real value the package's list misses would otherwise be refused.
- */
-export function closeNonExhaustiveEnums<T>(document: T): T {
-  const copy = structuredClone(document);
-  walkObjects(copy, (schema) => {
-    if (schema["x-svc-non-exhaustive"] !== true || !Array.isArray(schema.anyOf) || hasGuessedValues(schema)) return;
-    schema.anyOf = schema.anyOf.filter((branch) => isObject(branch) && Array.isArray(branch.enum));
-  });
-  return copy;
 }
 
 function pointerFor(template: string, ...rest: string[]): string {

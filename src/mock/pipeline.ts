@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import type http from "node:http";
 import type { JsonObject } from "../contract/json.ts";
 import { createRouter, type RouteMatch } from "../contract/router.ts";
-import { ContractValidator, type ErrorDetail } from "../contract/validator.ts";
+import { ContractValidator, type ErrorDetail, type RequestInput } from "../contract/validator.ts";
 import { answersOf, parsePrefer, pick, type Choice, type OperationAnswers, type StaticAnswer } from "./answers.ts";
 import { MOCK_RULES } from "./branches.ts";
 import { DYNAMIC_FALLBACK, dynamicAnswer } from "./dynamic.ts";
@@ -37,6 +37,8 @@ interface Exchange {
   match: RouteMatch;
   /** The body as sent; undefined when it is over the size limit. */
   text: string | undefined;
+  /** What the validator reads of the request, made once the body has arrived. */
+  input: RequestInput;
   body: unknown;
   choice: Choice;
   answer: StaticAnswer;
@@ -57,7 +59,6 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
     if (found === undefined) answers.set(match.operation.operationId, (found = answersOf(options.document, match.operation)));
     return found;
   };
-  const input = (x: Exchange) => ({ pathParams: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.text, contentType: x.req.headers["content-type"] });
 
   const steps: Step[] = [
     function target(x) {
@@ -102,6 +103,7 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
     // by the bundle step, x-svc-transport-responses).
     async function receive(x) {
       x.text = await readBody(x.req);
+      x.input = { pathParams: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.text, contentType: x.req.headers["content-type"] };
       return undefined;
     },
     function credential(x) {
@@ -116,13 +118,13 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
       return x.text === undefined ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." } : undefined;
     },
     function body(x) {
-      const read = validator.readBody(x.match.operation, input(x));
+      const read = validator.readBody(x.match.operation, x.input);
       if ("refusal" in read) return read.refusal;
       x.body = read.body;
       return undefined;
     },
     function parameters(x) {
-      const details = validator.validateInput(x.match.operation, input(x), x.body);
+      const details = validator.validateInput(x.match.operation, x.input, x.body);
       if (details.length === 0) return undefined;
       const parts = details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`;
       return { status: 422, code: "invalid_request", message: `The request has ${parts}.`, details };
@@ -160,7 +162,7 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
 
   return async function handle(req, res) {
     // Every field from the start, so each exchange has one shape; the steps fill them in.
-    const exchange: Exchange = { req, res, method: (req.method ?? "GET").toUpperCase(), url: undefined!, match: undefined!, text: undefined, body: undefined, choice: {}, answer: undefined! };
+    const exchange: Exchange = { req, res, method: (req.method ?? "GET").toUpperCase(), url: undefined!, match: undefined!, text: undefined, input: undefined!, body: undefined, choice: {}, answer: undefined! };
     for (const step of steps) {
       let outcome = step(exchange);
       // Most steps decide at once: waiting only for those that read or fetch keeps a request off the microtask queue.

@@ -3,7 +3,7 @@ import http from "node:http";
 import fc from "fast-check";
 import { deref, HTTP_METHODS, type ContractOperation } from "../../src/contract/operations.ts";
 import { createRouter } from "../../src/contract/router.ts";
-import { hasGuessedValues } from "../../scripts/lib/decorate.ts";
+import { hasGuessedValues } from "../../src/contract/open-enums.ts";
 import type { JsonObject } from "../../src/contract/json.ts";
 import { contract, operations, validator } from "../support/contract.ts";
 import { VALID_CALLS } from "../support/calls.ts";
