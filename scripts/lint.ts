@@ -1,30 +1,49 @@
 // Lints the contract with Spectral (sources and bundle) and Redocly (sources), and returns each finding as one line;
-// `npm start` uses it when the contract changed, and the lint tests hold the same commands.
+// `npm start` uses it when the contract changed, the lint tests hold the same commands, and the review reads the same
+// results for any tree (a fixture repository, or the ruleset with its waivers left out).
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { repoRoot } from "./lib/paths.ts";
 import { runTool } from "./lib/tools.ts";
 
-interface SpectralFinding {
+export interface SpectralFinding {
   code: string;
   message: string;
   source?: string;
-  path: string[];
+  path: (string | number)[];
+  severity: number;
+  range?: { start: { line: number } };
 }
 
-interface RedoclyProblem {
+export interface RedoclyProblem {
   ruleId: string;
+  severity: string;
   message: string;
   location?: { source?: { ref?: string }; pointer?: string }[];
 }
 
-export const SPECTRAL_ARGS = ["lint", "--ruleset", ".spectral.yaml", "--format", "json", "--quiet", "--fail-severity", "hint", "openapi/openapi.yaml", "generated/openapi.json"];
-
-export async function spectralFindings(): Promise<SpectralFinding[]> {
-  const run = await runTool("spectral", SPECTRAL_ARGS, { allowFailure: true });
-  return JSON.parse(run.stdout || "[]") as SpectralFinding[];
+function lastLine(text: string): string {
+  return text.split("\n").map((line) => line.trim()).filter(Boolean).at(-1) ?? "(no output)";
 }
 
-export async function redoclyProblems(file?: string): Promise<RedoclyProblem[]> {
-  const run = await runTool("redocly", ["lint", ...(file ? [file] : []), "--format", "json"], { allowFailure: true });
-  return (JSON.parse(run.stdout.slice(run.stdout.indexOf("{"))) as { problems: RedoclyProblem[] }).problems;
+/** A tool's JSON report: its output from the first `opening` character on (tools print banners before it). */
+function report<T>(tool: string, run: { stdout: string; stderr: string }, opening: "[" | "{"): T {
+  const start = run.stdout.indexOf(opening);
+  if (start < 0) throw new Error(`${tool} gave no report: ${lastLine(run.stderr || run.stdout)}`);
+  return JSON.parse(run.stdout.slice(start)) as T;
+}
+
+/** Spectral's findings on a tree's sources and, when it has one, its bundle; `ruleset` may be a copy elsewhere. */
+export async function spectralFindings({ root = repoRoot, ruleset = ".spectral.yaml" }: { root?: string; ruleset?: string } = {}): Promise<SpectralFinding[]> {
+  const targets = ["openapi/openapi.yaml", ...(existsSync(path.join(root, "generated/openapi.json")) ? ["generated/openapi.json"] : [])];
+  const run = await runTool("spectral", ["lint", "--ruleset", ruleset, "--format", "json", "--quiet", "--fail-severity", "hint", ...targets], { allowFailure: true, cwd: root });
+  return report<SpectralFinding[]>("spectral", run, "[");
+}
+
+/** Redocly's problems with the tree's redocly.yaml (or another `config`), on its sources or on `file`. */
+export async function redoclyProblems(file?: string, { root = repoRoot, config }: { root?: string; config?: string } = {}): Promise<RedoclyProblem[]> {
+  const run = await runTool("redocly", ["lint", ...(file ? [file] : []), ...(config ? ["--config", config] : []), "--format", "json"], { allowFailure: true, cwd: root });
+  return report<{ problems: RedoclyProblem[] }>("redocly lint", run, "{").problems;
 }
 
 /** Every finding of both linters, one line each: the rule, the message, and where. */

@@ -1,7 +1,6 @@
 // Runs Spectral and Redocly lint on a tree's sources and bundle, and locates every finding in a split source file and line.
-import { existsSync } from "node:fs";
 import path from "node:path";
-import { runTool } from "../lib/tools.ts";
+import { redoclyProblems, spectralFindings } from "../lint.ts";
 import { encodePointer, SourceMap } from "./source-map.ts";
 
 export interface LintFinding {
@@ -15,56 +14,26 @@ export interface LintFinding {
   exact: boolean;
 }
 
-interface SpectralResult {
-  code: string | number;
-  message: string;
-  path: (string | number)[];
-  severity: number;
-  source?: string;
-  range?: { start: { line: number } };
-}
-
-interface RedoclyProblem {
-  ruleId: string;
-  severity: string;
-  message: string;
-  location?: { source?: { ref?: string }; pointer?: string }[];
-}
-
 const BUNDLE = "generated/openapi.json";
-
-function lastLine(text: string): string {
-  return text.split("\n").map((line) => line.trim()).filter(Boolean).at(-1) ?? "(no output)";
-}
-const SOURCES = "openapi/openapi.yaml";
 
 /** Spectral's severities (0 error … 3 hint) as annotation levels; `npm run lint` fails on warnings too. */
 function spectralSeverity(severity: number): LintFinding["severity"] {
   return severity === 0 ? "error" : severity === 1 ? "warning" : "notice";
 }
 
-export async function spectralFindings(root: string, map: SourceMap): Promise<LintFinding[]> {
-  const targets = [SOURCES, ...(existsSync(path.join(root, BUNDLE)) ? [BUNDLE] : [])];
-  const run = await runTool("spectral", ["lint", "--ruleset", ".spectral.yaml", "--format", "json", "--quiet", "--fail-severity", "hint", ...targets], { allowFailure: true, cwd: root });
-  const start = run.stdout.indexOf("[");
-  if (start < 0) throw new Error(`spectral gave no report: ${lastLine(run.stderr || run.stdout)}`);
-  const results = JSON.parse(run.stdout.slice(start)) as SpectralResult[];
-  return results.map((result) => {
-    const source = path.relative(root, path.resolve(root, result.source ?? SOURCES)).split(path.sep).join("/");
+export async function spectralLocated(root: string, map: SourceMap): Promise<LintFinding[]> {
+  return (await spectralFindings({ root })).map((result) => {
+    const source = path.relative(root, path.resolve(root, result.source ?? "openapi/openapi.yaml")).split(path.sep).join("/");
     const base = { tool: "spectral" as const, rule: String(result.code), severity: spectralSeverity(result.severity), message: result.message };
     if (source === BUNDLE) return { ...base, ...map.locate(encodePointer(result.path.map(String))) };
     return { ...base, file: source, line: (result.range?.start.line ?? 0) + 1, exact: true };
   });
 }
 
-export async function redoclyFindings(root: string, map: SourceMap): Promise<LintFinding[]> {
-  const run = await runTool("redocly", ["lint", "--format", "json"], { allowFailure: true, cwd: root });
-  const start = run.stdout.indexOf("{");
-  if (start < 0) throw new Error(`redocly lint gave no report: ${lastLine(run.stderr || run.stdout)}`);
-  const problems = (JSON.parse(run.stdout.slice(start)) as { problems: RedoclyProblem[] }).problems;
-  return problems.map((problem) => {
+export async function redoclyLocated(root: string, map: SourceMap): Promise<LintFinding[]> {
+  return (await redoclyProblems(undefined, { root })).map((problem) => {
     const where = problem.location?.[0];
-    const file = where?.source?.ref ?? SOURCES;
+    const file = where?.source?.ref ?? "openapi/openapi.yaml";
     const located = map.locateInFile(path.relative(root, path.resolve(root, file)), where?.pointer ?? "#/");
     const severity = problem.severity === "error" ? "error" : problem.severity === "warn" ? "warning" : "notice";
     return { tool: "redocly" as const, rule: problem.ruleId, severity, message: problem.message, ...located };
@@ -73,7 +42,7 @@ export async function redoclyFindings(root: string, map: SourceMap): Promise<Lin
 
 /** Both linters, findings de-duplicated: a rule that fires on a source and on the bundle is one finding on one line. */
 export async function lintFindings(root: string, map: SourceMap): Promise<LintFinding[]> {
-  const [spectral, redocly] = await Promise.all([spectralFindings(root, map), redoclyFindings(root, map)]);
+  const [spectral, redocly] = await Promise.all([spectralLocated(root, map), redoclyLocated(root, map)]);
   const seen = new Set<string>();
   return [...spectral, ...redocly].filter((finding) => {
     const key = `${finding.tool}|${finding.rule}|${finding.file}|${finding.line}|${finding.message}`;

@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
-import { runTool } from "../lib/tools.ts";
+import { redoclyProblems, spectralFindings } from "../lint.ts";
 import { isObject, type JsonObject } from "../../src/contract/json.ts";
 import { decodePointer } from "./source-map.ts";
 
@@ -114,10 +114,7 @@ async function unwaivedSpectral(root: string): Promise<Located[]> {
   try {
     const copy = path.join(scratch, "unwaived.spectral.yaml");
     await writeFile(copy, YAML.stringify(ruleset));
-    const targets = ["openapi/openapi.yaml", ...(existsSync(path.join(root, "generated/openapi.json")) ? ["generated/openapi.json"] : [])];
-    const run = await runTool("spectral", ["lint", "--ruleset", copy, "--format", "json", "--quiet", "--fail-severity", "hint", ...targets], { allowFailure: true, cwd: root });
-    const results = JSON.parse(run.stdout.slice(run.stdout.indexOf("["))) as { code: string; source?: string; path: (string | number)[] }[];
-    return results.map((result) => ({
+    return (await spectralFindings({ root, ruleset: copy })).map((result) => ({
       rule: String(result.code),
       file: path.relative(root, path.resolve(root, result.source ?? "")).split(path.sep).join("/"),
       path: result.path.map(String),
@@ -138,9 +135,7 @@ async function unwaivedRedocly(root: string): Promise<Located[]> {
     const targets = ["openapi/openapi.yaml", ...(existsSync(path.join(root, "generated/openapi.yaml")) ? ["generated/openapi.yaml"] : [])];
     const found: Located[] = [];
     for (const target of targets) {
-      const run = await runTool("redocly", ["lint", path.join(root, target), "--config", copy, "--format", "json"], { allowFailure: true, cwd: root });
-      const problems = (JSON.parse(run.stdout.slice(run.stdout.indexOf("{"))) as { problems: { ruleId: string; location?: { source?: { ref?: string }; pointer?: string }[] }[] }).problems;
-      for (const problem of problems) {
+      for (const problem of await redoclyProblems(path.join(root, target), { root, config: copy })) {
         const where = problem.location?.[0];
         const file = path.relative(root, path.resolve(root, where?.source?.ref ?? target)).split(path.sep).join("/");
         found.push({ rule: problem.ruleId, file, path: decodePointer(where?.pointer ?? "#/") });
