@@ -15,14 +15,14 @@ afterAll(async () => {
 });
 
 /** The review fixture with a Spectral waiver of its summary rule (and optionally a Redocly ignore entry). */
-async function fixtureWithWaiver(options: { summary: string; redoclyIgnore?: string }): Promise<string> {
+async function fixtureWithWaiver(options: { summary: string; redoclyIgnore?: string; waivedFiles?: string[] }): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "svc-waivers-"));
   made.push(dir);
   await cp(FIXTURE, dir, { recursive: true });
   const ruleset = path.join(dir, ".spectral.yaml");
   await writeFile(
     ruleset,
-    `${await readFile(ruleset, "utf8")}overrides:\n  - x-svc-waiver: Summaries of this fixture end with a period (test only).\n    files:\n      - "openapi/**/*.yaml"\n    rules:\n      svc-summary-style: off\n`,
+    `${await readFile(ruleset, "utf8")}overrides:\n  - x-svc-waiver: Summaries of this fixture end with a period (test only).\n    files:\n${(options.waivedFiles ?? ["openapi/**/*.yaml"]).map((file) => `      - "${file}"\n`).join("")}    rules:\n      svc-summary-style: off\n`,
   );
   const getThing = path.join(dir, "openapi/things/paths/v2_things_{thing_id}.yaml");
   await writeFile(getThing, (await readFile(getThing, "utf8")).replace("summary: Get a thing", `summary: ${options.summary}`));
@@ -49,8 +49,11 @@ describe("lint waivers", () => {
       summary: "Get a thing",
       redoclyIgnore: "# A component that was removed long ago.\nopenapi/openapi.yaml:\n  no-unused-components:\n    - '#/components/schemas/Gone'\n",
     });
-    const [stillLive, stale] = await Promise.all([staleWaivers(live), staleWaivers(rotten)]);
+    // The rule still fires, but in a file the waiver does not name: it waives nothing.
+    const misplaced = await fixtureWithWaiver({ summary: "Get a thing.", waivedFiles: ["openapi/things/paths/v2_things.yaml"] });
+    const [stillLive, stale, elsewhere] = await Promise.all([staleWaivers(live), staleWaivers(rotten), staleWaivers(misplaced)]);
     expect(stillLive).toEqual([]);
+    expect(elsewhere.map((waiver) => waiver.files)).toEqual([["openapi/things/paths/v2_things.yaml"]]);
     expect(stale.map((waiver) => [waiver.tool, waiver.rules, waiver.reason])).toEqual([
       ["spectral", ["svc-summary-style"], "Summaries of this fixture end with a period (test only)."],
       ["redocly", ["no-unused-components"], "A component that was removed long ago."],
