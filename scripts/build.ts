@@ -1,4 +1,4 @@
-// Makes every file in generated/ (bundle, types, client, reference) from openapi/, writing only what changed; does
+// Makes every file in generated/ (bundle, types, client, mock command, traceability table, reference) from openapi/, writing only what changed; does
 // nothing, in milliseconds, when the hash of its inputs is the one generated/inputs.sha256 recorded.
 import { readFile, stat, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -18,7 +18,12 @@ export async function renderArtifacts(onBundle?: (bundle: Record<string, string>
   // bundle (a Redocly process) starts first, and TypeScript and esbuild load while it runs.
   const { bundleContract, renderBundle } = await import("./bundle.ts");
   const bundling = bundleContract();
-  const [{ renderTypes }, { renderClient }, { renderMockCommand }] = await Promise.all([import("./generate-types.ts"), import("./generate-client.ts"), import("./build-mock.ts")]);
+  const [{ renderTypes }, { renderClient }, { renderMockCommand }, { renderTraceability }] = await Promise.all([
+    import("./generate-types.ts"),
+    import("./generate-client.ts"),
+    import("./build-mock.ts"),
+    import("./generate-traceability.ts"),
+  ]);
   const document = await bundling;
   const { yaml, json } = renderBundle(document);
   const bundle = { "openapi.yaml": yaml, "openapi.json": json };
@@ -29,6 +34,7 @@ export async function renderArtifacts(onBundle?: (bundle: Record<string, string>
     "schema.d.cts": types,
     ...(await renderClient(document)),
     ...(await renderMockCommand()),
+    "traceability.md": await renderTraceability(),
     [INPUTS_HASH]: await inputsHash(),
   };
   await alongside;

@@ -11,7 +11,7 @@ describe("generated/", () => {
   it("is fresh: regenerating would change nothing", async () => {
     const rendered = await renderArtifacts();
     expect(Object.keys(rendered)).toEqual(
-      expect.arrayContaining(["openapi.json", "openapi.yaml", "schema.d.ts", "schema.d.cts", "operations.ts", "known-values.ts", "events.ts"].concat(
+      expect.arrayContaining(["openapi.json", "openapi.yaml", "schema.d.ts", "schema.d.cts", "operations.ts", "known-values.ts", "events.ts", "traceability.md"].concat(
         ...["client", "types", "webhooks"].map((entry) => ["index.js", "index.cjs", "index.d.ts", "index.d.cts"].map((file) => `${entry}/${file}`)),
       )),
     );

@@ -3,6 +3,7 @@
 import type { ContractOperation } from "../contract/operations.ts";
 import { deref } from "../contract/operations.ts";
 import { isObject, type JsonObject } from "../contract/json.ts";
+import { mockBranches, type MockBranch } from "../contract/mock-branches.ts";
 
 export interface StaticAnswer {
   status: number;
@@ -15,11 +16,13 @@ export interface StaticAnswer {
 export interface OperationAnswers {
   /** Declared statuses in the contract's order, each with its named examples in order. */
   byStatus: Map<number, Map<string, StaticAnswer>>;
-  /** The status answered when the caller chose none: the lowest 2xx, as Prism picks it. */
+  /** The status answered when the caller chose none and no branch applies: the lowest 2xx, as Prism picks it. */
   defaultStatus: number;
+  /** The branches of the document's rules, in order (x-svc-mock-branches). */
+  branches: MockBranch[];
 }
 
-/** A caller's choice among the declared answers (from `Prefer`, or a rule of the document). */
+/** A caller's choice among the declared answers (from `Prefer`, or a branch of the document's rules). */
 export interface Choice {
   code?: number;
   example?: string;
@@ -60,7 +63,7 @@ export function answersOf(document: JsonObject, operation: ContractOperation): O
   }
   const statuses = [...byStatus.keys()];
   const defaultStatus = statuses.filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? statuses[0]!;
-  return { byStatus, defaultStatus };
+  return { byStatus, defaultStatus, branches: mockBranches(operation) };
 }
 
 /**

@@ -6,7 +6,7 @@ import type { JsonObject } from "../contract/json.ts";
 import { createRouter, type RouteMatch } from "../contract/router.ts";
 import { ContractValidator, type ErrorDetail, type RequestInput } from "../contract/validator.ts";
 import { answersOf, parsePrefer, pick, type Choice, type OperationAnswers, type StaticAnswer } from "./answers.ts";
-import { MOCK_RULES } from "./branches.ts";
+import { chooseBranch } from "../contract/mock-branches.ts";
 import { DYNAMIC_FALLBACK, dynamicAnswer } from "./dynamic.ts";
 import { acceptsJson, allowCors, answerPreflight, corsHeaders, JSON_TYPE, readBody, requestTarget, sendError } from "./http.ts";
 
@@ -131,14 +131,16 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
     },
     function branch(x) {
       const prefer = typeof x.req.headers.prefer === "string" && x.req.headers.prefer.trim() !== "" ? x.req.headers.prefer : undefined;
+      const answers = answersFor(x.match);
       try {
-        x.choice = prefer !== undefined ? parsePrefer(prefer) : (MOCK_RULES[x.match.operation.operationId]?.({ body: x.body, query: x.url.searchParams }) ?? {});
+        // A Prefer header chooses; otherwise the first branch of the document's rules the request meets (x-svc-mock-branches).
+        x.choice = prefer !== undefined ? parsePrefer(prefer) : (chooseBranch(answers.branches, { body: x.body, query: x.url.searchParams })?.answer ?? {});
       } catch (error) {
         const message = (error as Error).message;
         return { status: 400, code: "invalid_request", message: `The Prefer header is not one the mock understands: ${message}.`, details: preferDetail(message) };
       }
       // Chosen even for a dynamic answer: an undeclared status or example is refused alike, and it is the fallback.
-      const answer = pick(answersFor(x.match), x.match.operation.operationId, x.choice);
+      const answer = pick(answers, x.match.operation.operationId, x.choice);
       if (typeof answer === "string") return { status: 400, code: "invalid_request", message: `The Prefer header chooses no answer the contract declares: ${answer}.`, details: preferDetail(answer) };
       x.answer = answer;
       return undefined;

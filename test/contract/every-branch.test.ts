@@ -1,6 +1,8 @@
-// Every operation, every declared response and every named example is reachable in the mock through the generated client.
+// Every operation, every declared response and every named example is reachable in the mock through the generated client:
+// by Prefer, by each operation's own valid call, and by each branch of the document's rules the operation declares.
 import { describe, expect, it } from "vitest";
-import { assertMatchesContract, declaredExamples, operations, responseExample } from "../support/contract.ts";
+import { mockBranches } from "../../src/contract/mock-branches.ts";
+import { assertMatchesContract, declaredExamples, exampleNames, operations, responseExample } from "../support/contract.ts";
 import { callOperation, VALID_CALLS } from "../support/calls.ts";
 import { client, prefer } from "../support/mock.ts";
 
@@ -12,6 +14,25 @@ describe("the valid-call table", () => {
 
 for (const op of operations) {
   describe(`${op.method} ${op.template} (${op.operationId})`, () => {
+    it("answers its own valid call (x-svc-valid-call) with a declared success, without Prefer", async () => {
+      const result = await callOperation(client(), op.operationId);
+      expect(result.status, JSON.stringify(result.error)).toBeLessThan(300);
+      assertMatchesContract(op.operationId, result.status, result.data);
+    });
+
+    for (const branch of mockBranches(op)) {
+      it(`takes branch ${branch.name} when the request meets it, without Prefer`, async () => {
+        const when = branch.when;
+        const body = VALID_CALLS[op.operationId]!.body as Record<string, unknown> | undefined;
+        const init = when === undefined ? {} : when.in === "query" ? { params: { query: { [when.field]: when.is[0] } } } : { body: { ...body, [when.field]: when.is[0] } };
+        const result = await callOperation(client(), op.operationId, init);
+        const answered = result.status < 400 ? result.data : result.error;
+        if (branch.answer.code !== undefined) expect(result.status).toBe(branch.answer.code);
+        const example = branch.answer.example ?? exampleNames(op.operationId, result.status)[0]!;
+        expect(answered).toEqual(responseExample(op.operationId, result.status, example));
+      });
+    }
+
     for (const [status, names] of declaredExamples(op)) {
       for (const name of names) {
         it(`answers ${status} with example "${name}" when asked with Prefer`, async () => {

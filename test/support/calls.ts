@@ -1,7 +1,8 @@
 // One valid call per operation, made through the generated client, so generic tests can reach every operation and branch.
 import type { SvcClient } from "../../generated/client/index.js";
 import type { bareClient } from "./mock.ts";
-import { operation, requestExample } from "./contract.ts";
+import { validCalls } from "../../src/contract/valid-calls.ts";
+import { contract, operation, operations } from "./contract.ts";
 
 export const USER_ID = "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f";
 /** The second user of the examples' story (patient-0002), whose deletion they follow. */
@@ -14,8 +15,6 @@ export const API_KEY_ID = "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f";
 export const MANAGEMENT_KEY_ID = "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f";
 export const WEBHOOK_ID = "1e2d3c4b-5a69-4788-9a0b-c1d2e3f4a5b6";
 export const PIPELINE_ID = "8f7e6d5c-4b3a-4291-8a0b-1c2d3e4f5a6b";
-
-const team = { team_id: TEAM_ID };
 
 /** The six summary operations of 4.14, one per resource. */
 export const SUMMARY_OPERATIONS = [
@@ -33,59 +32,13 @@ export interface CallInit {
   headers?: Record<string, string>;
 }
 
-/** A valid request for every operation of the contract, keyed by operationId. */
-export const VALID_CALLS: Record<string, CallInit> = {
-  createLinkToken: { body: requestExample("createLinkToken", "any_provider") },
-  bulkImportConnections: { body: requestExample("bulkImportConnections", "oura_two_users") },
-  completeProviderMfa: { params: { path: { provider: "whoop" } }, body: requestExample("completeProviderMfa", "mfa_code") },
-  createInsurance: { params: { path: { user_id: USER_ID } }, body: requestExample("createInsurance", "commercial_plan") },
-  getLatestInsurance: { params: { path: { user_id: USER_ID } } },
-  getLatestUserInfo: { params: { path: { user_id: USER_ID } } },
-  createSignInToken: { params: { path: { user_id: USER_ID } } },
-  listProviders: {},
-  listLabTestMarkers: { params: { path: { lab_test_id: LAB_TEST_ID } } },
-  listOrderSetMarkers: { body: requestExample("listOrderSetMarkers", "by_lab_tests") },
-  listLabs: {},
-  getOrderPscInfo: { params: { path: { order_id: ORDER_ID } } },
-  getOrderPhlebotomyAppointment: { params: { path: { order_id: ORDER_ID } } },
-  listOrders: {},
-  createUser: { body: requestExample("createUser", "new_user") },
-  deleteUser: { params: { path: { user_id: SECOND_USER_ID } } },
-  undoUserDeletion: { params: { path: { user_id: SECOND_USER_ID } } },
-  listBulkOps: {},
-  getHistoricalPullIntrospection: {},
-  ...Object.fromEntries(
-    SUMMARY_OPERATIONS.map((operationId) => [operationId, { params: { path: { user_id: USER_ID }, query: { start_date: "2026-03-01", end_date: "2026-03-02" } } }]),
-  ),
-  getOrg: {},
-  updateOrg: { body: requestExample("updateOrg", "rename") },
-  listTeams: {},
-  createTeam: { body: requestExample("createTeam", "research") },
-  getTeam: { params: { path: team } },
-  updateTeam: { params: { path: team }, body: requestExample("updateTeam", "rename") },
-  deleteTeam: { params: { path: { team_id: SECOND_TEAM_ID } } },
-  listTeamApiKeys: { params: { path: team } },
-  createTeamApiKey: { params: { path: team }, body: requestExample("createTeamApiKey", "backend") },
-  deleteTeamApiKey: { params: { path: { ...team, api_key_id: API_KEY_ID } } },
-  listManagementKeys: {},
-  createManagementKey: { body: requestExample("createManagementKey", "team_two_teams") },
-  deleteManagementKey: { params: { path: { key_id: MANAGEMENT_KEY_ID } } },
-  getTeamBrand: { params: { path: team } },
-  setTeamBrand: { params: { path: team }, body: requestExample("setTeamBrand", "northwind") },
-  prepareTeamCustomCredentials: { params: { path: team }, body: requestExample("prepareTeamCustomCredentials", "oura") },
-  setTeamCustomCredential: { params: { path: { ...team, provider: "oura" } }, body: requestExample("setTeamCustomCredential", "oura") },
-  listWebhookEndpoints: { params: { path: team } },
-  createWebhookEndpoint: { params: { path: team }, body: requestExample("createWebhookEndpoint", "daily_data") },
-  getWebhookEndpoint: { params: { path: { ...team, webhook_id: WEBHOOK_ID } } },
-  updateWebhookEndpoint: { params: { path: { ...team, webhook_id: WEBHOOK_ID } }, body: requestExample("updateWebhookEndpoint", "disable") },
-  deleteWebhookEndpoint: { params: { path: { ...team, webhook_id: WEBHOOK_ID } } },
-  rotateWebhookEndpointSecret: { params: { path: { ...team, webhook_id: WEBHOOK_ID } } },
-  listEtlPipelines: { params: { path: team } },
-  createEtlPipeline: { params: { path: team }, body: requestExample("createEtlPipeline", "event_hub_routing") },
-  getEtlPipeline: { params: { path: { ...team, pipeline_id: PIPELINE_ID } } },
-  updateEtlPipeline: { params: { path: { ...team, pipeline_id: PIPELINE_ID } }, body: requestExample("updateEtlPipeline", "disable") },
-  deleteEtlPipeline: { params: { path: { ...team, pipeline_id: PIPELINE_ID } } },
-};
+/** A valid request for every operation of the contract, keyed by operationId: each operation's own x-svc-valid-call. */
+export const VALID_CALLS: Record<string, CallInit> = Object.fromEntries(
+  Object.entries(validCalls(contract, operations)).map(([operationId, call]) => [
+    operationId,
+    { params: { path: call.path, query: call.query }, ...("body" in call ? { body: call.body } : {}) },
+  ]),
+);
 
 export interface CallResult {
   status: number;

@@ -1,5 +1,5 @@
 // Copies the working tree as a fresh clone has it (tracked and unignored files, no reference built), with node_modules
-// linked, so a test may run npm start or a build there without touching this tree's generated/.
+// linked, so a test may run npm start or a build there without touching this tree's generated/; or copies some folders.
 import { execFileSync } from "node:child_process";
 import { cp, mkdir, mkdtemp, symlink } from "node:fs/promises";
 import os from "node:os";
@@ -19,3 +19,10 @@ export async function freshCopy(): Promise<string> {
   return dir;
 }
 
+
+/** A temporary folder holding copies of some of the tree's folders (the sources alone, say), for a script run on them. */
+export async function copyOf(folders: string[]): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "svc-copy-"));
+  for (const folder of folders) await cp(path.join(repoRoot, folder), path.join(dir, folder), { recursive: true });
+  return dir;
+}
