@@ -12,7 +12,7 @@ import { freshCopy } from "./support/fresh-copy.ts";
 const run = promisify(execFile);
 
 /** The generic suites: each goes over every operation, or every file, of the contract it finds. */
-const GENERIC_TESTS = ["test/traceability.test.ts", "test/structure.test.ts", "test/freshness.test.ts", "test/examples.test.ts", "test/contract/every-branch.test.ts", "test/contract/refusals.test.ts"];
+const GENERIC_TESTS = ["test/traceability.test.ts", "test/structure.test.ts", "test/examples.test.ts", "test/contract/every-branch.test.ts", "test/contract/refusals.test.ts"];
 
 interface VitestReport {
   success: boolean;
@@ -35,7 +35,12 @@ beforeAll(async () => {
     .catch((error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, output: `${error.stdout}${error.stderr}` }));
   if (built.code !== 0) return;
   const out = path.join(copy, "vitest-report.json");
-  await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", ...GENERIC_TESTS, "--reporter=json", `--outputFile=${out}`], { cwd: copy, maxBuffer: 1 << 26 }).catch(() => undefined);
+  // The build just wrote generated/, so the freshness test would only repeat it; none of these compares with bare Prism.
+  await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", ...GENERIC_TESTS, "--reporter=json", `--outputFile=${out}`], {
+    cwd: copy,
+    maxBuffer: 1 << 26,
+    env: { ...process.env, SVC_BARE_PRISM: "off" },
+  }).catch(() => undefined);
   report = JSON.parse(await readFile(out, "utf8")) as VitestReport;
 }, 240_000);
 

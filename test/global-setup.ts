@@ -30,12 +30,14 @@ function killPrisms(): void {
 export async function setup(project: TestProject): Promise<void> {
   // If the runner dies without teardown, no Prism may outlive it.
   process.once("exit", killPrisms);
+  // SVC_BARE_PRISM=off: a run of files that never compare with bare Prism (the add-an-endpoint test's) need not start it.
+  const barePrism = process.env.SVC_BARE_PRISM !== "off";
   [mock, prism] = await Promise.all([
     startMock({ port: 0, log: (line) => console.error(`[mock] ${line}`) }),
-    freePort().then((port) => startPrism({ specPath: bundleJsonPath, port })),
+    barePrism ? freePort().then((port) => startPrism({ specPath: bundleJsonPath, port })) : undefined,
   ]);
   project.provide("mockUrl", mock.url);
-  project.provide("prismUrl", prism.url);
+  project.provide("prismUrl", prism?.url ?? "http://127.0.0.1:9");
 }
 
 export async function teardown(): Promise<void> {
