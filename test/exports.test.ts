@@ -24,7 +24,7 @@ function exportedNames(entry: string): { names: string[]; globals: Set<string> }
 }
 
 describe("exported names", () => {
-  for (const entry of ["generated/client/index.d.ts", "generated/types/index.d.ts", "generated/webhooks/index.d.ts"]) {
+  for (const entry of ["generated/client/index.d.ts", "generated/management/index.d.ts", "generated/types/index.d.ts", "generated/webhooks/index.d.ts"]) {
     it(`${entry} shadows no global`, () => {
       const { names, globals } = exportedNames(path.join(repoRoot, entry));
       expect(globals.has("Error") && globals.has("Response") && globals.has("Buffer")).toBe(true);

@@ -11,8 +11,8 @@ describe("generated/", () => {
   it("is fresh: regenerating would change nothing", async () => {
     const rendered = await renderArtifacts();
     expect(Object.keys(rendered)).toEqual(
-      expect.arrayContaining(["openapi.json", "openapi.yaml", "schema.d.ts", "schema.d.cts", "operations.ts", "known-values.ts", "events.ts", "traceability.md"].concat(
-        ...["client", "types", "webhooks"].map((entry) => ["index.js", "index.cjs", "index.d.ts", "index.d.cts"].map((file) => `${entry}/${file}`)),
+      expect.arrayContaining(["openapi.json", "openapi.yaml", "schema.d.ts", "schema.d.cts", "operations.ts", "management-operations.ts", "known-values.ts", "events.ts", "traceability.md"].concat(
+        ...["client/index", "client/core", "management/index", "types/index", "webhooks/index"].map((entry) => [".js", ".cjs", ".d.ts", ".d.cts"].map((end) => `${entry}${end}`)),
       )),
     );
     expect(await staleArtifacts(rendered), "run `npm run build` and commit generated/").toEqual([]);

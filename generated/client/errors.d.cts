@@ -18,38 +18,44 @@ export interface ApiErrorDetail {
     field?: string;
     message?: string;
 }
+/** How every message about an operation starts. */
+export declare const named: (operation: OperationRef) => string;
+/** Refuses a setting that is not what the types say, in one message form for every setting (so the strings ship once). */
+export declare function check(where: string, name: string, valid: boolean, rule: string, value: unknown, kind?: typeof TypeError): void;
+/** What every error about one operation has, its name and the operation, set in one place: the classes ship in every bundle. */
+declare class OperationError extends Error {
+    readonly operation: OperationRef;
+    constructor(name: string, operation: OperationRef, message: string, options?: ErrorOptions);
+}
 /**
  * An answer that is not a success the contract declares: thrown by a client made with `throwOnError: true`, by
  * `paginate`, and, in any mode, for an answer whose body is not the JSON the contract declares for its status.
  */
-export declare class ApiError extends globalThis.Error {
+export declare class ApiError extends OperationError {
     readonly status: number;
     /** The service's error code (`invalid_request`, `not_found`, ...), when the body has one. */
     readonly code: string | undefined;
     readonly details: readonly ApiErrorDetail[];
     /** The parsed body (or its text, when it is not JSON). */
     readonly body: unknown;
-    readonly operation: OperationRef;
     readonly response: Response;
     constructor(init: ApiErrorInit);
 }
 /** Whether a value is an `ApiError` from any copy of this package (ESM or CommonJS). */
 export declare function isApiError(value: unknown): value is ApiError;
 /** No answer arrived: the connection was refused, reset or cut off while the body was read. `cause` has the reason. */
-export declare class ApiConnectionError extends globalThis.Error {
-    readonly operation: OperationRef;
+export declare class ApiConnectionError extends OperationError {
     constructor(operation: OperationRef, cause: unknown);
 }
 /** The answer, body included, took longer than `timeoutMs`. */
-export declare class ApiTimeoutError extends globalThis.Error {
-    readonly operation: OperationRef;
+export declare class ApiTimeoutError extends OperationError {
     readonly timeoutMs: number;
     constructor(operation: OperationRef, timeoutMs: number);
 }
 /** The operation needs a credential the client was not given (or was given empty); nothing was sent. */
-export declare class MissingCredentialError extends globalThis.Error {
-    readonly operation: OperationRef;
-    /** The `createClient` option to set, such as `apiKey`. */
+export declare class MissingCredentialError extends OperationError {
+    /** The client option to set, such as `apiKey`. */
     readonly option: string;
     constructor(operation: OperationRef, option: string, header: string);
 }
+export {};

@@ -8,6 +8,7 @@ export interface RetryPolicy {
 }
 /** The policy for a call from its retry setting (the call's, else the client's); undefined when the call is not retried. */
 export declare function retryPolicy(method: string, setting: RetryOptions | boolean | undefined): RetryPolicy | undefined;
+/** 408, 429 or 5xx (a fetch Response's status is never above 599). */
 export declare function isRetryableStatus(status: number): boolean;
 /** The wait before retry number `attempt` (0 for the first retry): between half and all of initial·2^attempt, capped. */
 export declare function backoffDelay(policy: RetryPolicy, attempt: number, random?: () => number): number;

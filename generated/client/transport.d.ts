@@ -2,39 +2,23 @@
 import { type OperationRef } from "./errors.js";
 import { type RetryPolicy } from "./retry.js";
 export type Fetch = (request: Request) => Promise<Response>;
-/** One attempt's deadline: aborts its signal when the time is up or when the caller aborts. */
-export declare class Deadline {
-    readonly signal: AbortSignal;
-    timedOut: boolean;
-    private readonly controller;
-    private readonly timer;
-    private readonly caller;
-    private readonly relay;
-    constructor(timeoutMs: number, caller: AbortSignal | undefined, operation: OperationRef);
+/** One attempt's deadline: its signal aborts when the time is up (with an ApiTimeoutError) or when the caller aborts. */
+export interface Deadline {
+    signal: AbortSignal;
     clear(): void;
 }
-/**
- * The settings and progress of a call that has a timeout, a signal or retries, shared by the call and the transport.
- * openapi-fetch copies unknown init keys onto the Request it builds (its hook for fetch extensions), so the call
- * passes this as `init[CALL_STATE]` and the client's one transport reads it there: no closure per call.
- */
-export interface CallState {
+/** What a call sends with: its operation, timeout, retry policy and the caller's signal. */
+export interface Sending {
     operation: OperationRef;
-    policy: RetryPolicy | undefined;
     timeoutMs: number;
+    policy: RetryPolicy | undefined;
     caller: AbortSignal | undefined;
-    /** The live attempt's deadline; none without a timeout, since a signal on a request costs about as much as the rest of a call. */
-    deadline: Deadline | undefined;
 }
-export declare const CALL_STATE = "svcCallState";
-/** An attempt's deadline when the call has a timeout. */
+/** An attempt's deadline when the call has a timeout; none without one, since a signal on a request costs about as much as the rest of a call. */
 export declare function deadlineFor(timeoutMs: number, caller: AbortSignal | undefined, operation: OperationRef): Deadline | undefined;
-/** The failure to throw once a request was sent: the caller's abort reason, the timeout, or a failed connection. */
-export declare function sentFailure(error: unknown, operation: OperationRef, state: CallState | undefined): unknown;
 /**
- * The client's fetch for openapi-fetch: sends a call's request, and, when the call retries, its further attempts.
- * It counts what it sends, so a call can tell whether its request got this far.
+ * The answer to a request and its body as text, or the failure to throw once the request was handed to fetch: the
+ * caller's abort reason, the timeout (the deadline aborts for nothing else once the caller has not), or a failed
+ * connection. `request` carries the first attempt's deadline, `deadline`; the body is read within the last one.
  */
-export declare function transport(base: () => Fetch, sent: {
-    count: number;
-}): Fetch;
+export declare function send(fetch: Fetch, request: Request, sending: Sending, deadline: Deadline | undefined): Promise<[Response, string]>;

@@ -25,36 +25,46 @@ export interface ApiErrorDetail {
   message?: string;
 }
 
-function bodyField(body: unknown, key: string): unknown {
-  return typeof body === "object" && body !== null ? (body as Record<string, unknown>)[key] : undefined;
+/** How every message about an operation starts. */
+export const named = (operation: OperationRef): string => `${operation.method} ${operation.path}`;
+
+/** Refuses a setting that is not what the types say, in one message form for every setting (so the strings ship once). */
+export function check(where: string, name: string, valid: boolean, rule: string, value: unknown, kind: typeof TypeError = TypeError): void {
+  if (!valid) throw new kind(`${where}: ${name} must be ${rule}, not ${String(value)}`);
+}
+
+/** What every error about one operation has, its name and the operation, set in one place: the classes ship in every bundle. */
+class OperationError extends Error {
+  declare readonly operation: OperationRef;
+  constructor(name: string, operation: OperationRef, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = name;
+    this.operation = operation;
+  }
 }
 
 /**
  * An answer that is not a success the contract declares: thrown by a client made with `throwOnError: true`, by
  * `paginate`, and, in any mode, for an answer whose body is not the JSON the contract declares for its status.
  */
-export class ApiError extends globalThis.Error {
-  readonly status: number;
+export class ApiError extends OperationError {
+  declare readonly status: number;
   /** The service's error code (`invalid_request`, `not_found`, ...), when the body has one. */
-  readonly code: string | undefined;
-  readonly details: readonly ApiErrorDetail[];
+  declare readonly code: string | undefined;
+  declare readonly details: readonly ApiErrorDetail[];
   /** The parsed body (or its text, when it is not JSON). */
-  readonly body: unknown;
-  readonly operation: OperationRef;
-  readonly response: Response;
+  declare readonly body: unknown;
+  declare readonly response: Response;
 
   constructor(init: ApiErrorInit) {
-    const code = bodyField(init.body, "code");
-    const text = bodyField(init.body, "message");
-    const said = typeof text === "string" ? `: ${text}` : "";
-    super(init.message ?? `${init.operation.method} ${init.operation.path} answered ${init.status}${said}`);
-    this.name = "ApiError";
-    this.status = init.status;
+    const { status, body } = init;
+    // A body of any shape, text or nothing: only an object's fields are read.
+    const { code, message, details } = Object(body) as Record<string, unknown>;
+    super("ApiError", init.operation, init.message ?? `${named(init.operation)} answered ${status}${typeof message === "string" ? `: ${message}` : ""}`);
+    this.status = status;
     this.code = typeof code === "string" ? code : undefined;
-    const details = bodyField(init.body, "details");
-    this.details = Array.isArray(details) ? (details as ApiErrorDetail[]) : [];
-    this.body = init.body;
-    this.operation = init.operation;
+    this.details = Array.isArray(details) ? details : [];
+    this.body = body;
     this.response = init.response;
   }
 }
@@ -62,40 +72,31 @@ Object.defineProperty(ApiError.prototype, API_ERROR, { value: true });
 
 /** Whether a value is an `ApiError` from any copy of this package (ESM or CommonJS). */
 export function isApiError(value: unknown): value is ApiError {
-  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[API_ERROR] === true;
+  return (value as Record<symbol, unknown> | null | undefined)?.[API_ERROR] === true;
 }
 
 /** No answer arrived: the connection was refused, reset or cut off while the body was read. `cause` has the reason. */
-export class ApiConnectionError extends globalThis.Error {
-  readonly operation: OperationRef;
+export class ApiConnectionError extends OperationError {
   constructor(operation: OperationRef, cause: unknown) {
-    super(`${operation.method} ${operation.path}: the connection failed (${cause instanceof globalThis.Error ? cause.message : String(cause)})`, { cause });
-    this.name = "ApiConnectionError";
-    this.operation = operation;
+    super("ApiConnectionError", operation, `${named(operation)}: the connection failed (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
   }
 }
 
 /** The answer, body included, took longer than `timeoutMs`. */
-export class ApiTimeoutError extends globalThis.Error {
-  readonly operation: OperationRef;
-  readonly timeoutMs: number;
+export class ApiTimeoutError extends OperationError {
+  declare readonly timeoutMs: number;
   constructor(operation: OperationRef, timeoutMs: number) {
-    super(`${operation.method} ${operation.path}: no complete answer within ${timeoutMs} ms`);
-    this.name = "ApiTimeoutError";
-    this.operation = operation;
+    super("ApiTimeoutError", operation, `${named(operation)}: no complete answer within ${timeoutMs} ms`);
     this.timeoutMs = timeoutMs;
   }
 }
 
 /** The operation needs a credential the client was not given (or was given empty); nothing was sent. */
-export class MissingCredentialError extends globalThis.Error {
-  readonly operation: OperationRef;
-  /** The `createClient` option to set, such as `apiKey`. */
-  readonly option: string;
+export class MissingCredentialError extends OperationError {
+  /** The client option to set, such as `apiKey`. */
+  declare readonly option: string;
   constructor(operation: OperationRef, option: string, header: string) {
-    super(`${operation.method} ${operation.path} needs \`${option}\` (sent as ${header}): pass it to createClient or withCredentials`);
-    this.name = "MissingCredentialError";
-    this.operation = operation;
+    super("MissingCredentialError", operation, `${named(operation)} needs \`${option}\` (sent as ${header})`);
     this.option = option;
   }
 }

@@ -1,5 +1,6 @@
 // When to try a call again and how long to wait first: idempotent methods only, on 408, 429, 5xx and failed attempts,
 // exponential backoff with jitter, and the server's Retry-After up to a cap.
+import { check } from "./errors.js";
 import type { RetryOptions } from "./types.js";
 
 export interface RetryPolicy {
@@ -10,25 +11,23 @@ export interface RetryPolicy {
 }
 
 const DEFAULTS: RetryPolicy = { retries: 2, initialDelayMs: 500, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
-const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS", "PUT", "DELETE"]);
 
 /** The policy for a call from its retry setting (the call's, else the client's); undefined when the call is not retried. */
 export function retryPolicy(method: string, setting: RetryOptions | boolean | undefined): RetryPolicy | undefined {
-  if (!setting || !IDEMPOTENT.has(method)) return undefined;
-  const chosen = setting === true ? {} : setting;
-  const policy = { ...DEFAULTS };
-  for (const key of Object.keys(DEFAULTS) as (keyof RetryPolicy)[]) {
-    const value = chosen[key];
-    if (value !== undefined) {
-      if (!Number.isFinite(value) || value < 0) throw new RangeError(`retry.${key} must be a finite number >= 0, not ${value}`);
-      policy[key] = value;
-    }
+  if (!setting || !/^(GET|HEAD|OPTIONS|PUT|DELETE)$/.test(method)) return undefined;
+  const policy = {} as RetryPolicy;
+  for (const key in DEFAULTS) {
+    // `true` has none of the keys, so it takes every default.
+    const value = (setting as RetryOptions)[key as keyof RetryPolicy] ?? DEFAULTS[key as keyof RetryPolicy];
+    check("retry", key, Number.isFinite(value) && value >= 0, "a finite number >= 0", value, RangeError);
+    policy[key as keyof RetryPolicy] = value;
   }
   return policy.retries > 0 ? policy : undefined;
 }
 
+/** 408, 429 or 5xx (a fetch Response's status is never above 599). */
 export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || (status >= 500 && status <= 599);
+  return status === 408 || status === 429 || status >= 500;
 }
 
 /** The wait before retry number `attempt` (0 for the first retry): between half and all of initial·2^attempt, capped. */

@@ -1,34 +1,52 @@
-// The client's types, derived from the contract's `paths` and the operation table: what each call takes and what it answers.
+// The client's types, derived from the contract's `paths` and an entry's operation table: what each call takes and what it answers.
 import type { paths } from "../../generated/schema.js";
-import type { credentials, operations } from "../../generated/operations.js";
 
-/** The `createClient` options that carry a credential (`apiKey`, `linkToken`). */
-export type CredentialOption = keyof typeof credentials;
+/**
+ * One operation of a table: [operationId, credential option (null: none), the statuses it declares beyond the table's
+ * `statuses`, and for a paged list [where its items are, default size, largest size]].
+ */
+export type OperationRow = readonly [operationId: string, credential: string | null, statuses: readonly number[], paging?: readonly [items: string, sizeDefault: number, sizeMax: number]];
 
-/** The credentials a client can hold, each sent only to the operations whose contract names it. */
-export type Credentials = { [K in CredentialOption]?: string | undefined };
+/** A client entry's operation table, as scripts/generate-tables.ts writes it (generated/operations.ts, management-operations.ts). */
+export interface OperationTable {
+  /** Each credential's option: the header it is sent as, then any header that stands in for it when set on a call. */
+  readonly credentials: { readonly [option: string]: readonly string[] };
+  /** The statuses every operation declares. */
+  readonly statuses: readonly number[];
+  readonly operations: { readonly [route: string]: OperationRow };
+  /** What an unknown method and path is told after its name. */
+  readonly unknown: string;
+}
 
-type Table = typeof operations;
-type Route = keyof Table;
+type Routes<T extends OperationTable> = keyof T["operations"] & string;
+type RouteOf<T extends OperationTable, M extends string, P extends string> = `${M} ${P}` & Routes<T>;
+type CredentialOf<T extends OperationTable, R extends Routes<T>> = T["operations"][R][1];
 
-/** The HTTP methods the contract uses, upper-case as in `api.GET(...)`. */
-export type Method = Route extends `${infer M} ${string}` ? M : never;
+/** The credential options of a table's operations (`apiKey`, `linkToken`; `managementKey`). */
+export type CredentialOptionOf<T extends OperationTable> = keyof T["credentials"] & string;
 
-type RouteOf<M extends string, P extends string> = `${M} ${P}` & Route;
-type CredentialOf<R extends Route> = Table[R] extends { credential: infer C } ? C : never;
+/** The credentials a client of a table can hold, each sent only to the operations whose contract names it. */
+export type CredentialsOf<T extends OperationTable> = { [K in CredentialOptionOf<T>]?: string | undefined };
 
-/** The path templates of the operations a method reaches with the credentials `C` (paths autocomplete as literals). */
-export type PathsFor<M extends Method, C extends CredentialOption> = {
-  [R in Route]: R extends `${M} ${infer P}` ? ([CredentialOf<R>] extends [never] ? P : CredentialOf<R> extends C ? P : never) : never;
-}[Route];
+/** The HTTP methods of a table's operations, upper-case as in `api.GET(...)`. */
+export type MethodOf<T extends OperationTable> = Routes<T> extends `${infer M} ${string}` ? M : never;
+
+/** The path templates of a table's operations a method reaches with the credentials `C` (paths autocomplete as literals). */
+export type TablePaths<T extends OperationTable, M extends string, C extends string> = {
+  [R in Routes<T>]: R extends `${M} ${infer P}` ? (CredentialOf<T, R> extends null ? P : CredentialOf<T, R> extends C ? P : never) : never;
+}[Routes<T>];
+
+type PagingOf<T extends OperationTable, M extends string, P extends string> = T["operations"][RouteOf<T, M, P>] extends readonly [unknown, unknown, unknown, readonly [infer K, ...unknown[]]]
+  ? K
+  : never;
 
 /** The paged operations of a method (their answers carry `page`, `size`, `pages` and one list of items). */
-export type PagedPathsFor<M extends Method, C extends CredentialOption> = {
-  [P in PathsFor<M, C>]: Table[RouteOf<M, P>] extends { paging: object } ? P : never;
-}[PathsFor<M, C>];
+export type TablePagedPaths<T extends OperationTable, M extends string, C extends string> = {
+  [P in TablePaths<T, M, C>]: [PagingOf<T, M, P>] extends [never] ? never : P;
+}[TablePaths<T, M, C>];
 
 /** The operation object of the contract's types for a method and path. */
-export type OperationOf<M extends Method, P extends string> = P extends keyof paths
+export type OperationOf<M extends string, P extends string> = P extends keyof paths
   ? paths[P] extends { [K in Lowercase<M>]: infer O } ? O : never
   : never;
 
@@ -123,42 +141,47 @@ export type Outcome<O> =
 /** What a call resolves to: every outcome, or, on a client made with `throwOnError: true`, only the declared successes. */
 export type Answer<O, Throws extends boolean> = Throws extends true ? Extract<Outcome<O>, { ok: true }> : Outcome<O>;
 
-type PagingOf<M extends Method, P extends string> = Table[RouteOf<M, P>] extends { paging: { items: infer K } } ? K : never;
 type SuccessData<O> = Extract<Outcome<O>, { status: 200 }> extends { data: infer D } ? D : never;
 
-/** One item of a paged list (a marker, an order). */
-export type PageItem<M extends Method, P extends string> =
-  SuccessData<OperationOf<M, P>> extends infer D ? (D extends Record<PagingOf<M, P> & string, readonly (infer I)[]> ? I : never) : never;
+/** One item of a paged list of a table (a marker, an order). */
+export type TablePageItem<T extends OperationTable, M extends string, P extends string> =
+  SuccessData<OperationOf<M, P>> extends infer D ? (D extends Record<PagingOf<T, M, P> & string, readonly (infer I)[]> ? I : never) : never;
 
-type CallMethod<M extends Method, C extends CredentialOption, Throws extends boolean> = <P extends PathsFor<M, C>>(
+type CallMethod<T extends OperationTable, M extends string, C extends string, Throws extends boolean> = <P extends TablePaths<T, M, C>>(
   path: P,
   ...init: InitArgs<OperationOf<M, P>>
 ) => Promise<Answer<OperationOf<M, P>, Throws>>;
 
-/** The client: one method per HTTP method, path templates as typed literals, each operation sent its own credential. */
-export interface SvcClient<C extends CredentialOption = CredentialOption, Throws extends boolean = false> {
-  GET: CallMethod<"GET", C, Throws>;
-  POST: CallMethod<"POST", C, Throws>;
-  PUT: CallMethod<"PUT", C, Throws>;
-  PATCH: CallMethod<"PATCH", C, Throws>;
-  DELETE: CallMethod<"DELETE", C, Throws>;
+/**
+ * A client of one table: one method per HTTP method, path templates as typed literals, each operation sent its own
+ * credential. A method none of the table's operations uses takes no path.
+ */
+export interface TableClient<T extends OperationTable, C extends string, Throws extends boolean> {
+  GET: CallMethod<T, "GET", C, Throws>;
+  POST: CallMethod<T, "POST", C, Throws>;
+  PUT: CallMethod<T, "PUT", C, Throws>;
+  PATCH: CallMethod<T, "PATCH", C, Throws>;
+  DELETE: CallMethod<T, "DELETE", C, Throws>;
   /**
    * Every item of a paged list, page after page, from `params.query.page` (default 1) at `params.query.size` (default
    * and bound from the contract). Stops after the last page (`pages`), or, when `pages` is null, at the first page
    * shorter than `size`. An answer that is not a success throws `ApiError`.
    */
-  paginate<M extends Method, P extends PagedPathsFor<M, C>>(method: M, path: P, ...init: InitArgs<OperationOf<M, P>>): AsyncIterableIterator<PageItem<M, P>>;
+  paginate<M extends MethodOf<T>, P extends TablePagedPaths<T, M, C>>(method: M, path: P, ...init: InitArgs<OperationOf<M, P>>): AsyncIterableIterator<TablePageItem<T, M, P>>;
   /** A client with the same settings and these credentials added (a link token from `POST /v2/link/token`, another team's key). */
-  withCredentials<N extends Credentials>(credentials: N): SvcClient<C | GivenCredentials<N>, Throws>;
+  withCredentials<N extends CredentialsOf<T>>(credentials: N): TableClient<T, C | GivenCredentials<T, N>, Throws>;
 }
 
 /** The credential options given a value whose type is not just `undefined` (a `string | undefined` from the environment counts). */
-export type GivenCredentials<O> = {
-  [K in CredentialOption]: K extends keyof O ? ([Exclude<O[K], undefined>] extends [never] ? never : K) : never;
-}[CredentialOption];
+export type GivenCredentials<T extends OperationTable, O> = {
+  [K in CredentialOptionOf<T>]: K extends keyof O ? ([Exclude<O[K], undefined>] extends [never] ? never : K) : never;
+}[CredentialOptionOf<T>];
 
-/** `createClient`'s options. */
-export interface ClientOptions extends Credentials {
+/** Whether a client made with these options throws instead of answering failures. */
+export type ThrowsOf<O> = O extends { throwOnError: true } ? true : false;
+
+/** The options of every client factory but its credentials. */
+export interface ClientSettings {
   /** The service's base address, such as `https://api.svc.example` or the mock's `http://127.0.0.1:4010`. Required. */
   baseUrl: string;
   /** The fetch to send requests with (default: the global fetch). */

@@ -1,6 +1,8 @@
-// The client sends each operation the credential its contract names, refuses before sending when it lacks it, and checks its options.
+// Each client sends each of its operations the credential its contract names, refuses before sending when it lacks it,
+// holds only its own entry's operations, and checks its options.
 import { describe, expect, it } from "vitest";
 import { createClient, MissingCredentialError } from "../../generated/client/index.js";
+import { createManagementClient } from "../../generated/management/index.js";
 import { callOperation } from "../support/calls.ts";
 import { contract, operations } from "../support/contract.ts";
 
@@ -13,17 +15,34 @@ const OPTION_OF: Record<string, { option: string; value: string }> = {
   "x-management-key": { option: "managementKey", value: "mk_test_c" },
 };
 
-function recording(credentials: { apiKey?: string; linkToken?: string; managementKey?: string }) {
+const isManagement = (template: string): boolean => template.startsWith("/v2/management/");
+
+/** A fetch that records what it was sent and answers `{}`. */
+function recorder() {
   const seen: Request[] = [];
-  const api = createClient({
-    baseUrl: "http://client.invalid",
-    ...credentials,
-    fetch: async (request: Request) => {
-      seen.push(request);
-      return new Response("{}", { status: 200, headers: { "content-type": "application/json" } });
-    },
-  });
-  return { api, seen };
+  const fetch = async (request: Request) => {
+    seen.push(request);
+    return new Response("{}", { status: 200, headers: { "content-type": "application/json" } });
+  };
+  return { seen, fetch };
+}
+
+function recording(credentials: { apiKey?: string; linkToken?: string }) {
+  const { seen, fetch } = recorder();
+  return { api: createClient({ baseUrl: "http://client.invalid", ...credentials, fetch }), seen };
+}
+
+function recordingManagement(credentials: { managementKey?: string }) {
+  const { seen, fetch } = recorder();
+  return { api: createManagementClient({ baseUrl: "http://client.invalid", ...credentials, fetch }), seen };
+}
+
+/** The client of the operation's entry, given every credential (or the same empty ones), recording what it sends. */
+function recordingFor(template: string, given: "all" | "none" | "empty") {
+  const value = (credential: string) => (given === "all" ? credential : given === "empty" ? "" : undefined);
+  return isManagement(template)
+    ? recordingManagement({ managementKey: value("mk_test_c") })
+    : recording({ apiKey: value("sk_test_a"), linkToken: value("lt_test_b") });
 }
 
 describe("createClient credentials", () => {
@@ -31,7 +50,7 @@ describe("createClient credentials", () => {
     // The header of the operation's first security requirement is the one the client sends.
     const header = schemes[op.securitySchemes[0]!]!.name.toLowerCase();
     it(`sends ${op.method} ${op.template} ${header} and no other credential`, async () => {
-      const { api, seen } = recording({ apiKey: "sk_test_a", linkToken: "lt_test_b", managementKey: "mk_test_c" });
+      const { api, seen } = recordingFor(op.template, "all");
       await callOperation(api, op.operationId);
       expect(seen).toHaveLength(1);
       for (const name of HEADERS) {
@@ -40,8 +59,8 @@ describe("createClient credentials", () => {
     });
 
     it(`refuses ${op.method} ${op.template} without ${header}, before sending, naming the option`, async () => {
-      for (const credentials of [{}, { apiKey: "", linkToken: "", managementKey: "" }]) {
-        const { api, seen } = recording(credentials);
+      for (const given of ["none", "empty"] as const) {
+        const { api, seen } = recordingFor(op.template, given);
         const error = await callOperation(api, op.operationId).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(MissingCredentialError);
         const option = OPTION_OF[header]!.option;
@@ -76,11 +95,11 @@ describe("createClient credentials", () => {
 
   it("lets the management key, or the deprecated org key header, set on the call stand in for a missing managementKey", async () => {
     for (const header of ["X-Management-Key", "x-management-key", "X-Svc-Org-Key"]) {
-      const { api, seen } = recording({});
+      const { api, seen } = recordingManagement({});
       await api.GET("/v2/management/org", { headers: { [header]: "mk_test_per_call" } } as never);
       expect(seen[0]!.headers.get(header), header).toBe("mk_test_per_call");
     }
-    const { api, seen } = recording({ managementKey: "mk_test_c" });
+    const { api, seen } = recordingManagement({ managementKey: "mk_test_c" });
     await api.GET("/v2/management/org");
     expect(seen[0]!.headers.get("x-management-key")).toBe("mk_test_c");
     expect(seen[0]!.headers.get("x-svc-org-key")).toBeNull();
@@ -91,6 +110,49 @@ describe("createClient credentials", () => {
     // @ts-expect-error not a path of the contract
     await expect(api.GET("/v3/not/a/path")).rejects.toThrow(TypeError);
     expect(seen).toHaveLength(0);
+  });
+});
+
+describe("each entry holds its own operations", () => {
+  const management = operations.filter((op) => isManagement(op.template));
+  const regular = operations.filter((op) => !isManagement(op.template));
+
+  it("splits the contract: the management API to createManagementClient, the rest to createClient", () => {
+    expect(management.length).toBeGreaterThan(20);
+    expect(regular.length).toBeGreaterThan(20);
+    expect(management.length + regular.length).toBe(operations.length);
+  });
+
+  for (const op of management) {
+    it(`refuses ${op.method} ${op.template} through createClient before sending, naming the management entry`, async () => {
+      const { api, seen } = recording({ apiKey: "sk_test_a", linkToken: "lt_test_b" });
+      const error = await callOperation(api, op.operationId).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toBe(
+        `${op.method} ${op.template} is not an operation of createClient (the management API: createManagementClient, from @svc/health-api-contract/management)`,
+      );
+      expect(seen).toHaveLength(0);
+    });
+  }
+
+  for (const op of regular) {
+    it(`refuses ${op.method} ${op.template} through createManagementClient before sending`, async () => {
+      const { api, seen } = recordingManagement({ managementKey: "mk_test_c" });
+      const error = await callOperation(api, op.operationId).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(new RegExp(`^${op.method} \\S+ is not an operation of createManagementClient \\(.*createClient`));
+      expect(seen).toHaveLength(0);
+    });
+  }
+
+  it("takes no managementKey in createClient: the option does not compile, and is not sent if forced", async () => {
+    const { seen, fetch } = recorder();
+    // @ts-expect-error the management key belongs to createManagementClient
+    const api = createClient({ baseUrl: "http://client.invalid", apiKey: "sk_test_a", fetch, managementKey: "mk_test_c" });
+    await api.GET("/v3/lab_tests/labs");
+    expect(seen[0]!.headers.get("x-management-key")).toBeNull();
+    // @ts-expect-error a management path does not compile through createClient
+    await expect(api.GET("/v2/management/org")).rejects.toThrow(/createManagementClient/);
   });
 });
 

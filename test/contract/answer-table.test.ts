@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { paths } from "../../generated/schema.js";
 import { declaredExamples, operations } from "../support/contract.ts";
 import { callOperation } from "../support/calls.ts";
-import { client, prefer, prismUrl, TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "../support/mock.ts";
+import { clientFor, prefer, prismUrl, TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "../support/mock.ts";
 
 const prism = createFetchClient<paths>({
   baseUrl: prismUrl,
@@ -18,7 +18,7 @@ describe("the mock's answer table is what Prism answers", () => {
       for (const name of names) {
         it(`${op.operationId} ${status} ${name}`, async () => {
           const choice = prefer(`code=${status}, example=${name}`);
-          const [fromTable, fromPrism] = await Promise.all([callOperation(client(), op.operationId, choice), callOperation(prism, op.operationId, choice)]);
+          const [fromTable, fromPrism] = await Promise.all([callOperation(clientFor(op.template), op.operationId, choice), callOperation(prism, op.operationId, choice)]);
           expect(fromTable.status).toBe(status);
           expect(fromPrism.status).toBe(status);
           expect(status < 400 ? fromTable.data : fromTable.error).toEqual(status < 400 ? fromPrism.data : fromPrism.error);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { assertMatchesContract, contract, operation, operations, requestExample } from "../support/contract.ts";
 import { callOperation, SUMMARY_OPERATIONS, type CallInit } from "../support/calls.ts";
-import { bareClient, client, TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "../support/mock.ts";
+import { bareClient, clientFor, TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "../support/mock.ts";
 
 const NOT_A_UUID = "not-a-uuid";
 const malformedTeamId = { what: "a malformed team_id", init: { params: { path: { team_id: NOT_A_UUID } } }, names: { location: "path", field: "team_id" } };
@@ -212,7 +212,7 @@ describe("invalid input", () => {
     const op = operation(operationId);
     for (const bad of cases) {
       it(`${op.method} ${op.template} refuses ${bad.what} with 422 naming ${bad.names.location} ${bad.names.field}`, async () => {
-        const result = await callOperation(client(), operationId, bad.init);
+        const result = await callOperation(clientFor(op.template), operationId, bad.init);
         expect(result.status).toBe(422);
         assertMatchesContract(operationId, 422, result.error);
         expect(result.error).toMatchObject({ code: "invalid_request" });

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { mockBranches } from "../../src/contract/mock-branches.ts";
 import { assertMatchesContract, declaredExamples, exampleNames, operations, responseExample } from "../support/contract.ts";
 import { callOperation, VALID_CALLS } from "../support/calls.ts";
-import { client, prefer } from "../support/mock.ts";
+import { clientFor, prefer } from "../support/mock.ts";
 
 describe("the valid-call table", () => {
   it("has a valid call for every operation of the contract", () => {
@@ -36,7 +36,7 @@ for (const op of operations) {
     for (const [status, names] of declaredExamples(op)) {
       for (const name of names) {
         it(`answers ${status} with example "${name}" when asked with Prefer`, async () => {
-          const result = await callOperation(client(), op.operationId, prefer(`code=${status}, example=${name}`));
+          const result = await callOperation(clientFor(op.template), op.operationId, prefer(`code=${status}, example=${name}`));
           expect(result.status).toBe(status);
           const body = status < 400 ? result.data : result.error;
           expect(body).toEqual(responseExample(op.operationId, status, name));

@@ -1,8 +1,9 @@
-// The management API (provisional, named in 4.14, 5, 6 rule 7 and 9.4): called as an application calls it, and the document's credential rules over raw HTTP.
+// The management API (provisional, named in 4.14, 5, 6 rule 7 and 9.4): called as an application calls it, through the
+// package's ./management entry (createManagementClient), and the document's credential rules over raw HTTP.
 import { describe, expect, it } from "vitest";
 import { assertMatchesContract, operation, operations, responseExample } from "../support/contract.ts";
 import { callOperation, PIPELINE_ID, SECOND_TEAM_ID, TEAM_ID, WEBHOOK_ID } from "../support/calls.ts";
-import { bareClient, client, expectStatus, mockUrl, prefer, TEST_API_KEY, TEST_MANAGEMENT_KEY } from "../support/mock.ts";
+import { bareClient, expectStatus, managementClient, mockUrl, prefer, TEST_API_KEY, TEST_MANAGEMENT_KEY } from "../support/mock.ts";
 
 const management = operations.filter((op) => op.template.startsWith("/v2/management/"));
 /** Org-level operations: only an org management key may call them (section 5, rule 1). */
@@ -10,7 +11,7 @@ const ORG_LEVEL = ["getOrg", "updateOrg", "createTeam", "deleteTeam", "listManag
 const team = { team_id: TEAM_ID };
 
 describe("an org management key sets up a team", () => {
-  const api = client({ managementKey: TEST_MANAGEMENT_KEY });
+  const api = managementClient();
 
   it("creates a team and gives it a team API key, whose secret only the creation shows", async () => {
     const created = await api.POST("/v2/management/teams", { body: { name: "Northwind Research" } });
@@ -128,7 +129,7 @@ describe("an org management key sets up a team", () => {
   });
 
   it("lists only the teams a team management key is bound to", async () => {
-    const teams = await client({ managementKey: "mk_test_team_0002_northwind_not_a_real_key" }).GET("/v2/management/teams", prefer("example=team_key_scope"));
+    const teams = await managementClient({ managementKey: "mk_test_team_0002_northwind_not_a_real_key" }).GET("/v2/management/teams", prefer("example=team_key_scope"));
     expectStatus(teams, 200);
     expect(teams.data.map((t) => t.name)).toEqual(["Northwind Health"]);
   });
@@ -179,7 +180,7 @@ describe("credentials of the management API (section 5), over raw HTTP where the
   for (const id of ORG_LEVEL) {
     const op = operation(id);
     it(`answers a team management key on the org-level ${op.method} ${op.template} with 403 org_key_required (rule 1)`, async () => {
-      const result = await callOperation(client({ managementKey: "mk_test_team_0002_northwind_not_a_real_key" }), id, prefer("code=403"));
+      const result = await callOperation(managementClient({ managementKey: "mk_test_team_0002_northwind_not_a_real_key" }), id, prefer("code=403"));
       expect(result.status).toBe(403);
       expect(result.error).toEqual(responseExample(id, 403, "org_key_required"));
       assertMatchesContract(id, 403, result.error);
@@ -187,7 +188,7 @@ describe("credentials of the management API (section 5), over raw HTTP where the
   }
 
   it("answers a team management key on a team it is not bound to with 403 team_not_in_key_scope (rule 1)", async () => {
-    const answer = await client({ managementKey: "mk_test_team_0002_northwind_not_a_real_key" }).GET("/v2/management/teams/{team_id}", {
+    const answer = await managementClient({ managementKey: "mk_test_team_0002_northwind_not_a_real_key" }).GET("/v2/management/teams/{team_id}", {
       params: { path: { team_id: SECOND_TEAM_ID } },
       ...prefer("code=403"),
     });

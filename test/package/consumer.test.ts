@@ -1,7 +1,7 @@
 // The packed tarball, installed into a fresh project: a strict TypeScript consumer type-checks under nodenext, node16 and
 // bundler resolution, and runs against the mock under plain Node ESM, plain Node require, tsx and an esbuild bundle.
 import { spawn } from "node:child_process";
-import { copyFile, writeFile } from "node:fs/promises";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, waitForPort } from "../../scripts/lib/net.ts";
@@ -75,6 +75,7 @@ function expected(): Record<string, unknown> {
     updateWebhookEndpoint: first<{ enabled: boolean }>("updateWebhookEndpoint", 200).enabled,
     listEtlPipelines: first<{ routes: { event_type_prefix: string }[] }[]>("listEtlPipelines", 200)[0]!.routes.map((route) => route.event_type_prefix),
     deleteEtlPipeline: true,
+    managementThrown: { status: 403, code: first<{ code: string }>("getOrg", 403).code, sameClass: true },
     // Every management operation answers its lowest success status.
     management: Object.fromEntries(
       operations
@@ -87,12 +88,28 @@ function expected(): Record<string, unknown> {
 describe("the packed tarball", () => {
   it("ships only what consumers use", () => {
     const outside = project.files.filter(
-      (file) => !/^generated\/(client|types|webhooks|mock)\//.test(file) && !["generated/schema.d.ts", "generated/schema.d.cts", "generated/openapi.json", "generated/openapi.yaml", "package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(file),
+      (file) => !/^generated\/(client|management|types|webhooks|mock)\//.test(file) && !["generated/schema.d.ts", "generated/schema.d.cts", "generated/openapi.json", "generated/openapi.yaml", "package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(file),
     );
     expect(outside).toEqual([]);
-    for (const needed of ["LICENSE", "CHANGELOG.md", "README.md", "generated/client/index.js", "generated/client/index.cjs", "generated/client/index.d.ts", "generated/client/index.d.cts"]) {
+    const entries = ["client/index", "client/core", "management/index", "types/index", "webhooks/index"];
+    for (const needed of ["LICENSE", "CHANGELOG.md", "README.md", ...entries.flatMap((entry) => [".js", ".cjs", ".d.ts", ".d.cts"].map((end) => `generated/${entry}${end}`))]) {
       expect(project.files).toContain(needed);
     }
+  });
+
+  it("loads every JavaScript entry of its exports under plain Node, by import and by require, with the same names", async () => {
+    const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown> };
+    const entries = Object.keys(pkg.exports).filter((key) => key !== "./package.json" && !/\.(json|ya?ml)$/.test(key));
+    expect(entries).toEqual(expect.arrayContaining([".", "./client", "./management", "./types", "./webhooks"]));
+    for (const entry of entries) {
+      const specifier = JSON.stringify(entry === "." ? pkg.name : `${pkg.name}/${entry.slice(2)}`);
+      const imported = await run(process.execPath, ["--input-type=module", "-e", `console.log(Object.keys(await import(${specifier})).sort().join())`], { cwd: project.dir });
+      const required = await run(process.execPath, ["-e", `console.log(Object.keys(require(${specifier})).sort().join())`], { cwd: project.dir });
+      expect(imported.stdout.trim(), entry).not.toBe("");
+      expect(required.stdout, entry).toBe(imported.stdout);
+    }
+    const management = await run(process.execPath, ["-e", `console.log(typeof require(${JSON.stringify(`${pkg.name}/management`)}).createManagementClient)`], { cwd: project.dir });
+    expect(management.stdout.trim()).toBe("function");
   });
 
   for (const resolution of ["nodenext", "node16", "bundler"] as const) {

@@ -1,5 +1,6 @@
-// One valid call per operation, made through the generated client, so generic tests can reach every operation and branch.
+// One valid call per operation, made through the generated clients, so generic tests can reach every operation and branch.
 import type { SvcClient } from "../../generated/client/index.js";
+import type { ManagementClient } from "../../generated/management/index.js";
 import type { bareClient } from "./mock.ts";
 import { validCalls } from "../../src/contract/valid-calls.ts";
 import { contract, operation, operations } from "./contract.ts";
@@ -47,8 +48,8 @@ export interface CallResult {
   response: Response;
 }
 
-/** Calls an operation by its id through the package's client (or bare openapi-fetch), with its valid call merged with `init`. */
-export async function callOperation(api: SvcClient | ReturnType<typeof bareClient>, operationId: string, init: CallInit = {}): Promise<CallResult> {
+/** Calls an operation by its id through a package client (or bare openapi-fetch), with its valid call merged with `init`. */
+export async function callOperation(api: SvcClient | ManagementClient | ReturnType<typeof bareClient>, operationId: string, init: CallInit = {}): Promise<CallResult> {
   const { method, template } = operation(operationId);
   const base = VALID_CALLS[operationId] ?? {};
   const merged = {

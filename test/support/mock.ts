@@ -2,6 +2,7 @@
 import { inject } from "vitest";
 import createFetchClient from "openapi-fetch";
 import { createClient, type SvcClient } from "../../generated/client/index.js";
+import { createManagementClient, type ManagementClient } from "../../generated/management/index.js";
 import type { paths } from "../../generated/schema.js";
 import { TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "./keys.ts";
 
@@ -10,10 +11,18 @@ export const prismUrl = inject("prismUrl");
 
 export { TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY };
 
-export function client(
-  credentials: { apiKey?: string; linkToken?: string; managementKey?: string } = { apiKey: TEST_API_KEY, linkToken: TEST_LINK_TOKEN, managementKey: TEST_MANAGEMENT_KEY },
-): SvcClient {
+export function client(credentials: { apiKey?: string; linkToken?: string } = { apiKey: TEST_API_KEY, linkToken: TEST_LINK_TOKEN }): SvcClient {
   return createClient({ baseUrl: mockUrl, ...credentials }) as SvcClient;
+}
+
+/** The management API's client (the package's ./management entry), with the management key unless told otherwise. */
+export function managementClient(credentials: { managementKey?: string } = { managementKey: TEST_MANAGEMENT_KEY }): ManagementClient {
+  return createManagementClient({ baseUrl: mockUrl, ...credentials }) as ManagementClient;
+}
+
+/** The package's client whose entry holds the path, with every test credential it takes: for tests that go through every operation. */
+export function clientFor(template: string): SvcClient | ManagementClient {
+  return template.startsWith("/v2/management/") ? managementClient() : client();
 }
 
 /** Bare openapi-fetch, which sends exactly the headers it is given: for the refusals the package's client stops before sending. */

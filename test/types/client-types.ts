@@ -1,6 +1,8 @@
 // Compiled by `npm run typecheck` (test/typecheck.test.ts): what a strict consumer of the client may write, and what it may not.
 import { createClient } from "../../generated/client/index.js";
 import type { ErrorBody, InsuranceCreateRequest, Lab, LinkMfaResult, Marker, Order, PhlebotomyAppointment, Provider, PscInfo } from "../../generated/client/index.js";
+import { createManagementClient } from "../../generated/management/index.js";
+import type { ManagementClient, Team } from "../../generated/management/index.js";
 
 const api = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: "sk_test_example" });
 const ORDER = "7a1d9c3b-2e4f-4a6b-8c0d-1e2f3a4b5c6d";
@@ -105,17 +107,24 @@ export async function credentialsAreCheckedAtCompileTime(): Promise<void> {
   // A key from the environment may be undefined at run time: the types allow it, and the call checks it.
   const fromEnv = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: process.env.SVC_API_KEY });
   await fromEnv.GET("/v3/lab_tests/labs");
-  // The management API takes the management key, and the regular API does not (section 5, rule 2).
-  // @ts-expect-error this client has no management key
+  // The management API takes the management key, and the regular API does not (section 5, rule 2): each is its own entry.
+  // @ts-expect-error the management API is not createClient's, whatever its credentials
   await api.GET("/v2/management/org");
-  const management = createClient({ baseUrl: "http://127.0.0.1:4010", managementKey: "mk_test_example" });
-  // @ts-expect-error a management key is not a team API key
+  // @ts-expect-error nor is its key
+  createClient({ baseUrl: "http://127.0.0.1:4010", managementKey: "mk_test_example" });
+  const management = createManagementClient({ baseUrl: "http://127.0.0.1:4010", managementKey: "mk_test_example" });
+  // @ts-expect-error the regular API is not createManagementClient's
   await management.GET("/v3/lab_tests/labs");
   await management.DELETE("/v2/management/teams/{team_id}", { params: { path: { team_id: "9e8d7c6b-5a4f-4e3d-8c2b-1a0f9e8d7c6b" } } });
+  const keyless = createManagementClient({ baseUrl: "http://127.0.0.1:4010" });
+  // @ts-expect-error this management client has no management key
+  await keyless.GET("/v2/management/org");
+  // A per-call header may stand in for it at run time; the types ask for it through withCredentials.
+  await keyless.withCredentials({ managementKey: "mk_test_example" }).GET("/v2/management/org");
 }
 
-export async function managementAnswersAreTyped(): Promise<void> {
-  const management = createClient({ baseUrl: "http://127.0.0.1:4010", managementKey: "mk_test_example" });
+export async function managementAnswersAreTyped(): Promise<ManagementClient<"managementKey", true>> {
+  const management = createManagementClient({ baseUrl: "http://127.0.0.1:4010", managementKey: "mk_test_example" });
   const team = "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b";
   const created = await management.POST("/v2/management/keys", { body: { kind: "team", label: "Ops", team_ids: [team] } });
   if (created.status === 201) void created.data.management_key.length;
@@ -132,6 +141,11 @@ export async function managementAnswersAreTyped(): Promise<void> {
     params: { path: { team_id: team } },
     body: { display_name: "Northwind Health", logo_url: null, primary_color: "#0B5FFF", accent_color: null, support_url: null },
   });
+  const strict = createManagementClient({ baseUrl: "http://127.0.0.1:4010", managementKey: "mk_test_example", throwOnError: true });
+  const teams = await strict.GET("/v2/management/teams");
+  const listed: Team[] = teams.data;
+  void listed;
+  return strict;
 }
 
 export async function requestsAreChecked(): Promise<void> {

@@ -1,5 +1,6 @@
 // The README's client example, kept identical by test/readme.test.ts and type-checked by test/typecheck.test.ts.
 import { createClient, isApiError } from "@svc/health-api-contract/client";
+import { createManagementClient } from "@svc/health-api-contract/management";
 
 const api = createClient({ baseUrl: "http://127.0.0.1:4010", apiKey: process.env.SVC_API_KEY, retry: true });
 
@@ -49,3 +50,8 @@ try {
   if (isApiError(error)) console.error(error.status, error.code, error.operation.operationId);
   else throw error; // ApiConnectionError, ApiTimeoutError
 }
+
+// The management API is its own client, with the management key (an org's or a team's).
+const management = createManagementClient({ baseUrl: "http://127.0.0.1:4010", managementKey: process.env.SVC_MANAGEMENT_KEY });
+const teams = await management.GET("/v2/management/teams");
+if (teams.ok) console.log(teams.data.map((team) => team.name));
