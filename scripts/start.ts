@@ -5,7 +5,7 @@ import path from "node:path";
 import { referenceStale, upToDate } from "./build.ts";
 import { repoRoot } from "./lib/paths.ts";
 import { readMockOptions } from "../src/mock/options.ts";
-import { startMock } from "../src/mock/server.ts";
+import { startMock } from "./lib/mock-server.ts";
 
 const USAGE = `usage: npm start -- [--port <port>] [--host <address>]
 
@@ -45,7 +45,7 @@ const mock = await startMock({ port, host, log: (line) => console.error(line), r
   },
 );
 console.log(`
-Mock server:  ${mock.url}   (answers from the contract's examples; Prism starts on the first Prefer: dynamic=true)
+Mock server:  ${mock.url}   (answers from the contract's examples; Prism loads on the first Prefer: dynamic=true)
 Reference:    ${mock.url}/docs   (also generated/reference.html)
 Contract:     ${mock.url}/openapi.yaml   ${mock.url}/openapi.json
 

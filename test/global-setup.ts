@@ -1,9 +1,9 @@
 // Starts the mock once for the suite, and bare Prism beside it for the tests that show what Prism alone answers; stops
-// both, and kills any Prism by its pid whatever happens.
+// both, and kills bare Prism by its pid whatever happens (the mock's own Prism, for dynamic answers, is in its process).
 import type { TestProject } from "vitest/node";
-import { startMock, type RunningMock } from "../src/mock/server.ts";
-import { startPrism, type PrismProcess } from "../src/mock/prism.ts";
-import { freePort } from "../scripts/lib/net.ts";
+import { startMock, type RunningMock } from "../scripts/lib/mock-server.ts";
+import { startPrism, type PrismProcess } from "./support/bare-prism.ts";
+import { freePort } from "./support/net.ts";
 import { bundleJsonPath } from "../scripts/lib/paths.ts";
 
 declare module "vitest" {
@@ -16,20 +16,18 @@ declare module "vitest" {
 let mock: RunningMock | undefined;
 let prism: PrismProcess | undefined;
 
-function killPrisms(): void {
-  for (const pid of [mock?.prismPid(), prism?.pid]) {
-    if (pid === undefined) continue;
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
+function killPrism(): void {
+  if (prism === undefined) return;
+  try {
+    process.kill(prism.pid, "SIGKILL");
+  } catch {
+    // Already gone.
   }
 }
 
 export async function setup(project: TestProject): Promise<void> {
   // If the runner dies without teardown, no Prism may outlive it.
-  process.once("exit", killPrisms);
+  process.once("exit", killPrism);
   // SVC_BARE_PRISM=off: a run of files that never compare with bare Prism (the add-an-endpoint test's) need not start it.
   const barePrism = process.env.SVC_BARE_PRISM !== "off";
   [mock, prism] = await Promise.all([
@@ -43,5 +41,5 @@ export async function setup(project: TestProject): Promise<void> {
 export async function teardown(): Promise<void> {
   await mock?.stop();
   await prism?.stop();
-  killPrisms();
+  killPrism();
 }

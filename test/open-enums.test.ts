@@ -8,7 +8,7 @@ import { ContractValidator } from "../src/contract/validator.ts";
 import { closeNonExhaustiveEnums, hasGuessedValues } from "../src/contract/open-enums.ts";
 import { deref } from "../src/contract/operations.ts";
 import type { JsonObject } from "../src/contract/json.ts";
-import { startMock, type RunningMock } from "../src/mock/server.ts";
+import { startMock, type RunningMock } from "../scripts/lib/mock-server.ts";
 import { contract, operation, requestExample } from "./support/contract.ts";
 import { TEST_API_KEY } from "./support/mock.ts";
 

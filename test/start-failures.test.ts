@@ -6,7 +6,7 @@ import net from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../scripts/lib/net.ts";
+import { freePort } from "./support/net.ts";
 import { binPath, toolEnv } from "../scripts/lib/tools.ts";
 import { freshCopy } from "./support/fresh-copy.ts";
 

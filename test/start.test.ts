@@ -1,8 +1,9 @@
-// `npm start` builds what is missing, serves the mock and the reference on 127.0.0.1, and leaves no Prism behind when stopped.
+// `npm start` builds what is missing, serves the mock and the reference on 127.0.0.1, loads Prism into its own process for
+// a dynamic answer (no second process), and leaves no process behind when stopped.
 import { spawn, type ChildProcess } from "node:child_process";
-import { rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../scripts/lib/net.ts";
+import { freePort } from "./support/net.ts";
 import { binPath, toolEnv } from "../scripts/lib/tools.ts";
 import { TEST_API_KEY } from "./support/mock.ts";
 import { freshCopy } from "./support/fresh-copy.ts";
@@ -12,13 +13,10 @@ let output = "";
 let port: number;
 let clone: string;
 
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** Whether a process is alive: an exited one nobody has reaped yet (a zombie, whose parent is gone) is not. */
+async function isRunning(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  return stat !== "" && stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
 }
 
 beforeAll(async () => {
@@ -42,10 +40,22 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (child.exitCode === null) child.kill("SIGKILL");
-  const pid = Number(/pid (\d+)/.exec(output)?.[1]);
-  if (pid && isRunning(pid)) process.kill(pid, "SIGKILL");
   await rm(clone, { recursive: true, force: true });
 });
+
+/** Every process below `pid`, with its command line. */
+async function descendants(pid: number): Promise<{ pid: number; command: string }[]> {
+  const parents = new Map<number, number>();
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+    parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+  }
+  const below = (p: number): number[] => [...parents].filter(([, parent]) => parent === p).flatMap(([c]) => [c, ...below(c)]);
+  return Promise.all(
+    below(pid).map(async (p) => ({ pid: p, command: (await readFile(`/proc/${p}/cmdline`, "utf8").catch(() => "")).split("\0").join(" ").trim() })),
+  );
+}
 
 /** Waits until the output shows a line, for what npm start does after it listens. */
 async function outputShows(text: string, timeoutMs = 90_000): Promise<void> {
@@ -89,17 +99,24 @@ describe("npm start", () => {
     expect(html).toContain("completeProviderMfa");
   });
 
-  it("starts Prism only for a dynamic answer, and stops it when it is stopped", async () => {
-    expect(output).not.toContain("prism: started");
+  it("loads Prism into its own process only for a dynamic answer, starting no other, and leaves no process behind when stopped", async () => {
+    expect(output).not.toContain("prism: loaded");
+    const before = await descendants(child.pid!);
     const response = await fetch(`http://127.0.0.1:${port}/v3/lab_tests/labs`, { headers: { "x-svc-api-key": TEST_API_KEY, prefer: "dynamic=true" } });
     expect(response.status).toBe(200);
-    await outputShows("prism: started");
-    const prismPid = Number(/prism: started .*pid (\d+)/.exec(output)?.[1]);
-    expect(isRunning(prismPid)).toBe(true);
+    // Prism answered (it is installed here, a development dependency): no fallback to the declared example.
+    expect(response.headers.get("x-svc-mock-dynamic-fallback"), output).toBeNull();
+    await outputShows("prism: loaded @stoplight/prism-http");
+    expect(output).toContain("into this process for dynamic answers");
+    const after = await descendants(child.pid!);
+    // Whatever else came and went (tsx's esbuild service), nothing that runs Prism.
+    expect(after.filter((p) => /@stoplight[\\/]prism/.test(p.command))).toEqual([]);
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     await exited;
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(isRunning(prismPid)).toBe(false);
+    const left = [];
+    for (const p of [...before, ...after]) if (await isRunning(p.pid)) left.push(p);
+    expect(left).toEqual([]);
   });
 });

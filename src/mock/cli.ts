@@ -1,12 +1,16 @@
 // `svc-health-mock`: the mock as the installed package runs it (`npx svc-health-mock --port 4010`), on the contract the
 // package ships, with no build tools; built into generated/mock/cli.js by scripts/build-mock.ts.
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createMockHost } from "./host.ts";
 import { readMockOptions } from "./options.ts";
-import { startPrism, type PrismProcess } from "./prism.ts";
+import { findPrism, PRISM_PACKAGE, prismInventor } from "./prism.ts";
+
+/** The built command sits in generated/mock/; the contract it serves is generated/openapi.json beside it. */
+const generated = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** The Prism release the package is tested with: its peer dependency, pinned in the package's own package.json. */
+const { peerDependencies } = JSON.parse(readFileSync(path.join(generated, "..", "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
 
 const USAGE = `usage: svc-health-mock [--port <port>] [--host <address>]
 
@@ -16,47 +20,29 @@ Serves the mock of the Health Data, Lab Testing and Connection API from the cont
   --host <address>  the address to listen on (default: 127.0.0.1)
   --help            this text
 
-Dynamic answers (Prefer: dynamic=true) need Prism: npm install --save-dev @stoplight/prism-cli@5.14.2.
-Without it the mock answers them with the declared example and an x-svc-mock-dynamic-fallback header.`;
+Dynamic answers (Prefer: dynamic=true) need Prism, an optional peer dependency:
+  npm install --save-dev ${PRISM_PACKAGE}@${peerDependencies[PRISM_PACKAGE]}
+It is loaded into this process on the first such request. Without it the mock answers them with the declared
+example and an x-svc-mock-dynamic-fallback header.`;
 
 function fail(line: string): never {
   console.error(`svc-health-mock: ${line}`);
   process.exit(1);
 }
 
-/** The built command sits in generated/mock/; the contract it serves is generated/openapi.json beside it. */
-const generated = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-/** Prism's command-line entry, when the project that runs the mock installed it (an optional peer dependency). */
-function prismCli(): string | undefined {
-  for (const from of [path.join(process.cwd(), "package.json"), fileURLToPath(import.meta.url)]) {
-    try {
-      return createRequire(from).resolve("@stoplight/prism-cli/dist/index.js");
-    } catch {
-      // Not installed where this looks; try the next place.
-    }
-  }
-  return undefined;
-}
-
 const { port, host } = readMockOptions(USAGE, "--help lists the options", fail);
 
 const specPath = path.join(generated, "openapi.json");
 const document = JSON.parse(readFileSync(specPath, "utf8")) as Record<string, unknown>;
-const cli = prismCli();
-let prism: Promise<PrismProcess> | undefined;
+const log = (line: string) => console.error(line);
+// Prism, when the project that runs the mock installed it (an optional peer dependency): looked for from the project,
+// then from this package's own place in node_modules. Only found here; loaded on the first dynamic request.
+const prism = findPrism([path.join(process.cwd(), "package.json"), fileURLToPath(import.meta.url)]);
 const reference = path.join(generated, "reference.html");
 const server = createMockHost({
   document,
-  log: (line) => console.error(line),
-  prism:
-    cli === undefined
-      ? undefined
-      : async () => {
-          const { freePort } = await import("../../scripts/lib/net.ts");
-          prism ??= freePort(host).then((prismPort) => startPrism({ specPath, port: prismPort, host, cli }));
-          return (await prism).url;
-        },
+  log,
+  ...(prism === undefined ? {} : { prism: prismInventor(document, prism, log) }),
   staticFiles: {
     "/openapi.json": { path: specPath, type: "application/json" },
     "/openapi.yaml": { path: path.join(generated, "openapi.yaml"), type: "application/yaml" },
@@ -71,7 +57,7 @@ server.once("error", (error: NodeJS.ErrnoException) => {
 server.listen(port, host, () => {
   const { port: bound } = server.address() as { port: number };
   const url = `http://${host}:${bound}`;
-  console.log(`Mock server:  ${url}   (answers from the contract's examples${cli ? "; Prism starts on the first Prefer: dynamic=true" : "; Prism is not installed, so dynamic answers are the examples"})
+  console.log(`Mock server:  ${url}   (answers from the contract's examples${prism ? "; Prism loads on the first Prefer: dynamic=true" : "; Prism is not installed, so dynamic answers are the examples"})
 Contract:     ${url}/openapi.yaml   ${url}/openapi.json
 Try:  curl -s -H 'x-svc-api-key: sk_test_example_not_a_real_key' ${url}/v3/lab_tests/labs
 Stop with Ctrl-C.`);
@@ -82,8 +68,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
-    server.close();
+    server.close(() => process.exit(0));
     server.closeAllConnections();
-    void (prism ? prism.then((running) => running.stop()).catch(() => undefined) : Promise.resolve()).then(() => process.exit(0));
   });
 }

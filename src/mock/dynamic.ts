@@ -6,11 +6,36 @@ import type { ContractValidator } from "../contract/validator.ts";
 import type { Choice } from "./answers.ts";
 import { FORWARDED_HEADERS } from "./http.ts";
 
-const UPSTREAM_TIMEOUT_MS = 15_000;
 /** How many answers Prism may invent for one dynamic request before the declared example stands in. */
 const DYNAMIC_ATTEMPTS = 3;
 /** Says that a dynamic answer was asked for and the declared example was sent instead, and why. */
 export const DYNAMIC_FALLBACK = "x-svc-mock-dynamic-fallback";
+/** The fallback's reason when Prism could not be loaded or threw; the message, which may span lines, goes to the log. */
+export const PRISM_FAILED = "Prism failed (the mock's log says why)";
+/** The fallback's reason when the project did not install Prism. */
+export const PRISM_NOT_INSTALLED = "Prism is not installed beside this mock (install @stoplight/prism-http for dynamic answers)";
+
+/** What Prism is asked: the operation's canonical path (aliases resolved), and the caller's choice of status and example. */
+export interface InventRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** The request headers Prism reads (Accept chooses the media type); credentials too, as a forwarded request carried them. */
+  headers: Record<string, string>;
+  /** The parsed JSON body, when the operation takes one. */
+  body: unknown;
+  code?: number;
+  example?: string;
+}
+
+/** What Prism answered, its own refusals included (they are judged like any other answer). */
+export interface InventedAnswer {
+  status: number;
+  body: unknown;
+}
+
+/** Invents one answer; rejects when Prism cannot be loaded or fails, which ends the attempts. */
+export type Inventor = (request: InventRequest) => Promise<InventedAnswer>;
 
 export type DynamicOutcome = { answer: { status: number; body: Buffer } } | { answer?: undefined; why: string };
 
@@ -19,50 +44,52 @@ export interface DynamicRequest {
   match: RouteMatch;
   url: URL;
   method: string;
-  body: string;
+  /** The parsed body, as the pipeline read it. */
+  body: unknown;
   choice: Choice;
 }
 
 export async function dynamicAnswer(
-  prism: (() => Promise<string>) | undefined,
+  invent: Inventor | undefined,
   validator: ContractValidator,
   { req, match, url, method, body, choice }: DynamicRequest,
   log: (line: string) => void,
 ): Promise<DynamicOutcome> {
-  if (prism === undefined) return { why: "Prism is not installed beside this mock (install @stoplight/prism-cli for dynamic answers)" };
+  if (invent === undefined) return { why: PRISM_NOT_INSTALLED };
   const headers: Record<string, string> = {};
   for (const name of FORWARDED_HEADERS) {
     const value = req.headers[name];
     if (typeof value === "string") headers[name] = value;
   }
+  const request: InventRequest = {
+    method,
+    path: canonicalPath(match),
+    query: url.searchParams,
+    headers,
+    body: match.operation.operation.requestBody === undefined ? undefined : body,
+    ...(choice.code === undefined ? {} : { code: choice.code }),
+    ...(choice.example === undefined ? {} : { example: choice.example }),
+  };
   let why = "";
   for (let attempt = 1; attempt <= DYNAMIC_ATTEMPTS; attempt++) {
-    let upstream: Response;
+    let invented: InventedAnswer;
     let text: string;
+    let sent: unknown;
     try {
-      upstream = await fetch(`${await prism()}${canonicalPath(match)}${url.search}`, {
-        method,
-        headers,
-        body: body === "" || match.operation.operation.requestBody === undefined ? undefined : body,
-        signal: AbortSignal.timeout(UPSTREAM_TIMEOUT_MS),
-      });
-      text = await upstream.text();
+      invented = await invent(request);
+      // What is validated is what would be sent: the JSON text, read back (a property Prism left undefined is not sent).
+      text = invented.body === undefined ? "" : JSON.stringify(invented.body);
+      sent = text === "" ? undefined : JSON.parse(text);
     } catch (error) {
-      log(`dynamic ${match.operation.operationId}: Prism did not answer: ${(error as Error).message}`);
-      return { why: "Prism did not answer" };
-    }
-    let parsed: unknown;
-    try {
-      parsed = text === "" ? undefined : JSON.parse(text);
-    } catch {
-      parsed = text;
+      log(`dynamic ${match.operation.operationId}: Prism failed: ${(error as Error).stack ?? String(error)}`);
+      return { why: PRISM_FAILED };
     }
     const violations =
-      choice.code !== undefined && upstream.status !== choice.code
-        ? [{ field: "", message: `status ${upstream.status}, not the ${choice.code} asked for` }]
-        : validator.validateResponse(match.operation, upstream.status, parsed);
-    if (violations.length === 0) return { answer: { status: upstream.status, body: Buffer.from(text) } };
-    why = `Prism's answers broke the contract (${upstream.status}: ${violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ")})`.slice(0, 300);
+      choice.code !== undefined && invented.status !== choice.code
+        ? [{ field: "", message: `status ${invented.status}, not the ${choice.code} asked for` }]
+        : validator.validateResponse(match.operation, invented.status, sent);
+    if (violations.length === 0) return { answer: { status: invented.status, body: Buffer.from(text) } };
+    why = `Prism's answers broke the contract (${invented.status}: ${violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ")})`.slice(0, 300);
     log(`dynamic ${match.operation.operationId}, attempt ${attempt}: ${why}`);
   }
   return { why };

@@ -3,6 +3,7 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import type { JsonObject } from "../contract/json.ts";
+import type { Inventor } from "./dynamic.ts";
 import { sendError, sendOnSocket } from "./http.ts";
 import { createPipeline } from "./pipeline.ts";
 
@@ -15,8 +16,8 @@ export interface MockHostOptions {
   document: JsonObject;
   /** Files served beside the API, such as the reference at /docs; `pending` answers while a file is still being built. */
   staticFiles: Record<string, { path: string; type: string; pending?: () => string | undefined }>;
-  /** Prism's address, started on first use: only `Prefer: dynamic=true` needs it. */
-  prism?: () => Promise<string>;
+  /** Prism's invented answers, loaded on first use (only `Prefer: dynamic=true` asks); undefined when Prism is not installed. */
+  prism?: Inventor;
   log?: (line: string) => void;
 }
 

@@ -7,15 +7,15 @@ import { createRouter, type RouteMatch } from "../contract/router.ts";
 import { ContractValidator, type ErrorDetail, type RequestInput } from "../contract/validator.ts";
 import { answersOf, parsePrefer, pick, type Choice, type OperationAnswers, type StaticAnswer } from "./answers.ts";
 import { chooseBranch } from "../contract/mock-branches.ts";
-import { DYNAMIC_FALLBACK, dynamicAnswer } from "./dynamic.ts";
+import { DYNAMIC_FALLBACK, dynamicAnswer, type Inventor } from "./dynamic.ts";
 import { acceptsJson, allowCors, answerPreflight, corsHeaders, JSON_TYPE, readBody, requestTarget, sendError } from "./http.ts";
 
 export interface PipelineOptions {
   document: JsonObject;
   /** Files served beside the API, such as the reference at /docs; `pending` answers while a file is still being built. */
   staticFiles: Record<string, { path: string; type: string; pending?: () => string | undefined }>;
-  /** Prism's address, started on first use: only `Prefer: dynamic=true` needs it. */
-  prism?: () => Promise<string>;
+  /** Prism's invented answers, loaded on first use (only `Prefer: dynamic=true` asks); undefined when Prism is not installed. */
+  prism?: Inventor;
   log: (line: string) => void;
 }
 
@@ -148,7 +148,7 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
     async function respond(x) {
       let fallback: string[] = [];
       if (x.choice.dynamic === true) {
-        const dynamic = await dynamicAnswer(options.prism, validator, { req: x.req, match: x.match, url: x.url, method: x.method, body: x.text ?? "", choice: x.choice }, options.log);
+        const dynamic = await dynamicAnswer(options.prism, validator, { req: x.req, match: x.match, url: x.url, method: x.method, body: x.body, choice: x.choice }, options.log);
         if (dynamic.answer) {
           x.res.writeHead(dynamic.answer.status, ["content-type", JSON_TYPE, "content-length", String(dynamic.answer.body.length), ...corsHeaders(x.req)]);
           x.res.end(dynamic.answer.body);

@@ -2,7 +2,7 @@
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiConnectionError, ApiTimeoutError, createClient, isApiError } from "../../generated/client/index.js";
-import { freePort } from "../../scripts/lib/net.ts";
+import { freePort } from "../support/net.ts";
 import { json, startStub, type StubServer } from "../support/stub-server.ts";
 
 let stub: StubServer;

@@ -4,10 +4,10 @@ import { spawn } from "node:child_process";
 import { copyFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, waitForPort } from "../../scripts/lib/net.ts";
+import { freePort, waitForPort } from "../support/net.ts";
 import { binPath } from "../../scripts/lib/tools.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { contract, exampleNames, operations, responseExample } from "../support/contract.ts";
+import { assertMatchesContract, contract, exampleNames, operations, responseExample } from "../support/contract.ts";
 import { mockUrl } from "../support/mock.ts";
 import { installPacked, OTHER_NODE, otherNodeBinary, run, type PackedProject } from "../support/packed.ts";
 
@@ -169,41 +169,92 @@ describe("the packed tarball", () => {
   }
 });
 
+/** `npx svc-health-mock` in the fresh project, on a free port, until `stop`. */
+async function startCommand(): Promise<{ url: string; output: () => string; stop: () => void }> {
+  const port = await freePort();
+  const child = spawn("npx", ["--no-install", "svc-health-mock", "--port", String(port)], { cwd: project.dir, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let output = "";
+  child.stdout.on("data", (chunk) => (output += chunk));
+  child.stderr.on("data", (chunk) => (output += chunk));
+  // npx runs the command in a child of its own: stop the whole group.
+  const stop = () => process.kill(-child.pid!, "SIGTERM");
+  try {
+    await waitForPort(port, "127.0.0.1", 30_000, () => child.exitCode === null);
+  } catch (error) {
+    stop();
+    throw new Error(`${(error as Error).message}\n${output}`);
+  }
+  return { url: `http://127.0.0.1:${port}`, output: () => output, stop };
+}
+
+const API_KEY = { "x-svc-api-key": "sk_test_0000_not_a_real_key" };
+
 describe("the packaged mock command (npx svc-health-mock)", () => {
   it("starts from the fresh project with Node alone and answers from the contract the package ships", async () => {
-    const port = await freePort();
-    const child = spawn("npx", ["--no-install", "svc-health-mock", "--port", String(port)], { cwd: project.dir, stdio: ["ignore", "pipe", "pipe"], detached: true });
-    let output = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
-    child.stderr.on("data", (chunk) => (output += chunk));
+    const mock = await startCommand();
     try {
-      await waitForPort(port, "127.0.0.1", 30_000, () => child.exitCode === null);
-      expect(output).toContain(`http://127.0.0.1:${port}`);
-      const labs = await fetch(`http://127.0.0.1:${port}/v3/lab_tests/labs`, { headers: { "x-svc-api-key": "sk_test_0000_not_a_real_key" } });
+      expect(mock.output()).toContain(mock.url);
+      const labs = await fetch(`${mock.url}/v3/lab_tests/labs`, { headers: API_KEY });
       expect(labs.status).toBe(200);
       expect(await labs.json()).toEqual(first("listLabs", 200));
-      const refused = await fetch(`http://127.0.0.1:${port}/v3/lab_tests/labs`);
+      const refused = await fetch(`${mock.url}/v3/lab_tests/labs`);
       expect(refused.status).toBe(401);
       // The project installed no Prism (an optional peer dependency): a dynamic answer is the declared example, said so.
-      const dynamic = await fetch(`http://127.0.0.1:${port}/v3/lab_tests/labs`, { headers: { "x-svc-api-key": "sk_test_0000_not_a_real_key", prefer: "dynamic=true" } });
+      const dynamic = await fetch(`${mock.url}/v3/lab_tests/labs`, { headers: { ...API_KEY, prefer: "dynamic=true" } });
       expect(dynamic.status).toBe(200);
       expect(dynamic.headers.get("x-svc-mock-dynamic-fallback")).toMatch(/Prism is not installed/);
-      const contractServed = await fetch(`http://127.0.0.1:${port}/openapi.json`);
+      expect(await dynamic.json()).toEqual(first("listLabs", 200));
+      const contractServed = await fetch(`${mock.url}/openapi.json`);
       expect(((await contractServed.json()) as { info: { title: string } }).info.title).toBe((contract.info as { title: string }).title);
     } finally {
-      // npx runs the command in a child of its own: stop the whole group.
-      process.kill(-child.pid!, "SIGTERM");
+      mock.stop();
     }
+  });
+
+  it("carries no Prism inside: Prism is the project's own optional install, found at run time", async () => {
+    const command = await readFile(path.join(project.dir, "node_modules/@svc/health-api-contract/generated/mock/cli.js"), "utf8");
+    // Names only Prism's own code holds (its generator, its faker, its router's errors).
+    for (const inside of ["JSONSchemaFaker", "NO_PATH_MATCHED_ERROR", "negotiateOptionsForValidRequest"]) expect(command).not.toContain(inside);
+    expect(command).toContain("@stoplight/prism-http");
   });
 
   it("lists its options with --help and refuses an unknown one in one line", async () => {
     const help = await run("npx", ["--no-install", "svc-health-mock", "--help"], { cwd: project.dir });
     expect(help.stdout).toContain("--port <port>");
+    // The peer to install for dynamic answers, at the release the package pins.
+    const { peerDependencies } = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
+    expect(peerDependencies).toEqual({ "@stoplight/prism-http": expect.stringMatching(/^\d+\.\d+\.\d+$/) });
+    expect(help.stdout).toContain(`npm install --save-dev @stoplight/prism-http@${peerDependencies["@stoplight/prism-http"]}`);
     const wrong = await run("npx", ["--no-install", "svc-health-mock", "--stateful"], { cwd: project.dir }).then(
       () => ({ code: 0, stderr: "" }),
       (error: { code: number; stderr: string }) => error,
     );
     expect(wrong.code).toBe(1);
     expect(wrong.stderr.split("\n").filter((line) => line.startsWith("svc-health-mock"))).toEqual(["svc-health-mock: Unknown option '--stateful' (--help lists the options)"]);
+  });
+});
+
+describe("the packaged mock command with Prism installed in the project (the optional peer dependency)", () => {
+  beforeAll(async () => {
+    // The release the package pins as its peer, from the npm cache where it holds it (this repository installs it too).
+    const { peerDependencies } = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
+    const peer = `@stoplight/prism-http@${peerDependencies["@stoplight/prism-http"]}`;
+    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", peer], { cwd: project.dir });
+  }, 300_000);
+
+  it("loads it from the project on the first dynamic request and sends its invented answer when it keeps the contract", async () => {
+    const mock = await startCommand();
+    try {
+      expect(mock.output()).toContain("Prism loads on the first Prefer: dynamic=true");
+      const dynamic = await fetch(`${mock.url}/v3/lab_tests/labs`, { headers: { ...API_KEY, prefer: "dynamic=true" } });
+      expect(dynamic.status).toBe(200);
+      expect(dynamic.headers.get("x-svc-mock-dynamic-fallback"), mock.output()).toBeNull();
+      const body: unknown = await dynamic.json();
+      assertMatchesContract("listLabs", 200, body);
+      expect(body).not.toEqual(first("listLabs", 200));
+      expect(mock.output()).toMatch(/prism: loaded @stoplight\/prism-http 5\.12\.0 \(.*svc-consumer-[^/\\]+[\\/]node_modules[\\/]@stoplight[\\/]prism-http\) into this process/);
+    } finally {
+      mock.stop();
+    }
   });
 });

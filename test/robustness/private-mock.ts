@@ -1,5 +1,5 @@
-// A mock of the robustness suite's own, started like the suite's (startMock), so a request that takes Prism down fails these tests and not every other file sharing test/global-setup.ts's mock.
-import { startMock, type RunningMock } from "../../src/mock/server.ts";
+// A mock of the robustness suite's own, started like the suite's (startMock), so a request that takes the mock down fails these tests and not every other file sharing test/global-setup.ts's mock.
+import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
 
 let running: RunningMock | undefined;
 
@@ -18,11 +18,5 @@ export async function stopPrivateMock(): Promise<void> {
   const mock = running;
   running = undefined;
   if (mock === undefined) return;
-  const prismPid = mock.prismPid();
-  try {
-    if (prismPid !== undefined) process.kill(prismPid, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
   await Promise.race([mock.stop(), new Promise((resolve) => setTimeout(resolve, 5_000))]);
 }

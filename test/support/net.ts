@@ -1,4 +1,4 @@
-// Finds free loopback ports and waits for a server to accept connections, for the mock and the tests.
+// Finds free loopback ports and waits for a server to accept connections, for the tests and the benchmarks.
 import net from "node:net";
 
 export function freePort(host = "127.0.0.1"): Promise<number> {
