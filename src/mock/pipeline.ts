@@ -150,7 +150,9 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
       if (x.choice.dynamic === true) {
         const dynamic = await dynamicAnswer(options.prism, validator, { req: x.req, match: x.match, url: x.url, method: x.method, body: x.body, choice: x.choice }, options.log);
         if (dynamic.answer) {
-          x.res.writeHead(dynamic.answer.status, ["content-type", JSON_TYPE, "content-length", String(dynamic.answer.body.length), ...corsHeaders(x.req)]);
+          // The headers the contract requires of that status (a 429's Retry-After), as a declared answer sends them.
+          const required = answersFor(x.match).byStatus.get(dynamic.answer.status)?.values().next().value?.headers ?? [];
+          x.res.writeHead(dynamic.answer.status, ["content-type", JSON_TYPE, "content-length", String(dynamic.answer.body.length), ...required, ...corsHeaders(x.req)]);
           x.res.end(dynamic.answer.body);
           return ANSWERED;
         }

@@ -98,6 +98,15 @@ describe("dynamic answers (Prefer: dynamic=true)", () => {
     assertMatchesContract("listLabs", 401, await answer.json());
   });
 
+  it("sends the headers the contract requires of the invented answer's status, as a declared answer does (a 429's Retry-After)", async () => {
+    script = () => ({ status: 429, body: { code: "rate_limited", message: "Slow down (invented)." } });
+    const answer = await labs("dynamic=true, code=429");
+    expect(answer.status).toBe(429);
+    expect(answer.headers.get("x-svc-mock-dynamic-fallback")).toBeNull();
+    expect(answer.headers.get("retry-after")).toBe("30");
+    expect(await answer.json()).toEqual({ code: "rate_limited", message: "Slow down (invented)." });
+  });
+
   it("refuses a Prefer code the operation does not declare with the same 400, dynamic or not, without asking Prism", async () => {
     asked.length = 0;
     for (const prefer of ["code=418", "dynamic=true, code=418"]) {
