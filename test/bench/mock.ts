@@ -147,12 +147,13 @@ export async function mockFigures(log: (line: string) => void = () => {}): Promi
 
   try {
     const scenarios = [
-      ["at 10 connections, GET /v3/lab_tests/labs (a list)", [labs], 10, 3],
-      ["at 10 connections, POST /v2/link/token (a validated body)", [linkToken], 10, 3],
-      ["at 10 connections, GET markers (paged)", [markers], 10, 3],
-      ["at 50 connections, every operation in turn", all, 50, 15],
+      // Issue 11 sets 0.85 of the bare server and a p99 of at most 5 ms at 50 connections over every operation.
+      ["at 10 connections, GET /v3/lab_tests/labs (a list)", [labs], 10, 3, 0.6],
+      ["at 10 connections, POST /v2/link/token (a validated body)", [linkToken], 10, 3, 0.6],
+      ["at 10 connections, GET markers (paged)", [markers], 10, 3, 0.6],
+      ["at 50 connections, every operation in turn", all, 50, 5, 0.85],
     ] as const;
-    for (const [what, requests, connections, p99Target] of scenarios) {
+    for (const [what, requests, connections, p99Target, ratioTarget] of scenarios) {
       // Three short rounds, mock and bare in turn: the load generator shares the two cores, and one long run of each
       // was seen to swing the ratio by 0.3 from run to run.
       const rounds: { m: Awaited<ReturnType<typeof load>>; b: Awaited<ReturnType<typeof load>> }[] = [];
@@ -167,7 +168,7 @@ export async function mockFigures(log: (line: string) => void = () => {}): Promi
       const p99 = median(rounds.map((r) => r.m.p99));
       const bareP99 = median(rounds.map((r) => r.b.p99));
       log(`${what}: mock ${rps.toFixed(0)} req/s p99 ${p99} ms, bare ${bareRps.toFixed(0)} req/s p99 ${bareP99} ms`);
-      figures.push({ name: `mock: throughput ${what}`, value: rps, unit: "req/s", baseline: { name: "bare server", value: bareRps }, ratio: median(rounds.map((r) => r.m.rps / r.b.rps)), target: "ratio >= 0.60" });
+      figures.push({ name: `mock: throughput ${what}`, value: rps, unit: "req/s", baseline: { name: "bare server", value: bareRps }, ratio: median(rounds.map((r) => r.m.rps / r.b.rps)), target: `ratio >= ${ratioTarget.toFixed(2)}` });
       figures.push({ name: `mock: p99 ${what}`, value: p99, unit: "ms", baseline: { name: "bare server", value: bareP99 }, ratio: p99 / Math.max(bareP99, 1), target: `value <= ${p99Target} ms` });
     }
 
