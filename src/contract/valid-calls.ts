@@ -9,8 +9,7 @@ export const VALID_CALL = "x-svc-valid-call";
 export interface ValidCall {
   path: Record<string, string>;
   query: Record<string, unknown>;
-  /** The name of the request body's example the call sends; absent for an operation without a body. */
-  bodyExample?: string;
+  /** The request body's example the call sends (x-svc-valid-call's body_example); absent for an operation without a body. */
   body?: unknown;
 }
 
@@ -26,7 +25,6 @@ export function validCall(document: JsonObject, op: ContractOperation): ValidCal
     const media = (deref(document, op.operation.requestBody).content as JsonObject | undefined)?.["application/json"];
     const example = isObject(media) && isObject(media.examples) ? media.examples[declared.body_example] : undefined;
     if (example === undefined) throw new Error(`${op.operationId}: ${VALID_CALL} names body_example ${declared.body_example}, which its request body does not have`);
-    call.bodyExample = declared.body_example;
     call.body = deref(document, example).value;
   }
   return call;
