@@ -33,6 +33,7 @@ const BREAKERS: Record<string, (doc: Doc) => void> = {
   "svc-response-examples": (doc) => delete create(doc).responses["200"].content["application/json"].examples,
   "svc-request-examples": (doc) => delete create(doc).requestBody.content["application/json"].examples,
   "svc-traces-form": (doc) => delete doc.components.schemas.ThingKind["x-svc-traces"],
+  "svc-deprecated-scheme-form": (doc) => (doc.components.securitySchemes.TeamApiKey["x-svc-deprecated"] = "the new key"),
   "svc-document-sections-form": (doc) => (doc["x-svc-document-sections"] = ["4.1"]),
   "svc-valid-call-form": (doc) => (op(doc)["x-svc-valid-call"] = { path: { thing_id: 7 } }),
   "svc-valid-call-sends-body": (doc) => delete create(doc)["x-svc-valid-call"].body_example,

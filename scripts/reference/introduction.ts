@@ -1,0 +1,159 @@
+// Writes the reference's introduction from the contract itself: base addresses, the credentials and which operations
+// take which (from `security`), paging, the error body and the statuses every operation may answer, the badges, and
+// how events are signed and delivered; so none of it can drift from what the contract declares.
+import { isObject, type JsonObject } from "../../src/contract/json.ts";
+import { deref, listOperations, type ContractOperation } from "../../src/contract/operations.ts";
+import { operationRows } from "../generate-tables.ts";
+import { TRANSPORT_RESPONSES } from "../lib/decorate.ts";
+import { BADGES } from "./badges.ts";
+
+/** The document's name for each credential (section 5). A new security scheme must be named here. */
+const CREDENTIAL_NAMES: Record<string, string> = {
+  TeamApiKey: "Team API key",
+  LinkToken: "Link token",
+  ManagementKey: "Management key",
+  OrgKey: "Org key",
+};
+
+export const DEPRECATED_SCHEME = "x-svc-deprecated";
+
+/** A cell's text: one line, pipes escaped. */
+function cell(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ").replaceAll("|", "\\|");
+}
+
+function firstSentence(text: unknown): string {
+  const plain = String(text ?? "").replace(/\s*\n\s*/g, " ").trim();
+  const end = plain.search(/\.(\s|$)/);
+  return end < 0 ? plain : plain.slice(0, end + 1);
+}
+
+function table(header: string[], rows: string[][]): string {
+  return [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`)].join("\n");
+}
+
+function serversSection(document: JsonObject): string {
+  const rows = ((document.servers ?? []) as JsonObject[]).map((server) => {
+    const variables = (server.variables ?? {}) as Record<string, { default: string; description?: string }>;
+    const url = String(server.url).replace(/\{(\w+)\}/g, (_, name: string) => variables[name]!.default);
+    const notes = Object.entries(variables).map(([name, variable]) => ` Replace it with your region's (\`${name}\`: ${variable.description ?? ""})`);
+    return [`\`${url}\``, `${String(server.description ?? "")}${notes.join("")}`];
+  });
+  return [
+    "## Base URL",
+    "Every path in this reference follows a base URL, such as `GET <base URL>/v3/lab_tests/labs`. Each operation's request samples use the service's; the mock answers the same paths.",
+    "",
+    table(["base URL", "what it is"], rows),
+  ].join("\n");
+}
+
+/** The operations a list names: whole tags where every operation of the tag is in it, single operations otherwise. */
+function describeOperations(all: ContractOperation[], taken: ContractOperation[]): string {
+  const tagOf = (op: ContractOperation) => String(((op.operation.tags ?? []) as string[])[0] ?? "");
+  const tags = [...new Set(taken.map(tagOf))];
+  const parts = tags.flatMap((tag) => {
+    const ofTag = all.filter((op) => tagOf(op) === tag);
+    const takenOfTag = taken.filter((op) => tagOf(op) === tag);
+    if (takenOfTag.length === ofTag.length) return [`every ${tag} operation`];
+    return takenOfTag.map((op) => `${String(op.operation.summary)} (\`${op.method} ${op.template}\`)`);
+  });
+  return `${taken.length} operation${taken.length === 1 ? "" : "s"}: ${parts.join(", ")}`;
+}
+
+function credentialsSection(document: JsonObject): string {
+  const schemes = ((document.components as JsonObject).securitySchemes ?? {}) as Record<string, JsonObject>;
+  const operations = listOperations(document);
+  const rows = Object.entries(schemes).map(([scheme, raw]) => {
+    const definition = deref(document, raw);
+    const name = CREDENTIAL_NAMES[scheme];
+    if (name === undefined) throw new Error(`reference: security scheme ${scheme} has no name in CREDENTIAL_NAMES`);
+    const taken = operations.filter((op) => op.securityAlternatives.some((names) => names.includes(scheme)));
+    const replacement = definition[DEPRECATED_SCHEME];
+    let status = "current";
+    if (replacement !== undefined) {
+      const instead = typeof replacement === "string" ? schemes[replacement] : undefined;
+      if (instead === undefined) throw new Error(`reference: ${scheme}'s ${DEPRECATED_SCHEME} names no security scheme`);
+      status = `**Deprecated**: send \`${String(deref(document, instead).name)}\` instead`;
+    }
+    return [`${name} (\`${scheme}\`)`, `\`${String(definition.name)}\``, describeOperations(operations, taken), status];
+  });
+  return [
+    "## Authentication",
+    "Every credential is a request header. Each operation takes the one its Authorizations box names; a call without it, with it empty, or with another kind of credential gets `401` (`unauthorized`). Request samples carry a placeholder (`YOUR_TEAM_API_KEY`, ...) to replace with your own.",
+    "",
+    table(["credential", "header", "taken by", "status"], rows),
+  ].join("\n");
+}
+
+function pagingSection(document: JsonObject): string {
+  const paged = operationRows(document).filter((row) => row.paging !== undefined);
+  const rows = paged.map((row) => [`\`${row.method} ${row.template}\``, `\`${row.paging![0]}\``, String(row.paging![1]), String(row.paging![2])]);
+  return [
+    "## Paging",
+    "A paged list takes `page` (counting from 1, default 1) and `size` (items per page) as query parameters, and answers one page: its items, `page`, `size`, `total` (items across all pages) and `pages` (how many pages). Each of the four numbers may be `null` where the service does not report it; then read pages until one is shorter than `size`. The package's client does this for you: `client.paginate(...)` yields every item, page after page.",
+    "",
+    table(["operation", "items", "default size", "largest size"], rows),
+  ].join("\n");
+}
+
+function errorsSection(document: JsonObject): string {
+  const schemas = (document.components as JsonObject).schemas as JsonObject;
+  const fieldRows = (schemaName: string) => {
+    const schema = deref(document, schemas[schemaName]);
+    const required = new Set((schema.required ?? []) as string[]);
+    return Object.entries((schema.properties ?? {}) as JsonObject).map(([field, property]) => {
+      const own = isObject(property) ? property : {};
+      const resolved = deref(document, property);
+      return [`\`${schemaName === "ErrorBody" ? field : `details[].${field}`}\``, required.has(field) ? "always" : "when it applies", firstSentence(own.description ?? resolved.description)];
+    });
+  };
+  const transport = (document[TRANSPORT_RESPONSES] ?? {}) as Record<string, unknown>;
+  const everywhere: [string, unknown][] = [["401", (document.components as JsonObject).responses && ((document.components as JsonObject).responses as JsonObject).Unauthorized], ...Object.entries(transport)];
+  const statusRows = everywhere
+    .filter(([, response]) => response !== undefined)
+    .sort(([a], [b]) => Number(a) - Number(b))
+    .map(([status, response]) => [`\`${status}\``, firstSentence(deref(document, response).description)]);
+  return [
+    "## Errors",
+    "Every error answer, whatever its status, has the same JSON body (`ErrorBody`): branch on `code`, show `message` to developers, and read `details` for the parts of the request that break the contract.",
+    "",
+    table(["field", "present", "what it holds"], [...fieldRows("ErrorBody"), ...fieldRows("ErrorDetail")]),
+    "",
+    "Besides the statuses each operation lists, every operation may answer these (`401` where it takes a credential):",
+    "",
+    table(["status", "when"], statusRows),
+  ].join("\n");
+}
+
+function badgesSection(): string {
+  const meanings: Record<string, string> = {
+    closedBeta: "Only teams the service has enabled may call it; others get `403` `closed_beta_not_enabled`.",
+    closedBetaValues: "Some values it takes are in closed beta (listed on the field); a team not enabled gets `403` for them.",
+    provisional: "The interface document does not show it; the package designed the obvious shape, which may change.",
+    deprecated: "Still served, to be removed; its description names what replaces it.",
+    deprecatedParts: "Some fields or parameters it sends or answers are deprecated; each says what replaces it.",
+  };
+  const rows = Object.entries(BADGES).map(([key, badge]) => [`**${badge.name}**`, meanings[key] ?? ""]);
+  return ["## Badges", "Operation titles and navigation entries carry these badges, derived from the contract's own markings:", "", table(["badge", "meaning"], rows)].join("\n");
+}
+
+function eventsSection(document: JsonObject): string {
+  const tag = ((document.tags ?? []) as JsonObject[]).find((entry) => entry.name === "Events");
+  if (tag === undefined) throw new Error("reference: the contract has no Events tag to take the events' introduction from");
+  return ["## Events", String(tag.description).trim()].join("\n");
+}
+
+/**
+ * Inserts the generated sections into `info.description`: base URL, authentication, paging and errors before "Reading
+ * this reference"; the badges and events after it, before the change history.
+ */
+export function writeIntroduction(document: JsonObject): void {
+  const info = document.info as JsonObject;
+  const description = String(info.description ?? "");
+  const reading = description.indexOf("## Reading this reference");
+  const history = description.indexOf("## Service change history");
+  if (reading < 0 || history < reading) throw new Error("reference: info.description needs '## Reading this reference' before '## Service change history'");
+  const before = [serversSection(document), credentialsSection(document), pagingSection(document), errorsSection(document)].join("\n\n");
+  const after = [badgesSection(), eventsSection(document)].join("\n\n");
+  info.description = `${description.slice(0, reading)}${before}\n\n${description.slice(reading, history)}${after}\n\n${description.slice(history)}`;
+}
