@@ -1,9 +1,11 @@
 // Makes every file in generated/ (bundle, types, client, mock command, traceability table, reference) from openapi/, writing only what changed; does
 // nothing, in milliseconds, when the hash of its inputs is the one generated/inputs.sha256 recorded.
-import { readFile, stat, writeFile, mkdir } from "node:fs/promises";
+import { readdir, readFile, stat, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { isMain } from "./lib/cli.ts";
-import { bundleJsonPath, generatedDir, referenceHtmlPath } from "./lib/paths.ts";
+import { bundleJsonPath, generatedDir, referenceHtmlPath, repoRoot } from "./lib/paths.ts";
+
+const referenceScriptsDir = path.join(repoRoot, "scripts", "reference");
 import { inputsHash } from "./lib/inputs-hash.ts";
 
 const INPUTS_HASH = "inputs.sha256";
@@ -62,9 +64,11 @@ async function isOlder(file: string, than: string): Promise<boolean> {
   return a === undefined || a.mtimeMs < b.mtimeMs;
 }
 
-/** Whether the reference is missing or older than the bundle it shows. */
-export function referenceStale(): Promise<boolean> {
-  return isOlder(referenceHtmlPath, bundleJsonPath);
+/** Whether the reference is missing or older than the bundle it shows or the scripts that make it from the bundle. */
+export async function referenceStale(): Promise<boolean> {
+  const makers = [path.join(repoRoot, "scripts", "build-docs.ts"), ...(await readdir(referenceScriptsDir)).map((name) => path.join(referenceScriptsDir, name))];
+  for (const source of [bundleJsonPath, ...makers]) if (await isOlder(referenceHtmlPath, source)) return true;
+  return false;
 }
 
 /**

@@ -3,6 +3,7 @@
 import path from "node:path";
 import { createMockHost } from "../../src/mock/host.ts";
 import { findPrism, prismInventor } from "../../src/mock/prism.ts";
+import { REFERENCE_ALIASES } from "../../src/mock/static-files.ts";
 import { bundleJsonPath, bundleYamlPath, readBundle, referenceHtmlPath, repoRoot } from "./paths.ts";
 
 export interface RunningMock {
@@ -31,7 +32,7 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
     log: options.log,
     ...(prism === undefined ? {} : { prism: prismInventor(document, prism, options.log) }),
     staticFiles: {
-      "/docs": { path: referenceHtmlPath, type: "text/html; charset=utf-8", ...(options.referencePending ? { pending: options.referencePending } : {}) },
+      "/docs": { path: referenceHtmlPath, type: "text/html; charset=utf-8", aliases: REFERENCE_ALIASES, ...(options.referencePending ? { pending: options.referencePending } : {}) },
       "/openapi.json": { path: bundleJsonPath, type: "application/json" },
       "/openapi.yaml": { path: bundleYamlPath, type: "application/yaml" },
     },

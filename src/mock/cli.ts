@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { createMockHost } from "./host.ts";
 import { readMockOptions } from "./options.ts";
 import { findPrism, PRISM_PACKAGE, prismInventor } from "./prism.ts";
+import { REFERENCE_ALIASES } from "./static-files.ts";
 
 /** The built command sits in generated/mock/; the contract it serves is generated/openapi.json beside it. */
 const generated = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -47,7 +48,7 @@ const server = createMockHost({
     "/openapi.json": { path: specPath, type: "application/json" },
     "/openapi.yaml": { path: path.join(generated, "openapi.yaml"), type: "application/yaml" },
     // The reference is not in the package (it would triple the download); the repository's npm start serves it.
-    ...(existsSync(reference) ? { "/docs": { path: reference, type: "text/html; charset=utf-8" } } : {}),
+    ...(existsSync(reference) ? { "/docs": { path: reference, type: "text/html; charset=utf-8", aliases: REFERENCE_ALIASES } } : {}),
   },
 });
 server.once("error", (error: NodeJS.ErrnoException) => {

@@ -6,6 +6,7 @@ import type { JsonObject } from "../contract/json.ts";
 import type { Inventor } from "./dynamic.ts";
 import { sendError, sendOnSocket } from "./http.ts";
 import { createPipeline } from "./pipeline.ts";
+import type { StaticFile } from "./static-files.ts";
 
 /** Node's parser refuses a request line and headers over 16 KiB together; a request line over half of it is the target's fault. */
 const LONG_TARGET_BYTES = 8 * 1024;
@@ -14,8 +15,8 @@ export const REQUEST_TIMEOUT_MS = 5_000;
 
 export interface MockHostOptions {
   document: JsonObject;
-  /** Files served beside the API, such as the reference at /docs; `pending` answers while a file is still being built. */
-  staticFiles: Record<string, { path: string; type: string; pending?: () => string | undefined }>;
+  /** Files served beside the API, such as the reference at /docs, by path (their aliases too). */
+  staticFiles: Record<string, StaticFile>;
   /** Prism's invented answers, loaded on first use (only `Prefer: dynamic=true` asks); undefined when Prism is not installed. */
   prism?: Inventor;
   log?: (line: string) => void;

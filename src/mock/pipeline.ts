@@ -1,6 +1,5 @@
 // A request's way through the mock, top to bottom: each step passes it on, refuses it with a status the contract
 // declares, or answers it. Everything fixed per operation (routes, validators, serialized answers) is made once.
-import { readFile } from "node:fs/promises";
 import type http from "node:http";
 import type { JsonObject } from "../contract/json.ts";
 import { createRouter, type RouteMatch } from "../contract/router.ts";
@@ -8,12 +7,13 @@ import { ContractValidator, type ErrorDetail, type RequestInput } from "../contr
 import { answersOf, parsePrefer, pick, type Choice, type OperationAnswers, type StaticAnswer } from "./answers.ts";
 import { chooseBranch } from "../contract/mock-branches.ts";
 import { DYNAMIC_FALLBACK, dynamicAnswer, type Inventor } from "./dynamic.ts";
+import { serveStatic, type StaticFile } from "./static-files.ts";
 import { acceptsJson, allowCors, answerPreflight, corsHeaders, JSON_TYPE, readBody, requestTarget, sendError } from "./http.ts";
 
 export interface PipelineOptions {
   document: JsonObject;
-  /** Files served beside the API, such as the reference at /docs; `pending` answers while a file is still being built. */
-  staticFiles: Record<string, { path: string; type: string; pending?: () => string | undefined }>;
+  /** Files served beside the API, such as the reference at /docs, by path (their aliases too). */
+  staticFiles: Record<string, StaticFile>;
   /** Prism's invented answers, loaded on first use (only `Prefer: dynamic=true` asks); undefined when Prism is not installed. */
   prism?: Inventor;
   log: (line: string) => void;
@@ -60,6 +60,9 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
     return found;
   };
 
+  const staticFiles = new Map<string, StaticFile>();
+  for (const [where, file] of Object.entries(options.staticFiles)) for (const at of [where, ...(file.aliases ?? [])]) staticFiles.set(at, file);
+
   const steps: Step[] = [
     function target(x) {
       const url = requestTarget(x.req.url);
@@ -74,19 +77,16 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
       return ANSWERED;
     },
     async function staticFile(x) {
-      const file = options.staticFiles[x.url.pathname];
-      if (!file || x.method !== "GET") return undefined;
+      const file = staticFiles.get(x.url.pathname);
+      if (!file || (x.method !== "GET" && x.method !== "HEAD")) return undefined;
       allowCors(x.req, x.res);
       const pending = file.pending?.();
       if (pending !== undefined) {
         x.res.writeHead(200, { "content-type": "text/html; charset=utf-8", refresh: "2" });
-        x.res.end(`<!doctype html><title>Building</title><p>${pending}</p>`);
+        x.res.end(x.method === "HEAD" ? undefined : `<!doctype html><title>Building</title><p>${pending}</p>`);
         return ANSWERED;
       }
-      const content = await readFile(file.path).catch(() => undefined);
-      if (content === undefined) return { status: 404, code: "not_found", message: `${x.url.pathname} has not been built; run npm run build.` };
-      x.res.writeHead(200, { "content-type": file.type, "content-length": content.length });
-      x.res.end(content);
+      if (!(await serveStatic(x.req, x.res, file))) return { status: 404, code: "not_found", message: `${x.url.pathname} has not been built; run npm run build.` };
       return ANSWERED;
     },
     function route(x) {

@@ -1,0 +1,104 @@
+// Serves the files beside the API (the reference at /docs, the bundled contract) as a browser expects: GET and HEAD,
+// compressed by Accept-Encoding (brotli or gzip), with an ETag a browser revalidates against.
+import { createHash } from "node:crypto";
+import { readFile, stat } from "node:fs/promises";
+import type http from "node:http";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+
+export interface StaticFile {
+  path: string;
+  type: string;
+  /** Other paths that answer the same file, such as `/docs/` and `/docs/index.html` for `/docs`. */
+  aliases?: string[];
+  /** A message to answer while the file is still being built. */
+  pending?: () => string | undefined;
+}
+
+/** The other paths of the reference: a copied `/docs/` link and an `index.html` land on it too. */
+export const REFERENCE_ALIASES = ["/docs/", "/docs/index.html"];
+
+type Encoding = "br" | "gzip" | "identity";
+
+/** A file as read once per version (its size and modification time): the bytes, each compressed form, and its hash. */
+interface Prepared {
+  version: string;
+  hash: string;
+  bodies: Partial<Record<Encoding, Buffer>>;
+  raw: Buffer;
+}
+
+const prepared = new Map<string, Prepared>();
+
+/** The encoding to send: brotli, then gzip, then none, each only if the request accepts it (q above 0). */
+export function chooseEncoding(header: string | string[] | undefined): Encoding {
+  const accepted = new Map<string, number>();
+  for (const part of String(header ?? "").split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    if (!name) continue;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    accepted.set(name, Number.isFinite(weight) ? weight : 0);
+  }
+  const weight = (name: string) => accepted.get(name) ?? accepted.get("*") ?? 0;
+  if (weight("br") > 0) return "br";
+  if (weight("gzip") > 0) return "gzip";
+  return "identity";
+}
+
+async function prepare(file: StaticFile): Promise<Prepared | undefined> {
+  const info = await stat(file.path).catch(() => undefined);
+  if (info === undefined) return undefined;
+  const version = `${info.size}:${info.mtimeMs}`;
+  const known = prepared.get(file.path);
+  if (known?.version === version) return known;
+  const raw = await readFile(file.path).catch(() => undefined);
+  if (raw === undefined) return undefined;
+  const entry: Prepared = { version, raw, bodies: { identity: raw }, hash: createHash("sha256").update(raw).digest("base64url").slice(0, 22) };
+  prepared.set(file.path, entry);
+  return entry;
+}
+
+function body(entry: Prepared, encoding: Encoding): Buffer {
+  // Compressed once per version of the file, on first request; brotli at quality 9 keeps that to a fraction of a second.
+  entry.bodies[encoding] ??=
+    encoding === "br"
+      ? brotliCompressSync(entry.raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: entry.raw.length } })
+      : gzipSync(entry.raw, { level: 9 });
+  return entry.bodies[encoding]!;
+}
+
+/** Whether If-None-Match names this ETag (or `*`). */
+function notModified(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  return header.split(",").some((tag) => {
+    const trimmed = tag.trim();
+    return trimmed === "*" || trimmed.replace(/^W\//, "") === etag;
+  });
+}
+
+/** Answers a GET or HEAD of a static file; false when the file is missing (the caller answers 404). */
+export async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile): Promise<boolean> {
+  const entry = await prepare(file);
+  if (entry === undefined) return false;
+  const encoding = chooseEncoding(req.headers["accept-encoding"]);
+  // Each encoding is its own representation, so its own ETag.
+  const etag = `"${entry.hash}${encoding === "identity" ? "" : `-${encoding}`}"`;
+  const headers: http.OutgoingHttpHeaders = {
+    "content-type": file.type,
+    etag,
+    // Revalidate every time: the file changes whenever it is rebuilt, and an unchanged one costs a 304.
+    "cache-control": "no-cache",
+    vary: "Accept-Encoding",
+  };
+  if (notModified(req.headers["if-none-match"], etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return true;
+  }
+  const content = body(entry, encoding);
+  if (encoding !== "identity") headers["content-encoding"] = encoding;
+  headers["content-length"] = content.length;
+  res.writeHead(200, headers);
+  res.end(req.method === "HEAD" ? undefined : content);
+  return true;
+}
