@@ -7,20 +7,32 @@
   // Enter right after typing a search opens the first result; Redoc only opened a result chosen with the arrow keys.
   // Keys reach the open dialog from the document (the input need not have focus), so they are watched there.
   let chosen = false;
+  let typedAt = 0;
+  let resultsAt = 0;
   const dialog = () => document.querySelector('[data-testid="search-dialog"]');
+  // When the results last changed: Enter must wait for those of the query as typed, not open the previous query's.
+  new MutationObserver(() => {
+    if (dialog()) resultsAt = performance.now();
+  }).observe(document.body, { childList: true, subtree: true, characterData: true });
   document.addEventListener("keydown", (event) => {
     if (!dialog()) return;
     if (event.key === "ArrowDown" || event.key === "ArrowUp") chosen = true;
-    else if (event.key.length === 1 || event.key === "Backspace") chosen = false;
+    else if (event.key.length === 1 || event.key === "Backspace") {
+      chosen = false;
+      typedAt = performance.now();
+    }
     if (event.key !== "Enter" || chosen) return;
     event.preventDefault();
     event.stopPropagation();
-    // Results appear once the search has run; wait a little for the first.
-    const started = Date.now();
+    const started = performance.now();
     const open = () => {
+      const now = performance.now();
       const result = dialog()?.querySelector('a[data-component-name="Search/SearchItem"]');
-      if (result) result.click();
-      else if (Date.now() - started < 2000) setTimeout(open, 50);
+      // The results are the query's once they have settled and the first one mentions the query's first word.
+      const word = (dialog()?.querySelector("input")?.value ?? "").trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+      const settled = resultsAt > typedAt && now - resultsAt > 150 && (result?.textContent ?? "").toLowerCase().includes(word);
+      if (result && (settled || now - started > 2000)) result.click();
+      else if (now - started < 3000) setTimeout(open, 50);
     };
     open();
   }, true);
