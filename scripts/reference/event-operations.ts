@@ -1,5 +1,6 @@
 // Gives each event kind of the reference's document its own thin webhook operation, titled with the kind, so a reader
 // finds an event by scanning the navigation or searching for its kind; groups the kinds by family.
+import { isDeepStrictEqual } from "node:util";
 import { isObject, type JsonObject } from "../../src/contract/json.ts";
 import { deref } from "../../src/contract/operations.ts";
 
@@ -15,8 +16,8 @@ export const FAMILY_TAGS: Record<string, string> = {
 function meaning(kind: string): string {
   const [phase, , resource] = kind.split(".");
   if (kind === "provider.connection.created") return "A provider connection was created.";
-  if (phase === "historical") return `The historical pull of \`${resource}\` completed: sent once, after all its data was fetched.`;
-  return kind.endsWith(".updated") ? `Ongoing \`${resource}\` data was updated.` : `Ongoing \`${resource}\` data was created.`;
+  if (phase === "historical") return `Historical pull of \`${resource}\` completed: sent once, after all its data was fetched.`;
+  return kind.endsWith(".updated") ? `Ongoing \`${resource}\` data updated.` : `Ongoing \`${resource}\` data created.`;
 }
 
 function familyOf(kind: string, entry: unknown): string {
@@ -35,16 +36,22 @@ function exampleOf(document: JsonObject, family: JsonObject, kind: string): Json
   const name = resource in examples ? resource : names.length === 1 ? names[0]! : undefined;
   if (name === undefined) throw new Error(`reference: event family has no example for ${kind}`);
   const example = deref(document, examples[name]);
+  // The shared example where it is already of this kind; a copy with the kind's event_type otherwise.
+  if ((example.value as JsonObject).event_type === kind) return { [name]: examples[name] as JsonObject };
   return { [name]: { value: { ...(example.value as JsonObject), event_type: kind } } };
 }
 
-/** Moves a family operation's inline responses into components, so every kind's operation references them. */
+/**
+ * Moves a family operation's inline responses into components, so every kind's operation references them: one
+ * component per status where the families answer alike (`Event200`), one per family where they do not.
+ */
 function sharedResponses(components: JsonObject, family: string, responses: JsonObject): JsonObject {
   const shared = (components.responses ??= {}) as JsonObject;
   return Object.fromEntries(
     Object.entries(responses).map(([status, response]) => {
       if (isObject(response) && typeof response.$ref === "string") return [status, response];
-      const name = `${family}_${status}`;
+      const common = `Event${status}`;
+      const name = shared[common] === undefined || isDeepStrictEqual(shared[common], response) ? common : `${family}${status}`;
       shared[name] = response;
       return [status, { $ref: `#/components/responses/${name}` }];
     }),
@@ -79,14 +86,14 @@ export function expandEventOperations(document: JsonObject): void {
     expanded[kind] = {
       post: {
         summary: kind,
-        description: `${meaning(kind)} ${operation.summary}: signed and delivered as the introduction's Events section says.`,
+        description: meaning(kind),
         tags: [FAMILY_TAGS[family]],
         security: [],
         ...(operation.deprecated === true ? { deprecated: true } : {}),
         ...(typeof operation["x-svc-provisional"] === "string" ? { "x-svc-provisional": operation["x-svc-provisional"] } : {}),
         parameters: operation.parameters,
+        // The body is required (the family's operation says so); left implicit, as in the ~180 copies it would be.
         requestBody: {
-          required: true,
           content: { "application/json": { schema: (content["application/json"] as JsonObject).schema, examples: exampleOf(document, operation, kind) } },
         },
         responses: shared.responses,

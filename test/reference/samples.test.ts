@@ -1,0 +1,63 @@
+// Every request sample of the reference works: each client sample type-checks against the package's own types, and each
+// curl sample, run by curl against the mock with the base URL swapped, gets a 2xx its operation declares.
+import { execFile } from "node:child_process";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, it } from "vitest";
+import { listOperations } from "../../src/contract/operations.ts";
+import { readBundle, repoRoot } from "../../scripts/lib/paths.ts";
+import { runTool } from "../../scripts/lib/tools.ts";
+import { serviceBaseUrl, type CodeSample } from "../../scripts/reference/code-samples.ts";
+import { referenceDocument } from "../../scripts/reference/document.ts";
+import { mockUrl } from "../support/mock.ts";
+
+const run = promisify(execFile);
+let operations: { operationId: string; statuses: string[]; samples: CodeSample[] }[];
+let baseUrl: string;
+
+beforeAll(async () => {
+  const document = referenceDocument(await readBundle());
+  baseUrl = serviceBaseUrl(document);
+  operations = listOperations(document).map((op) => ({
+    operationId: op.operationId,
+    statuses: Object.keys(op.operation.responses as object),
+    samples: op.operation["x-codeSamples"] as CodeSample[],
+  }));
+});
+
+const sample = (samples: CodeSample[], label: string) => samples.find((s) => s.label === label)!.source;
+
+describe("request samples", () => {
+  it("every operation has a curl and a client sample, with placeholder credentials only", () => {
+    expect(operations.length).toBeGreaterThan(0);
+    for (const { operationId, samples } of operations) {
+      expect(samples?.map((s) => s.label), operationId).toEqual(["curl", "Client"]);
+      for (const { source } of samples) expect(source, operationId).toMatch(/YOUR_(TEAM_API_KEY|LINK_TOKEN|MANAGEMENT_KEY)/);
+    }
+  });
+
+  it("every client sample type-checks against the package's types", async () => {
+    // Inside the repository, so the package's own name resolves to generated/ as it does for an installed package.
+    const dir = path.join(repoRoot, "test-output", "samples");
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    for (const { operationId, samples } of operations) await writeFile(path.join(dir, `${operationId}.ts`), `${sample(samples, "Client")}\nexport {};\n`);
+    await writeFile(path.join(dir, "tsconfig.json"), JSON.stringify({ extends: "../../tsconfig.json", include: ["*.ts"] }));
+    const result = await runTool("tsc", ["-p", path.join(dir, "tsconfig.json")], { allowFailure: true });
+    expect(result.stdout + result.stderr).toBe("");
+    expect(result.code).toBe(0);
+  });
+
+  it("every curl sample, run against the mock, gets a 2xx its operation declares", async () => {
+    const failures: string[] = [];
+    await Promise.all(
+      operations.map(async ({ operationId, statuses, samples }) => {
+        const command = `${sample(samples, "curl").replaceAll(baseUrl, mockUrl)} -s -o /dev/null -w '%{http_code}'`;
+        const { stdout } = await run("bash", ["-c", command]);
+        if (!/^2\d\d$/.test(stdout) || !statuses.includes(stdout)) failures.push(`${operationId}: ${stdout}`);
+      }),
+    );
+    expect(failures).toEqual([]);
+  });
+});
