@@ -5,6 +5,7 @@ import { repoRoot } from "../../scripts/lib/paths.ts";
 import { parseArgs } from "node:util";
 import { clientFigures, type Figure } from "./client.ts";
 import { mockFigures } from "./mock.ts";
+import { referenceFigures } from "./reference.ts";
 import { reviewFigures } from "./review.ts";
 
 const outDir = path.join(repoRoot, ".tmp", "bench");
@@ -19,13 +20,14 @@ function row(figure: Figure, previous: Figure | undefined): string {
 }
 
 const previous = JSON.parse(await readFile(latest, "utf8").catch(() => "{}")) as { figures?: Figure[] };
-// `npm run bench -- --only mock` (or client, or review) runs one group.
+// `npm run bench -- --only mock` (or client, review, reference) runs one group.
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const figures: Figure[] = [];
 const runs = (group: string) => values.only === undefined || values.only === group;
 if (runs("client")) figures.push(...(await clientFigures()));
 if (runs("mock")) figures.push(...(await mockFigures((line) => console.error(`  ${line}`))));
 if (runs("review")) figures.push(...(await reviewFigures((line) => console.error(`  ${line}`))));
+if (runs("reference")) figures.push(...(await referenceFigures((line) => console.error(`  ${line}`))));
 console.log("| figure | value | baseline (same run) | ratio | target |\n|---|---|---|---|---|");
 for (const figure of figures) {
   const before = previous.figures?.find((f) => f.name === figure.name && f.baseline.name === figure.baseline.name);
