@@ -4,11 +4,11 @@ import { readdir, readFile, stat, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { isMain } from "./lib/cli.ts";
 import { bundleJsonPath, generatedDir, referenceHtmlPath, repoRoot } from "./lib/paths.ts";
-
-const referenceScriptsDir = path.join(repoRoot, "scripts", "reference");
 import { inputsHash } from "./lib/inputs-hash.ts";
 
 const INPUTS_HASH = "inputs.sha256";
+/** What makes the reference from the bundle: build-docs.ts and everything in scripts/reference/. */
+const referenceScriptsDir = path.join(repoRoot, "scripts", "reference");
 
 /** Every committed artifact, by its name under generated/, as the current sources make it. */
 /**

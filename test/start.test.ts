@@ -1,15 +1,16 @@
 // `npm start` builds what is missing, serves the mock and the reference on 127.0.0.1, loads Prism into its own process for
 // a dynamic answer (no second process), and leaves no process behind when stopped.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { readdir, readFile, rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./support/net.ts";
-import { binPath, toolEnv } from "../scripts/lib/tools.ts";
 import { TEST_API_KEY } from "./support/mock.ts";
 import { freshCopy } from "./support/fresh-copy.ts";
+import { launchStart } from "./support/start-process.ts";
 
 let child: ChildProcess;
-let output = "";
+/** What npm start printed so far. */
+let printed: () => string;
 let port: number;
 let clone: string;
 
@@ -22,20 +23,9 @@ async function isRunning(pid: number): Promise<boolean> {
 beforeAll(async () => {
   port = await freePort();
   clone = await freshCopy();
-  child = spawn(binPath("tsx"), ["scripts/start.ts", "--port", String(port)], { cwd: clone, env: toolEnv, stdio: ["ignore", "pipe", "pipe"] });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), 90_000);
-    const check = () => {
-      if (output.includes("Stop with Ctrl-C")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on("data", check);
-    child.on("exit", () => reject(new Error(`npm start exited:\n${output}`)));
-  });
+  const start = await launchStart(clone, port, 90_000);
+  child = start.child;
+  printed = start.output;
 });
 
 afterAll(async () => {
@@ -60,8 +50,8 @@ async function descendants(pid: number): Promise<{ pid: number; command: string 
 /** Waits until the output shows a line, for what npm start does after it listens. */
 async function outputShows(text: string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!output.includes(text)) {
-    if (Date.now() > deadline) throw new Error(`npm start never printed ${JSON.stringify(text)}:\n${output}`);
+  while (!printed().includes(text)) {
+    if (Date.now() > deadline) throw new Error(`npm start never printed ${JSON.stringify(text)}:\n${printed()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -69,10 +59,10 @@ async function outputShows(text: string, timeoutMs = 90_000): Promise<void> {
 describe("npm start", () => {
   it("listens before the reference is built, and says so at /docs meanwhile", async () => {
     // The fresh clone has no reference: the mock is up before the reference is written, if it is written yet.
-    const listening = output.indexOf("Stop with Ctrl-C");
-    const reference = output.indexOf("build: wrote generated/reference.html");
+    const listening = printed().indexOf("Stop with Ctrl-C");
+    const reference = printed().indexOf("build: wrote generated/reference.html");
     expect(listening).toBeGreaterThanOrEqual(0);
-    expect(reference === -1 || reference > listening, output).toBe(true);
+    expect(reference === -1 || reference > listening, printed()).toBe(true);
   });
 
   it("builds the reference a fresh clone lacks, after listening", async () => {
@@ -80,8 +70,8 @@ describe("npm start", () => {
   });
 
   it("prints where the mock and the reference are", () => {
-    expect(output).toContain(`Mock server:  http://127.0.0.1:${port}`);
-    expect(output).toContain(`Reference:    http://127.0.0.1:${port}/docs`);
+    expect(printed()).toContain(`Mock server:  http://127.0.0.1:${port}`);
+    expect(printed()).toContain(`Reference:    http://127.0.0.1:${port}/docs`);
   });
 
   it("serves the API", async () => {
@@ -100,14 +90,14 @@ describe("npm start", () => {
   });
 
   it("loads Prism into its own process only for a dynamic answer, starting no other, and leaves no process behind when stopped", async () => {
-    expect(output).not.toContain("prism: loaded");
+    expect(printed()).not.toContain("prism: loaded");
     const before = await descendants(child.pid!);
     const response = await fetch(`http://127.0.0.1:${port}/v3/lab_tests/labs`, { headers: { "x-svc-api-key": TEST_API_KEY, prefer: "dynamic=true" } });
     expect(response.status).toBe(200);
     // Prism answered (it is installed here, a development dependency): no fallback to the declared example.
-    expect(response.headers.get("x-svc-mock-dynamic-fallback"), output).toBeNull();
+    expect(response.headers.get("x-svc-mock-dynamic-fallback"), printed()).toBeNull();
     await outputShows("prism: loaded @stoplight/prism-http");
-    expect(output).toContain("into this process for dynamic answers");
+    expect(printed()).toContain("into this process for dynamic answers");
     const after = await descendants(child.pid!);
     // Whatever else came and went (tsx's esbuild service), nothing that runs Prism.
     expect(after.filter((p) => /@stoplight[\\/]prism/.test(p.command))).toEqual([]);

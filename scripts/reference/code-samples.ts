@@ -21,12 +21,17 @@ export const CREDENTIAL_PLACEHOLDERS: Record<string, string> = {
   managementKey: "YOUR_MANAGEMENT_KEY",
 };
 
-/** The service's base address as the contract's first server gives it (its variables at their defaults). */
+/** A server's address with its variables at their defaults. */
+export function serverUrl(server: JsonObject): string {
+  const variables = (server.variables ?? {}) as Record<string, { default: string }>;
+  return String(server.url).replace(/\{(\w+)\}/g, (_, name: string) => variables[name]!.default);
+}
+
+/** The service's base address: the contract's first server. */
 export function serviceBaseUrl(document: JsonObject): string {
   const server = ((document.servers ?? []) as JsonObject[])[0];
   if (!isObject(server) || typeof server.url !== "string") throw new Error("reference: the contract names no server");
-  const variables = (server.variables ?? {}) as Record<string, { default: string }>;
-  return server.url.replace(/\{(\w+)\}/g, (_, name: string) => variables[name]!.default);
+  return serverUrl(server);
 }
 
 function schemeHeader(document: JsonObject, scheme: string): string {

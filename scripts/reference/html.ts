@@ -3,9 +3,12 @@
 // readers work as a reader expects (reader.js).
 import { readFileSync } from "node:fs";
 
-/** Inserts `text` before the last `marker` (a closing tag: the page's scripts contain the same tags in strings). */
-function insertBeforeLast(html: string, marker: string, text: string): string {
-  const at = html.lastIndexOf(marker);
+/**
+ * Inserts `text` before a closing tag. The page's scripts hold the same tags in strings, so which one is the page's own
+ * matters: the head's is the first (it ends before any script), the body's the last.
+ */
+function insertBefore(html: string, marker: "</head>" | "</body>", text: string): string {
+  const at = marker === "</head>" ? html.indexOf(marker) : html.lastIndexOf(marker);
   if (at < 0) throw new Error(`reference: the rendered page has no ${marker}`);
   return html.slice(0, at) + text + html.slice(at);
 }
@@ -40,11 +43,8 @@ export function finishReferenceHtml(html: string): string {
   }
   page = fragmentLinks(page);
   const css = readFileSync(new URL("./reference.css", import.meta.url), "utf8");
-  // The head ends before the first script, so its first </head> is the real one.
-  const head = page.indexOf("</head>");
-  if (head < 0) throw new Error("reference: the rendered page has no </head>");
-  page = `${page.slice(0, head)}<style>\n${css}</style>\n${page.slice(head)}`;
+  page = insertBefore(page, "</head>", `<style>\n${css}</style>\n`);
   const script = readFileSync(new URL("./reader.js", import.meta.url), "utf8");
-  page = insertBeforeLast(page, "</body>", `<script>\n${script.replaceAll("</script", "<\\/script")}</script>\n`);
+  page = insertBefore(page, "</body>", `<script>\n${script.replaceAll("</script", "<\\/script")}</script>\n`);
   return page;
 }

@@ -6,6 +6,7 @@ import { deref, listOperations, type ContractOperation } from "../../src/contrac
 import { operationRows } from "../generate-tables.ts";
 import { TRANSPORT_RESPONSES } from "../lib/decorate.ts";
 import { BADGES } from "./badges.ts";
+import { serverUrl } from "./code-samples.ts";
 
 /** The document's name for each credential (section 5). A new security scheme must be named here. */
 const CREDENTIAL_NAMES: Record<string, string> = {
@@ -34,10 +35,9 @@ function table(header: string[], rows: string[][]): string {
 
 function serversSection(document: JsonObject): string {
   const rows = ((document.servers ?? []) as JsonObject[]).map((server) => {
-    const variables = (server.variables ?? {}) as Record<string, { default: string; description?: string }>;
-    const url = String(server.url).replace(/\{(\w+)\}/g, (_, name: string) => variables[name]!.default);
+    const variables = (server.variables ?? {}) as Record<string, { description?: string }>;
     const notes = Object.entries(variables).map(([name, variable]) => ` Replace it with your region's (\`${name}\`: ${variable.description ?? ""})`);
-    return [`\`${url}\``, `${String(server.description ?? "")}${notes.join("")}`];
+    return [`\`${serverUrl(server)}\``, `${String(server.description ?? "")}${notes.join("")}`];
   });
   return [
     "## Base URL",
@@ -108,7 +108,8 @@ function errorsSection(document: JsonObject): string {
     });
   };
   const transport = (document[TRANSPORT_RESPONSES] ?? {}) as Record<string, unknown>;
-  const everywhere: [string, unknown][] = [["401", (document.components as JsonObject).responses && ((document.components as JsonObject).responses as JsonObject).Unauthorized], ...Object.entries(transport)];
+  const unauthorized = ((document.components as JsonObject).responses as JsonObject | undefined)?.Unauthorized;
+  const everywhere: [string, unknown][] = [["401", unauthorized], ...Object.entries(transport)];
   const statusRows = everywhere
     .filter(([, response]) => response !== undefined)
     .sort(([a], [b]) => Number(a) - Number(b))
@@ -126,14 +127,14 @@ function errorsSection(document: JsonObject): string {
 }
 
 function badgesSection(): string {
-  const meanings: Record<string, string> = {
+  const meanings: Record<keyof typeof BADGES, string> = {
     closedBeta: "Only teams the service has enabled may call it; others get `403` `closed_beta_not_enabled`.",
     closedBetaValues: "Some values it takes are in closed beta (listed on the field); a team not enabled gets `403` for them.",
     provisional: "The interface document does not show it; the package designed the obvious shape, which may change.",
     deprecated: "Still served, to be removed; its description names what replaces it.",
     deprecatedParts: "Some fields or parameters it sends or answers are deprecated; each says what replaces it.",
   };
-  const rows = Object.entries(BADGES).map(([key, badge]) => [`**${badge.name}**`, meanings[key] ?? ""]);
+  const rows = (Object.keys(BADGES) as (keyof typeof BADGES)[]).map((key) => [`**${BADGES[key].name}**`, meanings[key]]);
   return ["## Badges", "Operation titles and navigation entries carry these badges, derived from the contract's own markings:", "", table(["badge", "meaning"], rows)].join("\n");
 }
 

@@ -10,10 +10,6 @@
   let typedAt = 0;
   let resultsAt = 0;
   const dialog = () => document.querySelector('[data-testid="search-dialog"]');
-  // When the results last changed: Enter must wait for those of the query as typed, not open the previous query's.
-  new MutationObserver(() => {
-    if (dialog()) resultsAt = performance.now();
-  }).observe(document.body, { childList: true, subtree: true, characterData: true });
   document.addEventListener("keydown", (event) => {
     if (!dialog()) return;
     if (event.key === "ArrowDown" || event.key === "ArrowUp") chosen = true;
@@ -54,14 +50,17 @@
       if (control.getAttribute("aria-label") !== name) control.setAttribute("aria-label", name);
     }
   };
+  // One watcher of the page for both: it notes when the search results last changed (Enter must wait for those of the
+  // query as typed, not open the previous query's) and mends names once per frame after Redoc renders.
   let queued = false;
   new MutationObserver(() => {
+    if (dialog()) resultsAt = performance.now();
     if (queued) return;
     queued = true;
     requestAnimationFrame(() => {
       queued = false;
       fix();
     });
-  }).observe(root, { childList: true, subtree: true, characterData: true });
+  }).observe(document.body, { childList: true, subtree: true, characterData: true });
   fix();
 })();

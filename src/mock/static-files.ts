@@ -3,7 +3,11 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import type http from "node:http";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
+
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
 
 export interface StaticFile {
   path: string;
@@ -23,7 +27,8 @@ type Encoding = "br" | "gzip" | "identity";
 interface Prepared {
   version: string;
   hash: string;
-  bodies: Partial<Record<Encoding, Buffer>>;
+  /** Each encoding's bytes, compressed once, on first request: a promise, so requests that arrive meanwhile share it. */
+  bodies: Partial<Record<Encoding, Promise<Buffer>>>;
   raw: Buffer;
 }
 
@@ -53,17 +58,18 @@ async function prepare(file: StaticFile): Promise<Prepared | undefined> {
   if (known?.version === version) return known;
   const raw = await readFile(file.path).catch(() => undefined);
   if (raw === undefined) return undefined;
-  const entry: Prepared = { version, raw, bodies: { identity: raw }, hash: createHash("sha256").update(raw).digest("base64url").slice(0, 22) };
+  const entry: Prepared = { version, raw, bodies: { identity: Promise.resolve(raw) }, hash: createHash("sha256").update(raw).digest("base64url").slice(0, 22) };
   prepared.set(file.path, entry);
   return entry;
 }
 
-function body(entry: Prepared, encoding: Encoding): Buffer {
-  // Compressed once per version of the file, on first request; brotli at quality 9 keeps that to a fraction of a second.
+function body(entry: Prepared, encoding: Encoding): Promise<Buffer> {
+  // In zlib's thread pool, so API requests are not held while the reference is compressed; brotli at quality 9 keeps
+  // that to a fraction of a second.
   entry.bodies[encoding] ??=
     encoding === "br"
-      ? brotliCompressSync(entry.raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: entry.raw.length } })
-      : gzipSync(entry.raw, { level: 9 });
+      ? brotli(entry.raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_SIZE_HINT]: entry.raw.length } })
+      : gzipped(entry.raw, { level: 9 });
   return entry.bodies[encoding]!;
 }
 
@@ -95,7 +101,7 @@ export async function serveStatic(req: http.IncomingMessage, res: http.ServerRes
     res.end();
     return true;
   }
-  const content = body(entry, encoding);
+  const content = await body(entry, encoding);
   if (encoding !== "identity") headers["content-encoding"] = encoding;
   headers["content-length"] = content.length;
   res.writeHead(200, headers);

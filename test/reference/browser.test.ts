@@ -2,7 +2,7 @@
 // over `npm start`'s /docs (a new process) and as a file: it renders every operation and event kind in the navigation,
 // search finds them, links land where they point after a reload or in a new tab, axe-core finds no critical or serious
 // violation, and at 390 px the menu bar covers no text. Screenshots go to test-output/reference/ (ignored by git).
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -10,11 +10,11 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOperations } from "../../src/contract/operations.ts";
 import { readBundle, referenceHtmlPath, repoRoot } from "../../scripts/lib/paths.ts";
-import { binPath, toolEnv } from "../../scripts/lib/tools.ts";
 import { referenceStale } from "../../scripts/build.ts";
 import { referenceDocument } from "../../scripts/reference/document.ts";
 import { BROWSER_INSTALL, findBrowser, launchBrowser, openReaderPage, waitForReference, type ReaderPage } from "../support/browser.ts";
 import { freePort } from "../support/net.ts";
+import { launchStart } from "../support/start-process.ts";
 
 const executable = findBrowser();
 if (executable === undefined) console.warn(`test/reference/browser.test.ts skipped: no Chromium found; install one with: ${BROWSER_INSTALL}`);
@@ -35,21 +35,7 @@ beforeAll(async () => {
   eventKinds = Object.keys(document.webhooks as object);
   await mkdir(outputDir, { recursive: true });
   const port = await freePort();
-  start = spawn(binPath("tsx"), ["scripts/start.ts", "--port", String(port)], { cwd: repoRoot, env: toolEnv, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), 60_000);
-    const read = (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes("Stop with Ctrl-C")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    start!.stdout!.on("data", read);
-    start!.stderr!.on("data", read);
-    start!.on("exit", () => reject(new Error(`npm start exited:\n${output}`)));
-  });
+  start = (await launchStart(repoRoot, port, 60_000)).child;
   docsUrl = `http://127.0.0.1:${port}/docs`;
   browser = await launchBrowser(executable);
 });
