@@ -33,18 +33,22 @@ function table(header: string[], rows: string[][]): string {
   return [`| ${header.join(" | ")} |`, `|${header.map(() => "---").join("|")}|`, ...rows.map((row) => `| ${row.map(cell).join(" | ")} |`)].join("\n");
 }
 
+/** A section of the introduction: its heading, then each block (paragraph or table) apart. */
+function section(title: string, ...blocks: string[]): string {
+  return [`## ${title}`, ...blocks].join("\n\n");
+}
+
 function serversSection(document: JsonObject): string {
   const rows = ((document.servers ?? []) as JsonObject[]).map((server) => {
     const variables = (server.variables ?? {}) as Record<string, { description?: string }>;
     const notes = Object.entries(variables).map(([name, variable]) => ` Replace it with your region's (\`${name}\`: ${variable.description ?? ""})`);
     return [`\`${serverUrl(server)}\``, `${String(server.description ?? "")}${notes.join("")}`];
   });
-  return [
-    "## Base URL",
+  return section(
+    "Base URL",
     "Every path in this reference follows a base URL, such as `GET <base URL>/v3/lab_tests/labs`. Each operation's request samples use the service's; the mock answers the same paths.",
-    "",
     table(["base URL", "what it is"], rows),
-  ].join("\n");
+  );
 }
 
 /** The operations a list names: whole tags where every operation of the tag is in it, single operations otherwise. */
@@ -77,23 +81,21 @@ function credentialsSection(document: JsonObject): string {
     }
     return [`${name} (\`${scheme}\`)`, `\`${String(definition.name)}\``, describeOperations(operations, taken), status];
   });
-  return [
-    "## Authentication",
+  return section(
+    "Authentication",
     "Every credential is a request header. Each operation takes the one its Authorizations box names; a call without it, with it empty, or with another kind of credential gets `401` (`unauthorized`). Request samples carry a placeholder (`YOUR_TEAM_API_KEY`, ...) to replace with your own.",
-    "",
     table(["credential", "header", "taken by", "status"], rows),
-  ].join("\n");
+  );
 }
 
 function pagingSection(document: JsonObject): string {
   const paged = operationRows(document).filter((row) => row.paging !== undefined);
   const rows = paged.map((row) => [`\`${row.method} ${row.template}\``, `\`${row.paging![0]}\``, String(row.paging![1]), String(row.paging![2])]);
-  return [
-    "## Paging",
+  return section(
+    "Paging",
     "A paged list takes `page` (counting from 1, default 1) and `size` (items per page) as query parameters, and answers one page: its items, `page`, `size`, `total` (items across all pages) and `pages` (how many pages). Each of the four numbers may be `null` where the service does not report it; then read pages until one is shorter than `size`. The package's client does this for you: `client.paginate(...)` yields every item, page after page.",
-    "",
     table(["operation", "items", "default size", "largest size"], rows),
-  ].join("\n");
+  );
 }
 
 function errorsSection(document: JsonObject): string {
@@ -114,16 +116,13 @@ function errorsSection(document: JsonObject): string {
     .filter(([, response]) => response !== undefined)
     .sort(([a], [b]) => Number(a) - Number(b))
     .map(([status, response]) => [`\`${status}\``, firstSentence(deref(document, response).description)]);
-  return [
-    "## Errors",
+  return section(
+    "Errors",
     "Every error answer, whatever its status, has the same JSON body (`ErrorBody`): branch on `code`, show `message` to developers, and read `details` for the parts of the request that break the contract.",
-    "",
     table(["field", "present", "what it holds"], [...fieldRows("ErrorBody"), ...fieldRows("ErrorDetail")]),
-    "",
     "Besides the statuses each operation lists, every operation may answer these (`401` where it takes a credential):",
-    "",
     table(["status", "when"], statusRows),
-  ].join("\n");
+  );
 }
 
 function badgesSection(): string {
@@ -135,13 +134,13 @@ function badgesSection(): string {
     deprecatedParts: "Some fields or parameters it sends or answers are deprecated; each says what replaces it.",
   };
   const rows = (Object.keys(BADGES) as (keyof typeof BADGES)[]).map((key) => [`**${BADGES[key].name}**`, meanings[key]]);
-  return ["## Badges", "Operation titles and navigation entries carry these badges, derived from the contract's own markings:", "", table(["badge", "meaning"], rows)].join("\n");
+  return section("Badges", "Operation titles and navigation entries carry these badges, derived from the contract's own markings:", table(["badge", "meaning"], rows));
 }
 
 function eventsSection(document: JsonObject): string {
   const tag = ((document.tags ?? []) as JsonObject[]).find((entry) => entry.name === "Events");
   if (tag === undefined) throw new Error("reference: the contract has no Events tag to take the events' introduction from");
-  return ["## Events", String(tag.description).trim()].join("\n");
+  return section("Events", String(tag.description).trim());
 }
 
 /**
