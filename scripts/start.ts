@@ -7,10 +7,12 @@ import { repoRoot } from "./lib/paths.ts";
 import { readMockOptions } from "../src/mock/options.ts";
 import { startMock } from "./lib/mock-server.ts";
 
-const USAGE = `usage: npm start -- [--port <port>] [--host <address>]
+const USAGE = `usage: npm start -- [--port <port>] [--host <address>] [--stateful]
 
   --port <port>     the port to listen on (default: PORT, else 4010)
   --host <address>  the address to listen on (default: 127.0.0.1)
+  --stateful        remember what each team does (users, link tokens, insurance, bulk imports, webhook
+                    endpoints), per credential; /_mock/state resets it and moves each team's clock
   --help            this text`;
 
 /** Stops with one line naming the cause: what a person starting the mock needs, not a stack trace. */
@@ -19,7 +21,7 @@ function fail(line: string): never {
   process.exit(1);
 }
 
-const { port, host } = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
+const { port, host, stateful } = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
 
 if (!(await upToDate())) {
   // Build and lint in a process of their own, so the mock never holds TypeScript, Redocly and Spectral in memory.
@@ -38,14 +40,14 @@ if (!(await upToDate())) {
 let referenceMessage: string | undefined;
 if (await referenceStale()) referenceMessage = "The reference is being built; this page reloads by itself.";
 
-const mock = await startMock({ port, host, log: (line) => console.error(line), referencePending: () => referenceMessage }).catch(
+const mock = await startMock({ port, host, log: (line) => console.error(line), referencePending: () => referenceMessage, ...(stateful ? { stateful: {} } : {}) }).catch(
   (error: NodeJS.ErrnoException) => {
     if (error.code === "EADDRINUSE") fail(`port ${port} on ${host} is in use. Stop what holds it, or run: npm start -- --port ${port + 1}`);
     return fail(`the mock did not start: ${error.message}`);
   },
 );
 console.log(`
-Mock server:  ${mock.url}   (answers from the contract's examples; Prism loads on the first Prefer: dynamic=true)
+Mock server:  ${mock.url}   (${stateful ? `stateful: remembers each team's calls; ${mock.url}/_mock/state resets it and moves its clock` : "answers from the contract's examples"}; Prism loads on the first Prefer: dynamic=true)
 Reference:    ${mock.url}/docs   (also generated/reference.html)
 Contract:     ${mock.url}/openapi.yaml   ${mock.url}/openapi.json
 

@@ -2,6 +2,7 @@
 // `npm start` and the tests; the installed package's own entry is src/mock/cli.ts, so the repository's paths stay here.
 import path from "node:path";
 import { createMockHost } from "../../src/mock/host.ts";
+import type { StatefulOptions } from "../../src/mock/pipeline.ts";
 import { findPrism, prismInventor } from "../../src/mock/prism.ts";
 import { REFERENCE_ALIASES } from "../../src/mock/static-files.ts";
 import { bundleJsonPath, bundleYamlPath, readBundle, referenceHtmlPath, repoRoot } from "./paths.ts";
@@ -20,6 +21,8 @@ export interface MockOptions {
   specPath?: string;
   /** While it returns a message, /docs shows it instead of the reference (npm start builds the reference after listening). */
   referencePending?: () => string | undefined;
+  /** Remember what each team did (`--stateful`), with these caps and settings if given. */
+  stateful?: StatefulOptions;
 }
 
 export async function startMock(options: MockOptions): Promise<RunningMock> {
@@ -30,6 +33,7 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
   const server = createMockHost({
     document,
     log: options.log,
+    ...(options.stateful === undefined ? {} : { stateful: options.stateful }),
     ...(prism === undefined ? {} : { prism: prismInventor(document, prism, options.log) }),
     staticFiles: {
       "/docs": { path: referenceHtmlPath, type: "text/html; charset=utf-8", aliases: REFERENCE_ALIASES, ...(options.referencePending ? { pending: options.referencePending } : {}) },

@@ -13,12 +13,14 @@ const generated = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..
 /** The Prism release the package is tested with: its peer dependency, pinned in the package's own package.json. */
 const { peerDependencies } = JSON.parse(readFileSync(path.join(generated, "..", "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
 
-const USAGE = `usage: svc-health-mock [--port <port>] [--host <address>]
+const USAGE = `usage: svc-health-mock [--port <port>] [--host <address>] [--stateful]
 
 Serves the mock of the Health Data, Lab Testing and Connection API from the contract this package ships.
 
   --port <port>     the port to listen on (default: PORT, else 4010)
   --host <address>  the address to listen on (default: 127.0.0.1)
+  --stateful        remember what each team does (users, link tokens, insurance, bulk imports, webhook
+                    endpoints), per credential; /_mock/state resets it and moves each team's clock
   --help            this text
 
 Dynamic answers (Prefer: dynamic=true) need Prism, an optional peer dependency:
@@ -31,7 +33,7 @@ function fail(line: string): never {
   process.exit(1);
 }
 
-const { port, host } = readMockOptions(USAGE, "--help lists the options", fail);
+const { port, host, stateful } = readMockOptions(USAGE, "--help lists the options", fail);
 
 const specPath = path.join(generated, "openapi.json");
 const document = JSON.parse(readFileSync(specPath, "utf8")) as Record<string, unknown>;
@@ -43,6 +45,7 @@ const reference = path.join(generated, "reference.html");
 const server = createMockHost({
   document,
   log,
+  ...(stateful ? { stateful: {} } : {}),
   ...(prism === undefined ? {} : { prism: prismInventor(document, prism, log) }),
   staticFiles: {
     "/openapi.json": { path: specPath, type: "application/json" },
@@ -58,7 +61,8 @@ server.once("error", (error: NodeJS.ErrnoException) => {
 server.listen(port, host, () => {
   const { port: bound } = server.address() as { port: number };
   const url = `http://${host}:${bound}`;
-  console.log(`Mock server:  ${url}   (answers from the contract's examples${prism ? "; Prism loads on the first Prefer: dynamic=true" : "; Prism is not installed, so dynamic answers are the examples"})
+  const mode = stateful ? `stateful: remembers each team's calls; ${url}/_mock/state resets it and moves its clock` : "answers from the contract's examples";
+  console.log(`Mock server:  ${url}   (${mode}${prism ? "; Prism loads on the first Prefer: dynamic=true" : "; Prism is not installed, so dynamic answers are the examples"})
 Contract:     ${url}/openapi.yaml   ${url}/openapi.json
 Try:  curl -s -H 'x-svc-api-key: sk_test_example_not_a_real_key' ${url}/v3/lab_tests/labs
 Stop with Ctrl-C.`);

@@ -5,7 +5,7 @@ import type { Duplex } from "node:stream";
 import type { JsonObject } from "../contract/json.ts";
 import type { Inventor } from "./dynamic.ts";
 import { sendError, sendOnSocket } from "./http.ts";
-import { createPipeline } from "./pipeline.ts";
+import { createPipeline, type StatefulOptions } from "./pipeline.ts";
 import type { StaticFile } from "./static-files.ts";
 
 /** Node's parser refuses a request line and headers over 16 KiB together; a request line over half of it is the target's fault. */
@@ -20,6 +20,8 @@ export interface MockHostOptions {
   /** Prism's invented answers, loaded on first use (only `Prefer: dynamic=true` asks); undefined when Prism is not installed. */
   prism?: Inventor;
   log?: (line: string) => void;
+  /** Remember what each team did (`--stateful`); absent, every answer comes from the examples. */
+  stateful?: StatefulOptions;
 }
 
 export function createMockHost(options: MockHostOptions): http.Server {

@@ -9,6 +9,12 @@ import { chooseBranch } from "../contract/mock-branches.ts";
 import { DYNAMIC_FALLBACK, dynamicAnswer, type Inventor } from "./dynamic.ts";
 import { serveStatic, type StaticFile } from "./static-files.ts";
 import { acceptsJson, allowCors, answerPreflight, corsHeaders, JSON_TYPE, readBody, requestTarget, sendError } from "./http.ts";
+import { listOperations } from "../contract/operations.ts";
+import { StatefulMock } from "./state/handlers.ts";
+import { CONTROL_PATH, controlAnswer, notStateful } from "./state/control.ts";
+import { allowLoopbackWebhooks } from "./state/loopback-webhooks.ts";
+import { StateFull, type StateCaps, type TeamSettings } from "./state/model.ts";
+import type { StateAnswer } from "./state/answers.ts";
 
 export interface PipelineOptions {
   document: JsonObject;
@@ -17,7 +23,18 @@ export interface PipelineOptions {
   /** Prism's invented answers, loaded on first use (only `Prefer: dynamic=true` asks); undefined when Prism is not installed. */
   prism?: Inventor;
   log: (line: string) => void;
+  /** Remember what each team did (`--stateful`); without it, every answer comes from the examples. */
+  stateful?: StatefulOptions;
 }
+
+/** The stateful mock's bounds and each new team's settings, where a caller (a test) wants others than the defaults. */
+export interface StatefulOptions {
+  caps?: Partial<StateCaps>;
+  defaults?: Partial<TeamSettings>;
+}
+
+/** Says that the stateful mock's own answer broke the contract and was replaced by a 500 (a fault of the mock). */
+const CONTRACT_VIOLATION = "x-svc-mock-contract-violation";
 
 /** A refusal in the contract's error body. */
 interface Refusal {
@@ -48,15 +65,30 @@ interface Exchange {
 const ANSWERED = "answered" as const;
 type Step = (exchange: Exchange) => Refusal | typeof ANSWERED | undefined | Promise<Refusal | typeof ANSWERED | undefined>;
 
+const notStatefulRefusal = (): Refusal => {
+  const answer = notStateful();
+  const body = answer.body as { code: string; message: string };
+  return { status: answer.status, code: body.code, message: body.message };
+};
+
 const preferDetail = (message: string): ErrorDetail[] => [{ location: "header", field: "prefer", message }];
 
 export function createPipeline(options: PipelineOptions): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> {
-  const router = createRouter(options.document);
-  const validator = new ContractValidator(options.document);
+  // The stateful mock also takes loopback http webhook URLs, so it validates against a copy that says so.
+  const document = options.stateful === undefined ? options.document : allowLoopbackWebhooks(options.document);
+  const router = createRouter(document);
+  const validator = new ContractValidator(document);
+  const stateful = options.stateful === undefined ? undefined : new StatefulMock({ document, operations: listOperations(document), ...options.stateful, log: options.log });
+  const sendState = (x: Exchange, answer: StateAnswer) => {
+    const body = Buffer.from(JSON.stringify(answer.body));
+    x.res.writeHead(answer.status, ["content-type", JSON_TYPE, "content-length", String(body.length), ...Object.entries(answer.headers ?? {}).flat(), ...corsHeaders(x.req)]);
+    x.res.end(body);
+    return ANSWERED;
+  };
   const answers = new Map<string, OperationAnswers>();
   const answersFor = (match: RouteMatch): OperationAnswers => {
     let found = answers.get(match.operation.operationId);
-    if (found === undefined) answers.set(match.operation.operationId, (found = answersOf(options.document, match.operation)));
+    if (found === undefined) answers.set(match.operation.operationId, (found = answersOf(document, match.operation)));
     return found;
   };
 
@@ -69,6 +101,18 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
       if (url === undefined) return { status: 400, code: "invalid_request", message: "The request target is not a path nor an absolute URL." };
       x.url = url;
       return undefined;
+    },
+    async function control(x) {
+      if (x.url.pathname !== CONTROL_PATH) return undefined;
+      if (stateful === undefined) return notStatefulRefusal();
+      const text = await readBody(x.req);
+      if (text === undefined) return { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." };
+      try {
+        return sendState(x, controlAnswer(stateful, x.method, x.req.headers, text));
+      } catch (error) {
+        if (error instanceof StateFull) return { status: 429, code: "mock_state_full", message: error.message, headers: { "retry-after": "3600" } };
+        throw error;
+      }
     },
     function preflight(x) {
       if (x.method !== "OPTIONS" || x.req.headers["access-control-request-method"] === undefined || !router.pathExists(x.url.pathname)) return undefined;
@@ -128,6 +172,18 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
       if (details.length === 0) return undefined;
       const parts = details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`;
       return { status: 422, code: "invalid_request", message: `The request has ${parts}.`, details };
+    },
+    async function remember(x) {
+      // A Prefer header still chooses a declared answer, leaving the state as it is.
+      if (stateful === undefined || x.req.headers.prefer !== undefined) return undefined;
+      const answer = await stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.body });
+      if (answer === undefined) return undefined;
+      // What the state makes is checked like anything Prism invents: an answer that breaks the contract is the mock's fault.
+      const violations = validator.validateResponse(x.match.operation, answer.status, answer.body);
+      if (violations.length === 0) return sendState(x, answer);
+      const why = violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ").slice(0, 300);
+      options.log(`stateful ${x.match.operation.operationId}: the answer ${answer.status} broke the contract: ${why}`);
+      return { status: 500, code: "internal_error", message: "The stateful mock made an answer that breaks the contract; its log has the details.", headers: { [CONTRACT_VIOLATION]: why } };
     },
     function branch(x) {
       const prefer = typeof x.req.headers.prefer === "string" && x.req.headers.prefer.trim() !== "" ? x.req.headers.prefer : undefined;

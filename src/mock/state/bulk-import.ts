@@ -1,0 +1,74 @@
+// Bulk import (4.4): each call makes one background operation that takes the team's `bulk_import_duration_ms` on its
+// clock, migrating its connections one by one; List Bulk Ops shows it queued, in progress, then completed. A
+// connection whose user is not one of the team's fails. `wait_for_completion` waits up to `bulk_import_wait_ms`.
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { refuse } from "./answers.ts";
+import { isoAt, teamNow, type BulkOpRecord, type TeamState } from "./model.ts";
+import { liveUser } from "./users.ts";
+import type { TeamHandler } from "./handlers.ts";
+
+/** What an operation has done by the team's clock: how many connections are processed, and its status. */
+function progress(team: TeamState, op: BulkOpRecord) {
+  const elapsed = teamNow(team) - op.createdAt;
+  const total = op.connections.length;
+  const done = op.durationMs <= 0 || elapsed >= op.durationMs ? total : Math.max(0, Math.floor((elapsed / op.durationMs) * total));
+  const processed = op.connections.slice(0, done);
+  const imported = processed.filter((c) => c.ok).map((c) => c.userId);
+  const failed = processed.filter((c) => !c.ok).map((c) => c.userId);
+  const status = done === total ? "completed" : done === 0 ? "queued" : "in_progress";
+  const updatedAt = op.createdAt + (done === total ? Math.min(Math.max(elapsed, 0), op.durationMs) : op.durationMs * (done / Math.max(total, 1)));
+  return { done, total, imported, failed, status, updatedAt };
+}
+
+function describe(team: TeamState, op: BulkOpRecord) {
+  const p = progress(team, op);
+  return {
+    id: op.id,
+    provider: op.provider,
+    status: p.status,
+    counts: { submitted: p.total, imported: p.imported.length, failed: p.failed.length, pending: p.total - p.done },
+    user_ids_imported: p.imported,
+    user_ids_failed: p.failed,
+    created_at: isoAt(op.createdAt),
+    updated_at: isoAt(Math.round(p.updatedAt)),
+  };
+}
+
+/** Whether the team may import this provider's connections: a team made through the management API needs its own OAuth credential for it. */
+function importEnabled(team: TeamState, provider: string): boolean {
+  return team.orgId === undefined || team.customCredentials.has(provider);
+}
+
+export const bulkImportHandlers: Record<string, TeamHandler> = {
+  async bulkImportConnections({ team, call, store }) {
+    const provider = String(call.body.provider);
+    if (!importEnabled(team, provider)) {
+      return refuse(403, "feature_not_enabled", `Bulk import is disabled for this team until it configures its own OAuth application credential for ${provider} (PUT /v2/management/teams/${team.id}/custom_credentials/${provider}).`);
+    }
+    store.reserve(team);
+    const connections = (call.body.connections as { user_id: string }[]).map((c) => ({ userId: c.user_id, ok: liveUser(team, c.user_id) !== undefined }));
+    const op: BulkOpRecord = { id: randomUUID(), provider, createdAt: teamNow(team), durationMs: team.settings.bulk_import_duration_ms, connections };
+    team.bulkOps.push(op);
+    if (call.body.wait_for_completion === true) {
+      const remaining = op.createdAt + op.durationMs - teamNow(team);
+      const wait = team.settings.bulk_import_wait_ms;
+      if (remaining <= wait) {
+        if (remaining > 0) await sleep(remaining);
+        // Complete now: every connection is imported or failed, as decided when it was submitted.
+        return { status: 200, body: { user_ids_imported: connections.filter((c) => c.ok).map((c) => c.userId), user_ids_failed: connections.filter((c) => !c.ok).map((c) => c.userId) } };
+      }
+      await sleep(wait);
+    }
+    return { status: 202, body: { user_ids_imported: [], user_ids_failed: [] } };
+  },
+
+  listBulkOps({ team, call }) {
+    const provider = call.query.get("provider");
+    const page = Number(call.query.get("page") ?? 1);
+    const size = Number(call.query.get("size") ?? 50);
+    const ops = team.bulkOps.filter((op) => provider === null || op.provider === provider).reverse();
+    const items = ops.slice((page - 1) * size, page * size).map((op) => describe(team, op));
+    return { status: 200, body: { bulk_ops: items, total: ops.length, page, size, pages: Math.ceil(ops.length / size) } };
+  },
+};

@@ -1,0 +1,139 @@
+// The stateful mock's own endpoint, `/_mock/state` (mock-only: not part of the service's contract; described for the
+// workflows in openapi/workflows/mock-control.openapi.yaml): GET describes the state the credential reaches, PATCH
+// changes a team's mock settings or moves its clock, DELETE forgets it (everything, with no credential).
+import type http from "node:http";
+import { refuse, type StateAnswer } from "./answers.ts";
+import { insuranceCount } from "./insurance.ts";
+import { DEFAULT_SETTINGS, isoAt, teamNow, type OrgState, type TeamSettings, type TeamState } from "./model.ts";
+import type { StatefulMock } from "./handlers.ts";
+
+export const CONTROL_PATH = "/_mock/state";
+export const CONTROL_METHODS = ["GET", "PATCH", "DELETE"];
+
+/** Each setting's bounds: whole numbers within them, or a boolean. */
+const SETTING_BOUNDS: Record<keyof TeamSettings, [number, number] | "boolean"> = {
+  closed_beta_enabled: "boolean",
+  bulk_import_duration_ms: [0, 3_600_000],
+  // The service waits 20 s (section 8): the mock may wait less, never more.
+  bulk_import_wait_ms: [0, 20_000],
+  link_token_lifetime_s: [1, 30 * 24 * 3600],
+};
+/** The furthest a clock may be moved either way, so its dates stay within what ISO 8601 writes. */
+const MAX_CLOCK_MOVE_S = 100 * 365 * 24 * 3600;
+
+interface Detail {
+  location: "body";
+  field: string;
+  message: string;
+}
+
+export const notStateful = (): StateAnswer =>
+  refuse(404, "not_found", `${CONTROL_PATH} answers only when the mock runs with --stateful (npm start -- --stateful, or svc-health-mock --stateful).`);
+
+function describeTeam(team: TeamState) {
+  return {
+    id: team.id,
+    org_id: team.orgId ?? null,
+    name: team.name,
+    clock: isoAt(teamNow(team)),
+    clock_offset_ms: team.clockOffsetMs,
+    settings: team.settings,
+    records: team.ledger.records,
+    counts: {
+      users: team.users.size,
+      insurance_records: insuranceCount(team),
+      bulk_ops: team.bulkOps.length,
+      webhook_endpoints: team.webhooks.size,
+      api_keys: team.apiKeys.size,
+      connections: [...team.connections.values()].reduce((sum, users) => sum + users.size, 0),
+    },
+    deliveries: team.deliveries,
+  };
+}
+
+function describeOrg(org: OrgState) {
+  return { id: org.id, teams: [...org.teams.keys()], records: org.ledger.records };
+}
+
+/** Reads and checks a PATCH body; the details name every field that is wrong. */
+function readPatch(text: string): { settings: Partial<TeamSettings>; advanceMs: number; setTo?: number } | Detail[] {
+  let body: unknown;
+  try {
+    body = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    return [{ location: "body", field: "", message: "is not valid JSON" }];
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return [{ location: "body", field: "", message: "must be an object with settings and/or clock" }];
+  const details: Detail[] = [];
+  const { settings = {}, clock = {}, ...others } = body as Record<string, unknown>;
+  for (const key of Object.keys(others)) details.push({ location: "body", field: `/${key}`, message: "is not a field of the mock's state (settings, clock)" });
+  const patch: Partial<TeamSettings> = {};
+  if (typeof settings !== "object" || settings === null || Array.isArray(settings)) details.push({ location: "body", field: "/settings", message: "must be an object" });
+  else {
+    for (const [key, value] of Object.entries(settings)) {
+      const bounds = SETTING_BOUNDS[key as keyof TeamSettings];
+      if (bounds === undefined) details.push({ location: "body", field: `/settings/${key}`, message: `is not a setting (${Object.keys(SETTING_BOUNDS).join(", ")})` });
+      else if (bounds === "boolean" ? typeof value !== "boolean" : !Number.isInteger(value) || (value as number) < bounds[0] || (value as number) > bounds[1]) {
+        details.push({ location: "body", field: `/settings/${key}`, message: bounds === "boolean" ? "must be a boolean" : `must be a whole number from ${bounds[0]} to ${bounds[1]}` });
+      } else (patch as Record<string, unknown>)[key] = value;
+    }
+  }
+  let advanceMs = 0;
+  let setTo: number | undefined;
+  if (typeof clock !== "object" || clock === null || Array.isArray(clock)) details.push({ location: "body", field: "/clock", message: "must be an object" });
+  else {
+    const { advance_seconds: advance, now, ...unknown } = clock as Record<string, unknown>;
+    for (const key of Object.keys(unknown)) details.push({ location: "body", field: `/clock/${key}`, message: "is not a clock field (advance_seconds, now)" });
+    if (advance !== undefined) {
+      if (typeof advance !== "number" || !Number.isFinite(advance) || Math.abs(advance) > MAX_CLOCK_MOVE_S) {
+        details.push({ location: "body", field: "/clock/advance_seconds", message: `must be a number of seconds within ±${MAX_CLOCK_MOVE_S}` });
+      } else advanceMs = Math.round(advance * 1000);
+    }
+    if (now !== undefined) {
+      const at = typeof now === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(now) ? Date.parse(now) : Number.NaN;
+      if (Number.isNaN(at) || Math.abs(at - Date.now()) > MAX_CLOCK_MOVE_S * 1000) details.push({ location: "body", field: "/clock/now", message: "must be an RFC 3339 date-time within 100 years of today" });
+      else setTo = at;
+    }
+  }
+  return details.length > 0 ? details : { settings: patch, advanceMs, ...(setTo === undefined ? {} : { setTo }) };
+}
+
+export function controlAnswer(mock: StatefulMock, method: string, headers: http.IncomingHttpHeaders, text: string): StateAnswer {
+  const store = mock.store;
+  const header = (scheme: string) => {
+    const value = headers[mock.header(scheme)];
+    return typeof value === "string" && value !== "" ? value : undefined;
+  };
+  const apiKey = header("TeamApiKey");
+  const managementKey = header("ManagementKey") ?? header("OrgKey");
+  const summary = () => ({
+    stateful: true,
+    caps: { teams: store.caps.teams, records_per_team: store.caps.recordsPerTeam, records: store.caps.records },
+    totals: { teams: store.teamCount, records: store.records },
+    defaults: { ...DEFAULT_SETTINGS, ...store.defaults },
+  });
+  const describe = () => ({
+    ...summary(),
+    ...(apiKey === undefined ? {} : { team: describeTeam(store.teamForApiKey(apiKey)) }),
+    ...(managementKey === undefined ? {} : { org: describeOrg(store.orgForManagementKey(managementKey)) }),
+  });
+
+  if (method === "GET") return { status: 200, body: describe() };
+  if (method === "DELETE") {
+    if (apiKey === undefined && managementKey === undefined) store.resetAll();
+    if (apiKey !== undefined) store.resetApiKey(apiKey);
+    if (managementKey !== undefined) store.resetManagementKey(managementKey);
+    return { status: 200, body: describe() };
+  }
+  if (method === "PATCH") {
+    if (apiKey === undefined) return refuse(401, "unauthorized", `Settings and the clock are per team: send the team's ${mock.header("TeamApiKey")} header.`);
+    const patch = readPatch(text);
+    if (Array.isArray(patch)) return refuse(422, "invalid_request", `The request has ${patch.length === 1 ? "1 invalid part" : `${patch.length} invalid parts`}.`, { details: patch });
+    const team = store.teamForApiKey(apiKey);
+    Object.assign(team.settings, patch.settings);
+    if (patch.setTo !== undefined) team.clockOffsetMs = patch.setTo - Date.now();
+    team.clockOffsetMs += patch.advanceMs;
+    return { status: 200, body: describe() };
+  }
+  return { ...refuse(405, "method_not_allowed", `${method} is not a method of ${CONTROL_PATH}; it takes ${CONTROL_METHODS.join(", ")}.`), headers: { allow: CONTROL_METHODS.join(", ") } };
+}

@@ -1,0 +1,117 @@
+// The stateful mock's dispatcher: finds the team, token or org a request's credential reaches and hands the call to
+// the operation's handler; an operation without one answers from the examples, once the user or team of its path is
+// known to be there. A cap reached is the declared 429 naming it, never a record dropped.
+import type { JsonObject } from "../../contract/json.ts";
+import { deref, type ContractOperation } from "../../contract/operations.ts";
+import { Examples, refuse, type StateAnswer, type StateCall } from "./answers.ts";
+import { bulkImportHandlers } from "./bulk-import.ts";
+import { createDeliverer, type Deliver } from "./deliveries.ts";
+import { insuranceHandlers } from "./insurance.ts";
+import { linkHandlers, tokenHandlers } from "./link.ts";
+import { orgHandlers, orgTeam, teamManagementHandlers, unknownTeam } from "./management.ts";
+import { StateFull, type LinkTokenRecord, type OrgState, type StateCaps, type TeamSettings, type TeamState } from "./model.ts";
+import { StateStore } from "./store.ts";
+import { liveUser, unknownUser, userHandlers } from "./users.ts";
+
+interface Shared {
+  call: StateCall;
+  store: StateStore;
+  examples: Examples;
+  deliver: Deliver;
+}
+export interface TeamContext extends Shared {
+  team: TeamState;
+}
+export interface TokenContext extends Shared {
+  token: string;
+  record: LinkTokenRecord | undefined;
+}
+export interface OrgContext extends Shared {
+  org: OrgState;
+}
+type Answer = StateAnswer | undefined | Promise<StateAnswer | undefined>;
+export type TeamHandler = (context: TeamContext) => Answer;
+export type TokenHandler = (context: TokenContext) => Answer;
+export type OrgHandler = (context: OrgContext) => Answer;
+
+const TEAM_HANDLERS: Record<string, TeamHandler> = { ...userHandlers, ...linkHandlers, ...insuranceHandlers, ...bulkImportHandlers };
+
+/** How long a client is told to wait after `mock_state_full`: past the client's longest wait, so it does not retry. */
+const FULL_RETRY_AFTER_S = "3600";
+
+export interface StatefulMockOptions {
+  document: JsonObject;
+  operations: ContractOperation[];
+  caps?: Partial<StateCaps>;
+  defaults?: Partial<TeamSettings>;
+  log: (line: string) => void;
+}
+
+/** Which credential a security scheme is: the regular API's team key, the link token, or a management key. */
+type CredentialKind = "team" | "token" | "management";
+const SCHEME_KINDS: Record<string, CredentialKind> = { TeamApiKey: "team", LinkToken: "token", ManagementKey: "management", OrgKey: "management" };
+
+export class StatefulMock {
+  readonly store: StateStore;
+  readonly #examples: Examples;
+  readonly #deliver: Deliver;
+  /** Each scheme's header, lower-case. */
+  readonly #headers = new Map<string, string>();
+
+  constructor(options: StatefulMockOptions) {
+    this.store = new StateStore(options.caps, options.defaults);
+    this.#examples = new Examples(options.document, options.operations);
+    this.#deliver = createDeliverer(options.log);
+    const schemes = ((options.document.components as JsonObject).securitySchemes ?? {}) as JsonObject;
+    for (const [name, scheme] of Object.entries(schemes)) this.#headers.set(name, String(deref(options.document, scheme).name).toLowerCase());
+  }
+
+  /** The first credential the request sends of the schemes an operation accepts, with its kind. */
+  credential(operation: ContractOperation, headers: StateCall["headers"]): { kind: CredentialKind; value: string } | undefined {
+    for (const alternative of operation.securityAlternatives) {
+      for (const scheme of alternative) {
+        const value = headers[this.#headers.get(scheme) ?? ""];
+        const kind = SCHEME_KINDS[scheme];
+        if (typeof value === "string" && value !== "" && kind !== undefined) return { kind, value };
+      }
+    }
+    return undefined;
+  }
+
+  /** The header of a scheme, lower-case (`x-svc-api-key` for TeamApiKey). */
+  header(scheme: string): string {
+    return this.#headers.get(scheme) ?? "";
+  }
+
+  /** The stateful answer to a valid request, or undefined when the examples answer it. */
+  async answer(operation: ContractOperation, call: StateCall): Promise<StateAnswer | undefined> {
+    const credential = this.credential(operation, call.headers);
+    if (credential === undefined) return undefined;
+    const shared: Shared = { call, store: this.store, examples: this.#examples, deliver: this.#deliver };
+    const id = operation.operationId;
+    try {
+      if (credential.kind === "token") {
+        const handler = tokenHandlers[id];
+        return handler?.({ ...shared, token: credential.value, record: this.store.linkTokens.get(credential.value) });
+      }
+      if (credential.kind === "team") {
+        const team = this.store.teamForApiKey(credential.value);
+        const handler = TEAM_HANDLERS[id];
+        if (handler !== undefined) return await handler({ ...shared, team });
+        const userId = call.path.user_id;
+        return userId !== undefined && liveUser(team, userId) === undefined ? unknownUser(userId) : undefined;
+      }
+      const org = this.store.orgForManagementKey(credential.value);
+      const handler = orgHandlers[id];
+      if (handler !== undefined) return await handler({ ...shared, org });
+      const teamId = call.path.team_id;
+      if (teamId === undefined) return undefined;
+      const team = orgTeam(org, teamId);
+      if (team === undefined) return unknownTeam(teamId);
+      return await teamManagementHandlers[id]?.(team, { ...shared, org });
+    } catch (error) {
+      if (!(error instanceof StateFull)) throw error;
+      return { ...refuse(429, "mock_state_full", error.message), headers: { "retry-after": FULL_RETRY_AFTER_S } };
+    }
+  }
+}

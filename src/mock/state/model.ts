@@ -1,0 +1,171 @@
+// What the stateful mock remembers (`--stateful`): teams keyed by the credential that reaches them, each with its own
+// users, link tokens, insurance, bulk operations, webhook endpoints, settings and clock; orgs keyed by management key.
+// Everything is bounded: a cap per team and one for all, past which a create is refused (never an old record dropped).
+import { randomUUID } from "node:crypto";
+
+/** The mock-only settings a test suite may change per team through `PATCH /_mock/state` (control.ts). */
+export interface TeamSettings {
+  /** Whether the team is enabled for the closed-beta operations and values (section 4.2, 4.3, 4.1's MEDFED/MAIDFED). */
+  closed_beta_enabled: boolean;
+  /** How long, on the team's clock, a bulk import operation takes from queued to completed (section 4.4). */
+  bulk_import_duration_ms: number;
+  /** How long `wait_for_completion: true` waits for the operation before answering 202 (the service's 20 s, section 8). */
+  bulk_import_wait_ms: number;
+  /** How long a link token lives on the team's clock (not shown by the document, section 5 rule 5). */
+  link_token_lifetime_s: number;
+}
+
+export const DEFAULT_SETTINGS: TeamSettings = {
+  closed_beta_enabled: true,
+  bulk_import_duration_ms: 2_000,
+  bulk_import_wait_ms: 20_000,
+  link_token_lifetime_s: 1_800,
+};
+
+/** The bounds of what the mock remembers; a create past one is refused with 429 `mock_state_full`, naming the cap. */
+export interface StateCaps {
+  /** Teams and orgs together (each new credential the mock sees makes one). */
+  teams: number;
+  /** Records (users, insurance records, link tokens, bulk operations, webhook endpoints, API keys, teams of an org) per team or org. */
+  recordsPerTeam: number;
+  /** Records across every team and org. */
+  records: number;
+}
+
+export const DEFAULT_CAPS: StateCaps = { teams: 1_000, recordsPerTeam: 20_000, records: 200_000 };
+
+export interface UserRecord {
+  user_id: string;
+  client_user_id: string;
+  created_on: string;
+  /** Team-clock ms when deletion was requested; undefined when none is pending. */
+  deletionRequestedAt?: number;
+}
+
+export interface LinkTokenRecord {
+  token: string;
+  team: TeamState;
+  userId: string;
+  provider: string | null;
+  redirectUrl: string | null;
+  /** Team-clock ms. */
+  expiresAt: number;
+  consumed: boolean;
+}
+
+export interface BulkOpRecord {
+  id: string;
+  provider: string;
+  /** Team-clock ms. */
+  createdAt: number;
+  durationMs: number;
+  /** Each submitted connection's user and whether it can be migrated (its user is one of the team's). */
+  connections: { userId: string; ok: boolean }[];
+}
+
+export interface WebhookRecord {
+  id: string;
+  team_id: string;
+  url: string;
+  event_types: string[] | null;
+  headers: Record<string, string>;
+  enabled: boolean;
+  description: string | null;
+  created_at: string;
+  updated_at: string;
+  secret: string;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  team_id: string;
+  label: string;
+  key_preview: string;
+  created_at: string;
+  api_key: string;
+}
+
+export interface DeliveryRecord {
+  event_type: string;
+  webhook_id: string;
+  url: string;
+  /** The receiver's status, or null when it did not answer. */
+  status: number | null;
+  attempts: number;
+  at: string;
+}
+
+/** A bounded count shared by a team and the whole state, so a create checks both caps at once. */
+export interface Ledger {
+  records: number;
+}
+
+export interface TeamState {
+  id: string;
+  /** The org that created the team through the management API; undefined for a team met through an unknown API key. */
+  orgId?: string;
+  name: string;
+  created_at: string;
+  settings: TeamSettings;
+  /** Added to the wall clock to give the team's clock (ms). */
+  clockOffsetMs: number;
+  users: Map<string, UserRecord>;
+  usersByClientId: Map<string, UserRecord>;
+  /** Each user's insurance records, oldest first, as the latest-insurance form stores them. */
+  insurance: Map<string, Record<string, unknown>[]>;
+  /** provider slug → user ids connected through a successful MFA completion. */
+  connections: Map<string, Set<string>>;
+  bulkOps: BulkOpRecord[];
+  webhooks: Map<string, WebhookRecord>;
+  apiKeys: Map<string, ApiKeyRecord>;
+  /** Providers whose OAuth application credential the team configured (setTeamCustomCredential); bulk import needs one. */
+  customCredentials: Set<string>;
+  /** The last deliveries of events to the team's endpoints, newest last (at most DELIVERY_LOG). */
+  deliveries: DeliveryRecord[];
+  ledger: Ledger;
+}
+
+export interface OrgState {
+  id: string;
+  teams: Map<string, TeamState>;
+  ledger: Ledger;
+}
+
+export const DELIVERY_LOG = 50;
+
+/** A refusal because a cap is reached: the caller's create is not done, and nothing already stored is dropped. */
+export class StateFull extends Error {}
+
+export function newLedger(): Ledger {
+  return { records: 0 };
+}
+
+export function newTeam(name: string, settings: TeamSettings, orgId?: string): TeamState {
+  return {
+    id: randomUUID(),
+    ...(orgId === undefined ? {} : { orgId }),
+    name,
+    created_at: new Date().toISOString(),
+    settings: { ...settings },
+    clockOffsetMs: 0,
+    users: new Map(),
+    usersByClientId: new Map(),
+    insurance: new Map(),
+    connections: new Map(),
+    bulkOps: [],
+    webhooks: new Map(),
+    apiKeys: new Map(),
+    customCredentials: new Set(),
+    deliveries: [],
+    ledger: newLedger(),
+  };
+}
+
+/** The team's clock, in ms since the epoch. */
+export function teamNow(team: TeamState): number {
+  return Date.now() + team.clockOffsetMs;
+}
+
+export function isoAt(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}

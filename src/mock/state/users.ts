@@ -1,0 +1,90 @@
+// Users as the document describes them: a client_user_id belongs to one user of the team (section 7, rule 3), a
+// deletion waits 7 days on the team's clock and can be undone until then (sections 3 and 8), and a sign-in token is
+// made for a user the team has (4.6).
+import { randomBytes, randomUUID } from "node:crypto";
+import { notFound, refuse, type StateAnswer } from "./answers.ts";
+import { isoAt, teamNow, type TeamState, type UserRecord } from "./model.ts";
+import type { TeamHandler } from "./handlers.ts";
+
+/** Section 8: the user deletion grace period. */
+export const GRACE_PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Whether a user's deletion took effect, by the team's clock. */
+function deletionTookEffect(team: TeamState, user: UserRecord): boolean {
+  return user.deletionRequestedAt !== undefined && teamNow(team) >= user.deletionRequestedAt + GRACE_PERIOD_MS;
+}
+
+/**
+ * The team's user with this id, as every other operation sees it: a user whose deletion took effect is gone (and its
+ * client_user_id free again); one still in the grace period is there.
+ */
+export function liveUser(team: TeamState, userId: string): UserRecord | undefined {
+  const user = team.users.get(userId);
+  if (user === undefined || deletionTookEffect(team, user)) return undefined;
+  return user;
+}
+
+export const unknownUser = (userId: string): StateAnswer => notFound(`No user of the team has the user_id ${userId}.`);
+
+function publicUser(user: UserRecord): { user_id: string; client_user_id: string; created_on: string } {
+  return { user_id: user.user_id, client_user_id: user.client_user_id, created_on: user.created_on };
+}
+
+export const userHandlers: Record<string, TeamHandler> = {
+  createUser({ team, call, store }) {
+    const clientUserId = String(call.body.client_user_id);
+    const existing = team.usersByClientId.get(clientUserId);
+    if (existing !== undefined && !deletionTookEffect(team, existing)) {
+      return refuse(400, "user_already_exists", `The client_user_id ${clientUserId} already belongs to user ${existing.user_id}, created on ${existing.created_on}.`, {
+        user_id: existing.user_id,
+        created_on: existing.created_on,
+      });
+    }
+    if (existing !== undefined) forgetUser(team, existing, store.release.bind(store));
+    store.reserve(team);
+    const user: UserRecord = { user_id: randomUUID(), client_user_id: clientUserId, created_on: isoAt(teamNow(team)) };
+    team.users.set(user.user_id, user);
+    team.usersByClientId.set(clientUserId, user);
+    return { status: 200, body: publicUser(user) };
+  },
+
+  deleteUser({ team, call }) {
+    const user = liveUser(team, call.path.user_id!);
+    if (user === undefined) return unknownUser(call.path.user_id!);
+    // A second request keeps the first one's date: the grace period runs from when deletion was first requested.
+    user.deletionRequestedAt ??= teamNow(team);
+    return {
+      status: 200,
+      body: { user_id: user.user_id, deletion_requested_at: isoAt(user.deletionRequestedAt), deletion_takes_effect_at: isoAt(user.deletionRequestedAt + GRACE_PERIOD_MS) },
+    };
+  },
+
+  undoUserDeletion({ team, call }) {
+    const user = team.users.get(call.path.user_id!);
+    if (user === undefined) return unknownUser(call.path.user_id!);
+    if (deletionTookEffect(team, user)) {
+      const deletedOn = isoAt(user.deletionRequestedAt! + GRACE_PERIOD_MS);
+      return refuse(410, "deletion_grace_period_over", `The deletion of user ${user.user_id} took effect on ${deletedOn}, at the end of its 7-day grace period, and can no longer be undone.`, {
+        user_id: user.user_id,
+        deleted_on: deletedOn,
+      });
+    }
+    delete user.deletionRequestedAt;
+    return { status: 200, body: publicUser(user) };
+  },
+
+  createSignInToken({ team, call }) {
+    const user = liveUser(team, call.path.user_id!);
+    if (user === undefined) return unknownUser(call.path.user_id!);
+    return { status: 200, body: { user_id: user.user_id, sign_in_token: `mock-sign-in-token-${randomBytes(16).toString("hex")}` } };
+  },
+};
+
+/** Drops a user whose deletion took effect, with what the team held for it. */
+function forgetUser(team: TeamState, user: UserRecord, release: (owner: TeamState, count: number) => void): void {
+  team.users.delete(user.user_id);
+  team.usersByClientId.delete(user.client_user_id);
+  const insurance = team.insurance.get(user.user_id)?.length ?? 0;
+  team.insurance.delete(user.user_id);
+  release(team, 1 + insurance);
+}
