@@ -40,10 +40,34 @@ export async function spectralFindings({ root = repoRoot, ruleset = ".spectral.y
   return report<SpectralFinding[]>("spectral", run, "[");
 }
 
-/** Redocly's problems with the tree's redocly.yaml (or another `config`), on its sources or on `file`. */
+/**
+ * The JSON objects a tool printed one after another (Redocly prints one report per API of redocly.yaml), found by
+ * counting braces outside strings.
+ */
+export function concatenatedObjects<T>(text: string): T[] {
+  const objects: T[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === "\\") i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"' && depth > 0) inString = true;
+    else if (char === "{") {
+      if (depth++ === 0) start = i;
+    } else if (char === "}" && depth > 0 && --depth === 0) objects.push(JSON.parse(text.slice(start, i + 1)) as T);
+  }
+  return objects;
+}
+
+/** Redocly's problems with the tree's redocly.yaml (or another `config`), on every API it lists (sources, workflows) or on `file`. */
 export async function redoclyProblems(file?: string, { root = repoRoot, config }: { root?: string; config?: string } = {}): Promise<RedoclyProblem[]> {
   const run = await runTool("redocly", ["lint", ...(file ? [file] : []), ...(config ? ["--config", config] : []), "--format", "json"], { allowFailure: true, cwd: root });
-  return report<{ problems: RedoclyProblem[] }>("redocly lint", run, "{").problems;
+  const reports = concatenatedObjects<{ problems?: RedoclyProblem[] }>(run.stdout).filter((each) => Array.isArray(each.problems));
+  if (reports.length === 0) throw new Error(`redocly lint gave no report: ${lastLine(run.stderr || run.stdout)}`);
+  return reports.flatMap((each) => each.problems!);
 }
 
 /** Every finding of both linters, one line each: the rule, the message, and where. */

@@ -33,8 +33,8 @@ async function deliverOne(team: TeamState, hook: WebhookRecord, event: { event_t
   let attempts = 0;
   while (attempts < ATTEMPTS) {
     attempts++;
-    // Each attempt is signed anew: its timestamp is when it is sent.
-    const signed = await signedHeaders(hook.secret, { id, timestamp: teamNow(team) / 1000, body });
+    // Each attempt is signed anew with the wall clock, not the team's: a receiver checks the timestamp against its own.
+    const signed = await signedHeaders(hook.secret, { id, timestamp: Date.now() / 1000, body });
     try {
       const response = await fetch(hook.url, {
         method: "POST",

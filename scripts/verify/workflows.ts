@@ -1,0 +1,205 @@
+// Runs the document's flows (openapi/workflows/*.arazzo.yaml) against a server with `redocly respect`, and turns its
+// JSON log into one check per step, naming the criterion that failed and what the server answered instead. The
+// connection workflow's event is received here and checked with the package's own ./webhooks parser.
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import YAML from "yaml";
+import { repoRoot } from "../lib/paths.ts";
+import { runTool } from "../lib/tools.ts";
+import type { Check } from "./checks.ts";
+import { startReceiver, type Receiver } from "./receiver.ts";
+import { checkDelivery } from "./delivery.ts";
+
+export const WORKFLOWS_DIR = path.join(repoRoot, "openapi", "workflows");
+/** The source description of the mock-only control endpoint: a workflow with a step on it is mock-only. */
+export const MOCK_SOURCE = "mock";
+/** The workflow whose event the harness receives, and the step that registers the receiver's endpoint. */
+export const EVENT_WORKFLOW = { id: "connection-webhook", endpointStep: "createEndpoint", userStep: "createUser", teamStep: "createTeam" };
+
+export interface WorkflowRunOptions {
+  baseUrl: string;
+  apiKey: string | undefined;
+  managementKey: string | undefined;
+  /** The target answers /_mock/state: the mock-only workflows run too. */
+  mock: boolean;
+  /** Write operations may run (a loopback target, or --allow-writes). */
+  allowWrites: boolean;
+  /** Where respect's HAR files go (one per workflow file, named after it), when asked. */
+  harPath?: string;
+  log: (line: string) => void;
+}
+
+export interface WorkflowStep {
+  stepId: string;
+  /** The operation's id without its source (`createUser`), and the source (`svc` or `mock`). */
+  operationId: string;
+  source: string;
+}
+
+export interface Workflow {
+  file: string;
+  workflowId: string;
+  steps: WorkflowStep[];
+  /** Inputs the workflow requires (apiKey, managementKey, clientUserId, provider, webhookUrl). */
+  inputs: string[];
+  mockOnly: boolean;
+}
+
+/** Every workflow of every file, read from the YAML (respect runs them; this decides which may run where). */
+export async function readWorkflows(dir = WORKFLOWS_DIR): Promise<Workflow[]> {
+  const files = (await readdir(dir)).filter((file) => file.endsWith(".arazzo.yaml")).sort();
+  const workflows: Workflow[] = [];
+  for (const file of files) {
+    const document = YAML.parse(await readFile(path.join(dir, file), "utf8")) as { workflows: { workflowId: string; inputs?: { required?: string[] }; steps: { stepId: string; operationId: string }[] }[] };
+    for (const workflow of document.workflows) {
+      const steps = workflow.steps.map((step) => {
+        const match = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(step.operationId);
+        if (match === null) throw new Error(`${file} ${workflow.workflowId}/${step.stepId}: operationId ${step.operationId} does not name its source ($sourceDescriptions.<name>.<operationId>)`);
+        return { stepId: step.stepId, source: match[1]!, operationId: match[2]! };
+      });
+      workflows.push({ file, workflowId: workflow.workflowId, steps, inputs: workflow.inputs?.required ?? [], mockOnly: steps.some((step) => step.source === MOCK_SOURCE) });
+    }
+  }
+  return workflows;
+}
+
+/** Why a workflow cannot run against this target, or undefined when it can. */
+function skipReason(workflow: Workflow, options: WorkflowRunOptions): string | undefined {
+  if (workflow.mockOnly && !options.mock) return "mock-only: it uses the stateful mock's /_mock/state, which this server does not answer";
+  if (!options.allowWrites) return "it writes (creates users and records); pass --allow-writes if the target is a test environment";
+  if (workflow.inputs.includes("apiKey") && options.apiKey === undefined) return "needs a team API key (--api-key)";
+  if (workflow.inputs.includes("managementKey") && options.managementKey === undefined) return "needs a management key (--management-key)";
+  return undefined;
+}
+
+interface RespectCheck {
+  name: string;
+  passed: boolean;
+  message?: string;
+  condition?: string;
+}
+interface RespectStep {
+  stepId: string;
+  request?: { method: string; url: string };
+  response?: { statusCode: number; body: unknown };
+  checks: RespectCheck[];
+  status: string;
+  totalTimeMs?: number;
+}
+interface RespectWorkflow {
+  workflowId: string;
+  executedSteps: RespectStep[];
+  status: string;
+  globalTimeoutError?: unknown;
+}
+
+const excerpt = (value: unknown): string => {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text === undefined ? "no body" : text.length > 300 ? `${text.slice(0, 300)}…` : text;
+};
+
+/** What a failed step is told: each failed criterion, then what the server answered. */
+function difference(step: RespectStep): string {
+  const failed = step.checks.filter((check) => !check.passed);
+  const criteria = failed.map((check) => {
+    const said = check.condition ?? check.message?.split("\n").find((line) => line.trim() !== "") ?? "";
+    const more = check.name === "schema check" || check.name === "status code check" ? `: ${(check.message ?? "").replace(/\s+/g, " ").trim().slice(0, 300)}` : "";
+    return `${check.name} ${said}${more}`.trim();
+  });
+  const answer = step.response === undefined ? "no response" : `got ${step.response.statusCode} ${excerpt(step.response.body)}`;
+  return `${criteria.join("; ") || "failed"}; ${answer}`;
+}
+
+/** The checks of one workflow from respect's log: a step each, the steps after a failure as not run. */
+function stepChecks(workflow: Workflow, ran: RespectWorkflow | undefined): Check[] {
+  const suite = `workflow ${workflow.workflowId}`;
+  const checks: Check[] = [];
+  let stopped: string | undefined = ran === undefined ? "respect did not run the workflow" : undefined;
+  for (const step of workflow.steps) {
+    const name = `${workflow.workflowId} / ${step.stepId}`;
+    const done = ran?.executedSteps.find((each) => each.stepId === step.stepId);
+    if (done === undefined || stopped !== undefined) {
+      checks.push({ suite, name, status: "skipped", detail: stopped ?? "not run", operationId: step.operationId, ms: 0 });
+      continue;
+    }
+    const passed = done.status === "success" && done.checks.every((check) => check.passed);
+    checks.push({ suite, name, status: passed ? "passed" : "failed", ...(passed ? {} : { detail: difference(done) }), operationId: step.operationId, ms: done.totalTimeMs ?? 0 });
+    if (!passed) stopped = `not run: step ${step.stepId} failed`;
+  }
+  return checks;
+}
+
+export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]> {
+  const workflows = await readWorkflows();
+  const checks: Check[] = [];
+  const runnable = new Map<string, Workflow[]>();
+  for (const workflow of workflows) {
+    const why = skipReason(workflow, options);
+    if (why !== undefined) {
+      checks.push({ suite: `workflow ${workflow.workflowId}`, name: workflow.workflowId, status: "skipped", detail: why, ms: 0 });
+      continue;
+    }
+    runnable.set(workflow.file, [...(runnable.get(workflow.file) ?? []), workflow]);
+  }
+  if (runnable.size === 0) return checks;
+
+  const needsReceiver = [...runnable.values()].flat().some((workflow) => workflow.workflowId === EVENT_WORKFLOW.id);
+  const receiver: Receiver | undefined = needsReceiver ? await startReceiver() : undefined;
+  const scratch = await mkdtemp(path.join(os.tmpdir(), "svc-verify-"));
+  const inputs: Record<string, string> = {
+    clientUserId: `verify-${randomBytes(6).toString("hex")}`,
+    provider: "whoop",
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    ...(options.managementKey === undefined ? {} : { managementKey: options.managementKey }),
+    ...(receiver === undefined ? {} : { webhookUrl: receiver.url }),
+  };
+  try {
+    for (const [file, chosen] of runnable) {
+      const log = path.join(scratch, `${file}.json`);
+      const args = [
+        "respect",
+        path.join(WORKFLOWS_DIR, file),
+        ...chosen.flatMap((workflow) => ["--workflow", workflow.workflowId]),
+        ...Object.entries(inputs).flatMap(([name, value]) => ["--input", `${name}=${value}`]),
+        "--server",
+        `svc=${options.baseUrl}`,
+        "--server",
+        `${MOCK_SOURCE}=${options.baseUrl}`,
+        "--json-output",
+        log,
+        "--max-fetch-timeout",
+        "30000",
+        ...(options.harPath === undefined ? [] : ["--har-output", path.join(options.harPath, `${file.replace(/\.arazzo\.yaml$/, "")}.har`)]),
+      ];
+      const run = await runTool("redocly", args, { allowFailure: true });
+      let ran: RespectWorkflow[] = [];
+      try {
+        const report = JSON.parse(await readFile(log, "utf8")) as { files: Record<string, { executedWorkflows: RespectWorkflow[] }> };
+        ran = Object.values(report.files).flatMap((each) => each.executedWorkflows);
+      } catch {
+        const last = `${run.stderr}\n${run.stdout}`.split("\n").map((line) => line.trim()).filter(Boolean).at(-1) ?? `exit ${run.code}`;
+        options.log(`respect wrote no log for ${file}: ${last}`);
+      }
+      for (const workflow of chosen) {
+        const executed = ran.find((each) => each.workflowId === workflow.workflowId);
+        const stepsChecked = stepChecks(workflow, executed);
+        checks.push(...stepsChecked);
+        if (workflow.workflowId === EVENT_WORKFLOW.id && receiver !== undefined) {
+          const suite = `workflow ${workflow.workflowId}`;
+          const name = `${workflow.workflowId} / delivery of provider.connection.created`;
+          if (stepsChecked.some((check) => check.status !== "passed")) {
+            checks.push({ suite, name, status: "skipped", detail: "not run: the workflow failed", ms: 0 });
+          } else {
+            checks.push({ suite, name, ...(await checkDelivery(receiver, executed!, EVENT_WORKFLOW)) });
+          }
+        }
+      }
+    }
+  } finally {
+    await receiver?.close();
+    await rm(scratch, { recursive: true, force: true });
+  }
+  return checks;
+}
