@@ -27,13 +27,14 @@ afterAll(() => rm(clone, { recursive: true, force: true }));
 
 describe("npm start refuses", () => {
   it("an option it does not know, in one line that points to --help, which lists the options", async () => {
-    const wrong = await start(await freePort(), "--stateful");
+    const wrong = await start(await freePort(), "--remember");
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr.trim()).toBe("npm start: Unknown option '--stateful' (npm start -- --help lists the options)");
+    expect(wrong.stderr.trim()).toBe("npm start: Unknown option '--remember' (npm start -- --help lists the options)");
     const help = await start(await freePort(), "--help");
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--port <port>");
     expect(help.stdout).toContain("--host <address>");
+    expect(help.stdout).toContain("--stateful");
   });
 
   it("a port that is not a number, in one line", async () => {

@@ -170,9 +170,9 @@ describe("the packed tarball", () => {
 });
 
 /** `npx svc-health-mock` in the fresh project, on a free port, until `stop`. */
-async function startCommand(): Promise<{ url: string; output: () => string; stop: () => void }> {
+async function startCommand(...options: string[]): Promise<{ url: string; output: () => string; stop: () => void }> {
   const port = await freePort();
-  const child = spawn("npx", ["--no-install", "svc-health-mock", "--port", String(port)], { cwd: project.dir, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn("npx", ["--no-install", "svc-health-mock", "--port", String(port), ...options], { cwd: project.dir, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
@@ -225,12 +225,33 @@ describe("the packaged mock command (npx svc-health-mock)", () => {
     const { peerDependencies } = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
     expect(peerDependencies).toEqual({ "@stoplight/prism-http": expect.stringMatching(/^\d+\.\d+\.\d+$/) });
     expect(help.stdout).toContain(`npm install --save-dev @stoplight/prism-http@${peerDependencies["@stoplight/prism-http"]}`);
-    const wrong = await run("npx", ["--no-install", "svc-health-mock", "--stateful"], { cwd: project.dir }).then(
+    expect(help.stdout).toContain("--stateful");
+    const wrong = await run("npx", ["--no-install", "svc-health-mock", "--remember"], { cwd: project.dir }).then(
       () => ({ code: 0, stderr: "" }),
       (error: { code: number; stderr: string }) => error,
     );
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr.split("\n").filter((line) => line.startsWith("svc-health-mock"))).toEqual(["svc-health-mock: Unknown option '--stateful' (--help lists the options)"]);
+    expect(wrong.stderr.split("\n").filter((line) => line.startsWith("svc-health-mock"))).toEqual(["svc-health-mock: Unknown option '--remember' (--help lists the options)"]);
+  });
+
+  it("remembers each team's calls with --stateful, and /_mock/state forgets them", async () => {
+    const mock = await startCommand("--stateful");
+    const json = { ...API_KEY, "content-type": "application/json" };
+    const create = () => fetch(`${mock.url}/v2/user`, { method: "POST", headers: json, body: JSON.stringify({ client_user_id: "packed-1" }) });
+    try {
+      expect(mock.output()).toContain("stateful");
+      const created = await create();
+      expect(created.status).toBe(200);
+      const { user_id } = (await created.json()) as { user_id: string };
+      const again = await create();
+      expect(again.status).toBe(400);
+      expect(await again.json()).toMatchObject({ code: "user_already_exists", user_id });
+      const reset = await fetch(`${mock.url}/_mock/state`, { method: "DELETE", headers: API_KEY });
+      expect(reset.status).toBe(200);
+      expect((await create()).status).toBe(200);
+    } finally {
+      mock.stop();
+    }
   });
 });
 

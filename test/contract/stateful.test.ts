@@ -1,0 +1,202 @@
+// The stateful mock (`--stateful`): state per credential, the document's rules over state, caps answered with a
+// declared 429 that names them, /_mock/state to read, reset and move the clock, and every stateful answer checked
+// against the contract before it is sent.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
+import { createMockHost } from "../../src/mock/host.ts";
+import { listOperations } from "../../src/contract/operations.ts";
+import { validCall } from "../../src/contract/valid-calls.ts";
+import { readBundle, bundleJsonPath } from "../../scripts/lib/paths.ts";
+import { responseExample } from "../support/contract.ts";
+
+let mock: RunningMock;
+beforeAll(async () => {
+  mock = await startMock({ port: 0, stateful: {} });
+});
+afterAll(() => mock.stop());
+
+const json = (key: string, header = "x-svc-api-key") => ({ [header]: key, "content-type": "application/json" });
+const newKey = () => `sk_test_${randomUUID()}`;
+
+async function call(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  const response = await fetch(`${base}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === "" ? undefined : (JSON.parse(text) as any) };
+}
+
+const createUser = (base: string, key: string, clientUserId: string) => call(base, "POST", "/v2/user", json(key), { client_user_id: clientUserId });
+
+describe("state per credential", () => {
+  it("keeps each team's users apart: the same client_user_id is free in another team and taken in its own", async () => {
+    const [a, b] = [newKey(), newKey()];
+    const first = await createUser(mock.url, a, "patient-x");
+    expect(first.status).toBe(200);
+    expect((await createUser(mock.url, b, "patient-x")).status).toBe(200);
+    const again = await createUser(mock.url, a, "patient-x");
+    expect(again.status).toBe(400);
+    expect(again.body).toEqual({ code: "user_already_exists", message: expect.stringContaining(first.body.user_id), user_id: first.body.user_id, created_on: first.body.created_on });
+  });
+
+  it("answers 404 to every operation on a user the team does not have", async () => {
+    const document = await readBundle(bundleJsonPath);
+    const key = newKey();
+    const userScoped = listOperations(document).filter((op) => op.template.includes("{user_id}"));
+    expect(userScoped.length).toBeGreaterThan(10);
+    for (const op of userScoped) {
+      const valid = validCall(document, op);
+      const path = op.template.replace(/\{(\w+)\}/g, (_, name: string) => (name === "user_id" ? randomUUID() : String(valid.path[name])));
+      const query = new URLSearchParams(Object.entries(valid.query).map(([k, v]) => [k, String(v)])).toString();
+      const answer = await call(mock.url, op.method, `${path}${query ? `?${query}` : ""}`, json(key), valid.body);
+      expect([op.operationId, answer.status, answer.body?.code]).toEqual([op.operationId, 404, "not_found"]);
+    }
+  });
+
+  it("reaches the team an issued key belongs to, and stops reaching it once the key is deleted", async () => {
+    const management = { "x-management-key": `mk_test_${randomUUID()}`, "content-type": "application/json" };
+    const team = await call(mock.url, "POST", "/v2/management/teams", management, { name: "Issued" });
+    expect(team.status).toBe(201);
+    const issued = await call(mock.url, "POST", `/v2/management/teams/${team.body.id}/api_keys`, management, { label: "tests" });
+    expect(issued.status).toBe(201);
+    const state = await call(mock.url, "GET", "/_mock/state", { "x-svc-api-key": issued.body.api_key });
+    expect(state.body.team).toMatchObject({ id: team.body.id, org_id: team.body.org_id });
+    // Bulk import needs the team's own OAuth credential for the provider (4.4).
+    const importBody = { provider: "oura", connections: [] };
+    const refused = await call(mock.url, "POST", "/v2/link/bulk_import", json(issued.body.api_key), importBody);
+    expect([refused.status, refused.body.code]).toEqual([403, "feature_not_enabled"]);
+    const credential = await call(mock.url, "PUT", `/v2/management/teams/${team.body.id}/custom_credentials/oura`, management, { client_id: "c", client_secret: "s" });
+    expect(credential.status).toBe(200);
+    expect((await call(mock.url, "POST", "/v2/link/bulk_import", json(issued.body.api_key), importBody)).status).toBe(202);
+    expect((await call(mock.url, "DELETE", `/v2/management/teams/${team.body.id}/api_keys/${issued.body.id}`, management)).status).toBe(200);
+    const after = await call(mock.url, "GET", "/_mock/state", { "x-svc-api-key": issued.body.api_key });
+    expect(after.body.team.id).not.toBe(team.body.id);
+    expect((await call(mock.url, "GET", `/v2/management/teams/${randomUUID()}`, management)).status).toBe(404);
+  });
+});
+
+describe("the document's rules over state", () => {
+  it("expires a link token on the team's clock (token_expired) and asks for another code with 111111", async () => {
+    const key = newKey();
+    const user = await createUser(mock.url, key, "expiring");
+    const token = await call(mock.url, "POST", "/v2/link/token", json(key), { user_id: user.body.user_id });
+    const complete = (code: string) => call(mock.url, "POST", "/v2/link/provider/password/whoop/complete_mfa", json(token.body.link_token, "x-svc-link-token"), { mfa_code: code });
+    const pending = await complete("111111");
+    expect(pending.body).toMatchObject({ state: "pending_provider_mfa", provider_mfa: (responseExample("completeProviderMfa", 200, "pending_provider_mfa") as { provider_mfa: unknown }).provider_mfa });
+    await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { advance_seconds: 1801 } });
+    expect((await complete("123456")).body).toMatchObject({ state: "error", error_type: "token_expired" });
+  });
+
+  it("refuses MEDFED for a state its plan table does not have, naming the field", async () => {
+    const key = newKey();
+    const user = await createUser(mock.url, key, "no-state");
+    const body = { ...(responseExample("createInsurance", 200, "medicare_inferred_from_state") as Record<string, any>), payor_code: "MEDFED" };
+    delete body.company;
+    body.insured.address.state = "ZZ";
+    const answer = await call(mock.url, "POST", `/v2/user/${user.body.user_id}/insurance`, json(key), body);
+    expect(answer.status).toBe(422);
+    expect(answer.body.details).toEqual([{ location: "body", field: "/insured/address/state", message: expect.stringContaining("ZZ") }]);
+  });
+
+  it("takes a loopback http webhook URL (mock-only) and still refuses any other http URL", async () => {
+    const management = { "x-management-key": `mk_test_${randomUUID()}`, "content-type": "application/json" };
+    const team = await call(mock.url, "POST", "/v2/management/teams", management, { name: "Hooks" });
+    const hooks = `/v2/management/teams/${team.body.id}/webhooks`;
+    for (const url of ["http://127.0.0.1:9/events", "http://localhost/events", "http://[::1]:8080/x", "https://hooks.example/x"]) {
+      expect([url, (await call(mock.url, "POST", hooks, management, { url })).status]).toEqual([url, 201]);
+    }
+    for (const url of ["http://example.com/events", "http://127.0.0.1.example.com/x", "ftp://127.0.0.1/x"]) {
+      expect([url, (await call(mock.url, "POST", hooks, management, { url })).status]).toEqual([url, 422]);
+    }
+    // The stateless mock keeps the contract's https-only rule.
+    const stateless = await call(inject("mockUrl"), "POST", `/v2/management/teams/${team.body.id}/webhooks`, management, { url: "http://127.0.0.1:9/events" });
+    expect(stateless.status).toBe(422);
+  });
+
+  it("leaves the state alone when a Prefer header chooses a declared answer", async () => {
+    const key = newKey();
+    const chosen = await call(mock.url, "POST", "/v2/user", { ...json(key), prefer: "example=created" }, { client_user_id: "preferred" });
+    expect(chosen.body).toEqual(responseExample("createUser", 200, "created"));
+    expect((await createUser(mock.url, key, "preferred")).status).toBe(200);
+  });
+});
+
+describe("/_mock/state", () => {
+  it("moves a team's clock and changes its settings, and refuses what it does not know with the fields named", async () => {
+    const key = newKey();
+    const set = await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { now: "2030-01-01T00:00:00Z", advance_seconds: 60 }, settings: { closed_beta_enabled: false } });
+    expect(set.status).toBe(200);
+    expect(Date.parse(set.body.team.clock)).toBeGreaterThanOrEqual(Date.parse("2030-01-01T00:01:00Z"));
+    expect(set.body.team.settings.closed_beta_enabled).toBe(false);
+    const user = await createUser(mock.url, key, "later");
+    expect(user.body.created_on.startsWith("2030-01-01")).toBe(true);
+    const wrong = await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { advance_seconds: "soon" }, settings: { bulk_import_wait_ms: 60_000, colour: "red" }, extra: 1 });
+    expect(wrong.status).toBe(422);
+    expect(wrong.body.details.map((d: { field: string }) => d.field).sort()).toEqual(["/clock/advance_seconds", "/extra", "/settings/bulk_import_wait_ms", "/settings/colour"]);
+    expect((await call(mock.url, "PATCH", "/_mock/state", { "content-type": "application/json" }, {})).status).toBe(401);
+    const put = await call(mock.url, "PUT", "/_mock/state", json(key), {});
+    expect([put.status, put.headers.get("allow")]).toEqual([405, "GET, PATCH, DELETE"]);
+  });
+
+  it("forgets a team's state on DELETE with its key", async () => {
+    const key = newKey();
+    await createUser(mock.url, key, "forgotten");
+    const before = await call(mock.url, "GET", "/_mock/state", { "x-svc-api-key": key });
+    expect(before.body.team.counts.users).toBe(1);
+    const reset = await call(mock.url, "DELETE", "/_mock/state", { "x-svc-api-key": key });
+    expect(reset.body.team.counts.users).toBe(0);
+    expect(reset.body.totals.records).toBeLessThan(before.body.totals.records);
+    expect((await createUser(mock.url, key, "forgotten")).status).toBe(200);
+  });
+
+  it("answers 404 naming --stateful on the stateless mock", async () => {
+    const answer = await call(inject("mockUrl"), "GET", "/_mock/state", {});
+    expect(answer.status).toBe(404);
+    expect(answer.body.message).toContain("--stateful");
+  });
+});
+
+describe("bounds", () => {
+  it("refuses a create past a cap with 429 mock_state_full naming it, and keeps what it holds", async () => {
+    const small = await startMock({ port: 0, stateful: { caps: { recordsPerTeam: 3, records: 5, teams: 3 } } });
+    try {
+      const key = newKey();
+      const ids: string[] = [];
+      for (const n of [1, 2, 3]) ids.push((await createUser(small.url, key, `u${n}`)).body.user_id);
+      const full = await createUser(small.url, key, "u4");
+      expect(full.status).toBe(429);
+      expect(full.headers.get("retry-after")).toBe("3600");
+      expect(full.body).toEqual({ code: "mock_state_full", message: expect.stringContaining("at most 3 records per team") });
+      // Nothing already stored was dropped to make room.
+      for (const [n, id] of ids.entries()) expect((await createUser(small.url, key, `u${n + 1}`)).body.user_id).toBe(id);
+      const other = newKey();
+      await createUser(small.url, other, "v1");
+      await createUser(small.url, other, "v2");
+      expect((await createUser(small.url, other, "v3")).body.message).toContain("at most 5 records in all");
+      await createUser(small.url, newKey(), "w1");
+      const teams = await createUser(small.url, newKey(), "x1");
+      expect([teams.status, teams.body.message]).toEqual([429, expect.stringContaining("at most 3 teams")]);
+    } finally {
+      await small.stop();
+    }
+  });
+});
+
+describe("an answer the state makes that breaks the contract", () => {
+  it("is not sent: the mock answers 500 and says why in a header", async () => {
+    // A contract whose User also requires a field the state never fills.
+    const document = structuredClone(await readBundle(bundleJsonPath)) as any;
+    document.components.schemas.User.required.push("nickname");
+    const server = createMockHost({ document, staticFiles: {}, stateful: {} });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+      const answer = await createUser(base, newKey(), "strict");
+      expect(answer.status).toBe(500);
+      expect(answer.body.code).toBe("internal_error");
+      expect(answer.headers.get("x-svc-mock-contract-violation")).toContain("/nickname");
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
