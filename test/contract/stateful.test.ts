@@ -89,7 +89,7 @@ describe("the document's rules over state", () => {
   it("refuses MEDFED for a state its plan table does not have, naming the field", async () => {
     const key = newKey();
     const user = await createUser(mock.url, key, "no-state");
-    const body = { ...(responseExample("createInsurance", 200, "medicare_inferred_from_state") as Record<string, any>), payor_code: "MEDFED" };
+    const body: Record<string, any> = { ...(responseExample("createInsurance", 200, "medicare_inferred_from_state") as Record<string, any>), payor_code: "MEDFED" };
     delete body.company;
     body.insured.address.state = "ZZ";
     const answer = await call(mock.url, "POST", `/v2/user/${user.body.user_id}/insurance`, json(key), body);
