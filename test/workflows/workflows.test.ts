@@ -1,0 +1,83 @@
+// The document's flows (openapi/workflows/): linted by Redocly and by the repository's own check, and run with
+// `redocly respect` through verify's runner against the stateful mock (everything passes, the connection event is
+// received and verified) and the stateless mock (the flows that need state fail, naming the step and the difference).
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
+import { redoclyProblems } from "../../scripts/lint.ts";
+import { workflowProblems } from "../../scripts/lint-workflows.ts";
+import { readWorkflows, runWorkflows, type WorkflowRunOptions } from "../../scripts/verify/workflows.ts";
+import { repoRoot } from "../../scripts/lib/paths.ts";
+
+const FIXTURES = path.join(repoRoot, "test/fixtures/workflows");
+
+describe("the workflows' lint", () => {
+  it("finds every step's operation in its source description", async () => {
+    expect(await workflowProblems()).toEqual([]);
+  });
+
+  it("reports a step whose operation or source does not exist (Redocly's rules do not), and Redocly a repeated stepId", async () => {
+    expect(await workflowProblems(FIXTURES)).toEqual([
+      "broken.arazzo.yaml broken/unknownOperation: svc has no operation createUserTwice",
+      "broken.arazzo.yaml broken/unknownSource: no source description is named elsewhere",
+    ]);
+    const problems = await redoclyProblems(path.join(FIXTURES, "broken.arazzo.yaml"));
+    expect(problems.map((problem) => problem.ruleId)).toContain("stepId-unique");
+  });
+
+  it("marks every workflow that uses the mock's control endpoint as mock-only, and only those", async () => {
+    const workflows = await readWorkflows();
+    expect(workflows.length).toBeGreaterThanOrEqual(10);
+    for (const workflow of workflows) expect([workflow.workflowId, workflow.mockOnly]).toEqual([workflow.workflowId, workflow.steps.some((step) => step.source === "mock")]);
+    // The flows a real server can run: no clock, no mock conventions.
+    expect(workflows.filter((workflow) => !workflow.mockOnly).map((workflow) => workflow.workflowId).sort()).toEqual(["insurance-latest", "link-token-never-issued", "sign-in-token", "user-conflict-and-undo"]);
+  });
+});
+
+const options = (baseUrl: string, mock: boolean): WorkflowRunOptions => ({
+  baseUrl,
+  apiKey: `sk_test_workflows_${Math.random().toString(36).slice(2)}`,
+  managementKey: `mk_test_workflows_${Math.random().toString(36).slice(2)}`,
+  mock,
+  allowWrites: true,
+  log: () => {},
+});
+
+describe("the workflows against the stateful mock", () => {
+  let mock: RunningMock;
+  beforeAll(async () => {
+    mock = await startMock({ port: 0, stateful: {} });
+  });
+  afterAll(() => mock.stop());
+
+  it("pass step by step, and the connection's event arrives signed and about the workflow's user", async () => {
+    const checks = await runWorkflows(options(mock.url, true));
+    expect(checks.filter((check) => check.status !== "passed")).toEqual([]);
+    const workflows = await readWorkflows();
+    expect(checks.length).toBe(workflows.reduce((sum, workflow) => sum + workflow.steps.length, 0) + 1);
+    expect(checks.find((check) => check.name.includes("delivery"))?.status).toBe("passed");
+  }, 60_000);
+});
+
+describe("the workflows against the stateless mock", () => {
+  it("skip the mock-only ones, and report the others' failures with the step, the criterion and the answer", async () => {
+    const checks = await runWorkflows(options(inject("mockUrl"), false));
+    const skipped = checks.filter((check) => check.detail?.startsWith("mock-only"));
+    expect(skipped.map((check) => check.name).sort()).toEqual((await readWorkflows()).filter((w) => w.mockOnly).map((w) => w.workflowId).sort());
+    const conflict = checks.find((check) => check.name === "user-conflict-and-undo / create");
+    // The stateless mock answers the example's user, not the one asked for.
+    expect(conflict).toMatchObject({ status: "failed", operationId: "createUser" });
+    expect(conflict?.detail).toContain("$response.body#/client_user_id == $inputs.clientUserId");
+    expect(conflict?.detail).toContain('got 200 {"user_id":"8d2e4f6a');
+    expect(checks.find((check) => check.name === "user-conflict-and-undo / createAgain")).toMatchObject({ status: "skipped", detail: "not run: step create failed" });
+    const token = checks.find((check) => check.name === "link-token-never-issued / completeWithUnknownToken");
+    expect(token?.detail).toContain("error_type == 'invalid_token'");
+  }, 60_000);
+
+  it("run the mock-only ones when told the target is the mock, and fail them without crashing", async () => {
+    const checks = await runWorkflows(options(inject("mockUrl"), true));
+    const first = checks.find((check) => check.name === "bulk-import-progress / slowOperations");
+    expect(first).toMatchObject({ status: "failed", operationId: "updateMockState" });
+    expect(first?.detail).toContain("got 404");
+  }, 60_000);
+});
