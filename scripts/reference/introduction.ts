@@ -7,6 +7,7 @@ import { operationRows } from "../generate-tables.ts";
 import { TRANSPORT_RESPONSES } from "../lib/decorate.ts";
 import { BADGES } from "./badges.ts";
 import { serverUrl } from "./code-samples.ts";
+import { mockSection } from "./mock-section.ts";
 
 /** The document's name for each credential (section 5). A new security scheme must be named here. */
 const CREDENTIAL_NAMES: Record<string, string> = {
@@ -145,7 +146,7 @@ function eventsSection(document: JsonObject): string {
 
 /**
  * Inserts the generated sections into `info.description`: base URL, authentication, paging and errors before "Reading
- * this reference"; the badges and events after it, before the change history.
+ * this reference"; the badges, events and the mock after it, before the change history.
  */
 export function writeIntroduction(document: JsonObject): void {
   const info = document.info as JsonObject;
@@ -154,6 +155,6 @@ export function writeIntroduction(document: JsonObject): void {
   const history = description.indexOf("## Service change history");
   if (reading < 0 || history < reading) throw new Error("reference: info.description needs '## Reading this reference' before '## Service change history'");
   const before = [serversSection(document), credentialsSection(document), pagingSection(document), errorsSection(document)].join("\n\n");
-  const after = [badgesSection(), eventsSection(document)].join("\n\n");
+  const after = [badgesSection(), eventsSection(document), mockSection(section)].join("\n\n");
   info.description = `${description.slice(0, reading)}${before}\n\n${description.slice(reading, history)}${after}\n\n${description.slice(history)}`;
 }

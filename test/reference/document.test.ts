@@ -1,8 +1,11 @@
 // The reader's document is derived from the contract, so it cannot drift: badges from the markings, one operation per
-// event kind (within the size budget), the introduction's tables from security, paging and the error body.
+// event kind (within the size budget), the introduction's tables from security, paging and the error body, and its
+// mock section from the mock's constants.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/contract/json.ts";
 import { deref, listOperations } from "../../src/contract/operations.ts";
+import { CONTROL_PATH } from "../../src/mock/state/control.ts";
+import { ANOTHER_MFA_CODE, WRONG_MFA_CODE } from "../../src/mock/state/link.ts";
 import { readBundle } from "../../scripts/lib/paths.ts";
 import { BADGES } from "../../scripts/reference/badges.ts";
 import { referenceDocument } from "../../scripts/reference/document.ts";
@@ -67,6 +70,13 @@ describe("the reference's document", () => {
     for (const heading of ["## Base URL", "## Authentication", "## Paging", "## Errors", "## Badges", "## Events", "## Service change history"]) expect(intro).toContain(heading);
     expect(intro.indexOf("## Authentication")).toBeLessThan(intro.indexOf("## Service change history"));
     for (const field of ["`code`", "`message`", "`details`", "`pages`"]) expect(intro).toContain(field);
+  });
+
+  it("has a mock section with the stateful mock's choices, from the mock's own constants", () => {
+    const intro = String((reference.info as JsonObject).description);
+    const mock = intro.slice(intro.indexOf("## The mock"), intro.indexOf("## Service change history"));
+    expect(mock.length).toBeGreaterThan(500);
+    for (const said of [`\`${WRONG_MFA_CODE}\` is wrong`, `\`${ANOTHER_MFA_CODE}\` asks for another code`, "`MEDFED` becomes `MCR`", CONTROL_PATH, "--stateful", "mock_state_full"]) expect(mock).toContain(said);
   });
 });
 
