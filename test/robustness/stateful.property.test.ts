@@ -92,7 +92,7 @@ const STEPS: Record<string, Step> = {
       "text",
     ][pick(6)],
   }),
-  resetState: (w, pick) => ({ method: "DELETE", path: "/_mock/state", headers: pick(2) === 0 ? { "x-svc-api-key": w.keys[pick(w.keys.length)]! } : { "x-management-key": w.management } }),
+  resetState: (w, pick) => ({ method: "DELETE", path: "/_mock/state", headers: pick(2) === 0 ? { "x-svc-api-key": w.keys[pick(w.keys.length)]! } : ({ "x-management-key": w.management } as Record<string, string>) }),
 };
 
 const operationOf = new Map(operations.map((op) => [op.operationId, op]));
