@@ -11,7 +11,7 @@ import { serveStatic, type StaticFile } from "./static-files.ts";
 import { acceptsJson, allowCors, answerPreflight, corsHeaders, JSON_TYPE, readBody, requestTarget, sendError } from "./http.ts";
 import { listOperations } from "../contract/operations.ts";
 import { StatefulMock } from "./state/handlers.ts";
-import { CONTROL_PATH, controlAnswer, notStateful } from "./state/control.ts";
+import { CONTROL_METHODS, CONTROL_PATH, controlAnswer, notStateful } from "./state/control.ts";
 import { allowLoopbackWebhooks } from "./state/loopback-webhooks.ts";
 import { StateFull, type StateCaps, type TeamSettings } from "./state/model.ts";
 import type { StateAnswer } from "./state/answers.ts";
@@ -105,6 +105,12 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
     async function control(x) {
       if (x.url.pathname !== CONTROL_PATH) return undefined;
       if (stateful === undefined) return notStatefulRefusal();
+      // A browser's test suite resets and moves the clock too: its preflight is answered like an operation's.
+      if (x.method === "OPTIONS" && x.req.headers["access-control-request-method"] !== undefined) {
+        allowCors(x.req, x.res);
+        answerPreflight(x.req, x.res, CONTROL_METHODS);
+        return ANSWERED;
+      }
       const text = await readBody(x.req);
       if (text === undefined) return { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." };
       try {

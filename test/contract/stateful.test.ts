@@ -137,6 +137,13 @@ describe("/_mock/state", () => {
     expect([put.status, put.headers.get("allow")]).toEqual([405, "GET, PATCH, DELETE"]);
   });
 
+  it("answers a browser's preflight for its methods", async () => {
+    const preflight = await fetch(`${mock.url}/_mock/state`, { method: "OPTIONS", headers: { origin: "http://app.example", "access-control-request-method": "PATCH", "access-control-request-headers": "x-svc-api-key, content-type" } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, PATCH, DELETE");
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("http://app.example");
+  });
+
   it("forgets a team's state on DELETE with its key", async () => {
     const key = newKey();
     await createUser(mock.url, key, "forgotten");
