@@ -1,0 +1,68 @@
+// `npm run verify` finds what is wrong with a server that is right but for one thing: a proxy in front of the stateful
+// mock alters one kind of answer, and verify must report exactly that failure, naming the operation, and exit 1.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
+import { startAlteringProxy, type Alter } from "../support/altering-proxy.ts";
+import { failures, runVerify } from "../support/run-verify.ts";
+
+let mock: RunningMock | undefined;
+
+beforeAll(async () => {
+  mock = await startMock({ port: 0, stateful: {} });
+});
+
+afterAll(async () => {
+  await mock?.stop();
+});
+
+async function verifyBehind(alter: Alter) {
+  const proxy = await startAlteringProxy(mock!.url, alter);
+  try {
+    return await runVerify(["--base-url", proxy.url, "--skip-workflows"]);
+  } finally {
+    await proxy.close();
+  }
+}
+
+describe.concurrent("npm run verify against a server wrong in one thing", () => {
+  it("names the operation and the field when an answer lacks a required field", async () => {
+    const run = await verifyBehind((x) => {
+      if (x.method !== "POST" || x.pathname !== "/v2/user" || x.status !== 200) return undefined;
+      const { user_id: _dropped, ...rest } = JSON.parse(x.answer) as Record<string, unknown>;
+      return { status: 200, body: JSON.stringify(rest) };
+    });
+    expect(failures(run)).toEqual(["operation createUser: valid call: createUser 200: /user_id is required"]);
+    expect(run.stdout).toContain("✗ operation  createUser: valid call  — createUser 200: /user_id is required");
+    expect(run.code).toBe(1);
+  });
+
+  it("names an undeclared status and the ones the operation declares", async () => {
+    const run = await verifyBehind((x) => (x.pathname === "/v3/lab_tests/labs" && x.status === 200 ? { status: 418, body: x.answer } : undefined));
+    expect(failures(run)).toHaveLength(1);
+    expect(failures(run)[0]).toMatch(/^operation listLabs: valid call: listLabs answered 418, which it does not declare \(it declares 200, 400, 401, .*500/);
+    expect(run.code).toBe(1);
+  });
+
+  it("fails every invalid call that gets a success", async () => {
+    // The server takes what it should refuse, and answers the valid call's answer.
+    const run = await verifyBehind(async (x, upstream) => {
+      if (x.method !== "GET" || x.pathname !== "/v3/orders" || x.status !== 422) return undefined;
+      const valid = await upstream("GET", "/v3/orders");
+      return { status: valid.status, body: valid.body };
+    });
+    const failed = failures(run);
+    expect(failed.length).toBeGreaterThan(0);
+    for (const line of failed) expect(line).toMatch(/^invalid listOrders: query \w+=\S+: listOrders answered 200 to an invalid call; expected a 4xx it declares$/);
+    expect(run.code).toBe(1);
+  });
+
+  it("fails a 500, declared or not", async () => {
+    const run = await verifyBehind((x) =>
+      x.pathname === "/v2/management/org" && x.method === "GET" && x.status === 200
+        ? { status: 500, body: JSON.stringify({ code: "internal_error", message: "The org store is down." }) }
+        : undefined,
+    );
+    expect(failures(run)).toEqual(["operation getOrg: valid call: getOrg answered 500 internal_error: The org store is down."]);
+    expect(run.code).toBe(1);
+  });
+});

@@ -1,0 +1,114 @@
+// `npm run verify` against the package's own mock, run as a user runs it: on the stateful mock every check passes and
+// the reports say what the console said; on the stateless mock the pass runs to its end.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
+import { operations } from "../support/contract.ts";
+import { failures, runVerify, type VerifyRun } from "../support/run-verify.ts";
+import { parseXml } from "../support/xml.ts";
+
+let stateful: RunningMock | undefined;
+let onStateful: VerifyRun;
+let onStateless: VerifyRun;
+
+beforeAll(async () => {
+  stateful = await startMock({ port: 0, stateful: {} });
+  [onStateful, onStateless] = await Promise.all([
+    runVerify(["--base-url", stateful.url, "--skip-workflows"]),
+    runVerify(["--base-url", inject("mockUrl"), "--skip-workflows"]),
+  ]);
+});
+
+afterAll(async () => {
+  await stateful?.stop();
+});
+
+const ids = operations.map((op) => op.operationId);
+
+function namesIn(run: VerifyRun, suite: string): string[] {
+  return run.report!.checks.filter((check) => check.suite === suite).map((check) => check.name);
+}
+
+describe("npm run verify against the stateful mock", () => {
+  it("passes every check, skips none, and exits 0", () => {
+    expect(failures(onStateful)).toEqual([]);
+    expect(onStateful.report!.summary.skipped).toBe(0);
+    expect(onStateful.code, onStateful.stderr).toBe(0);
+    expect(onStateful.report!.mock).toBe(true);
+  });
+
+  it("calls every operation's valid call, creates first and deletes last", () => {
+    const valid = namesIn(onStateful, "operation");
+    expect([...valid].sort()).toEqual(ids.map((id) => `${id}: valid call`).sort());
+    expect(valid.slice(0, 2)).toEqual(["createUser: valid call", "createTeam: valid call"]);
+    expect(valid.indexOf("undoUserDeletion: valid call")).toBeGreaterThan(valid.indexOf("deleteUser: valid call"));
+    expect(valid.indexOf("deleteTeam: valid call")).toBeGreaterThan(valid.indexOf("deleteWebhookEndpoint: valid call"));
+  });
+
+  it("checks two credential refusals per operation: none at all, and the other kind of key", () => {
+    const refusals = namesIn(onStateful, "credential");
+    for (const id of ids) expect(refusals.filter((name) => name.startsWith(`${id}: `)), id).toHaveLength(2);
+    expect(refusals).toContain("getOrg: a team API key instead of its own");
+    expect(refusals).toContain("listLabs: a management key instead of its own");
+  });
+
+  it("sends at most three invalid calls per operation, and some to every operation that takes a body", () => {
+    const invalid = namesIn(onStateful, "invalid");
+    for (const op of operations) {
+      const mine = invalid.filter((name) => name.startsWith(`${op.operationId}: `));
+      expect(mine.length, op.operationId).toBeLessThanOrEqual(3);
+      if (op.operation.requestBody !== undefined) expect(mine.length, op.operationId).toBeGreaterThan(0);
+    }
+  });
+
+  it("deletes everything it created, or finds the pass did", () => {
+    const cleanup = onStateful.report!.checks.filter((check) => check.suite === "cleanup");
+    expect(cleanup.map((check) => check.operationId).sort()).toEqual(
+      ["deleteEtlPipeline", "deleteManagementKey", "deleteTeam", "deleteTeamApiKey", "deleteUser", "deleteWebhookEndpoint"],
+    );
+    // The user is deleted by the pass, brought back by undoUserDeletion, and deleted for good by the cleanup.
+    expect(cleanup.find((check) => check.operationId === "deleteUser")!.detail).toBeUndefined();
+  });
+
+  it("prints a line per check and a summary whose counts and time are the report's", () => {
+    const report = onStateful.report!;
+    const lines = onStateful.stdout.split("\n").filter((line) => /^[✓✗-] /.test(line));
+    expect(lines).toHaveLength(report.checks.length);
+    const summary = /verify: (\d+) passed, (\d+) failed, (\d+) skipped in ([\d.]+) s \((\d+) requests to /.exec(onStateful.stdout);
+    expect(summary, onStateful.stdout).not.toBeNull();
+    expect(summary!.slice(1, 4).map(Number)).toEqual([report.summary.passed, report.summary.failed, report.summary.skipped]);
+    expect(Number(summary![4])).toBeCloseTo(report.durationMs / 1000, 1);
+    expect(Number(summary![5])).toBe(report.requests);
+    expect(report.summary.total).toBe(report.checks.length);
+  });
+
+  it("writes a JUnit file a CI tool reads: a testsuite per suite, a testcase per check", () => {
+    const root = parseXml(onStateful.junit!);
+    const report = onStateful.report!;
+    expect(root.name).toBe("testsuites");
+    expect(Number(root.attributes.tests)).toBe(report.checks.length);
+    expect(Number(root.attributes.failures)).toBe(0);
+    expect(root.children.map((suite) => suite.attributes.name)).toEqual(["operation", "credential", "invalid", "cleanup"]);
+    for (const suite of root.children) {
+      const checks = report.checks.filter((check) => check.suite === suite.attributes.name);
+      expect(suite.children.map((testcase) => testcase.attributes.name)).toEqual(checks.map((check) => check.name));
+      expect(Number(suite.attributes.tests)).toBe(checks.length);
+    }
+  });
+});
+
+describe("npm run verify against the stateless mock", () => {
+  it("runs to its end: every operation's valid call and refusals, the cleanup, the summary and the reports", () => {
+    const report = onStateless.report!;
+    expect(report.mock).toBe(false);
+    expect(namesIn(onStateless, "operation")).toHaveLength(ids.length);
+    expect(namesIn(onStateless, "credential")).toHaveLength(2 * ids.length);
+    expect(namesIn(onStateless, "cleanup").length).toBeGreaterThan(0);
+    expect(onStateless.stdout).toMatch(/verify: \d+ passed, \d+ failed, \d+ skipped in/);
+    expect(onStateless.junit).toBeDefined();
+  });
+
+  it("finds nothing wrong: the examples it answers from keep the contract", () => {
+    expect(failures(onStateless)).toEqual([]);
+    expect(onStateless.code, onStateless.stderr).toBe(0);
+  });
+});

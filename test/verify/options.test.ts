@@ -1,0 +1,52 @@
+// `npm run verify`'s command line: what a loopback server and a remote one get by default, and the one line that
+// says what is wrong with a command line it cannot run.
+import { describe, expect, it } from "vitest";
+import { CREDENTIAL_PLACEHOLDERS } from "../../scripts/reference/code-samples.ts";
+import { readVerifyOptions, REMOTE_RATE, type VerifyOptions } from "../../scripts/verify/options.ts";
+
+function options(...argv: string[]): VerifyOptions {
+  const read = readVerifyOptions(argv, {});
+  if (!("options" in read)) throw new Error(`expected options, got ${JSON.stringify(read)}`);
+  return read.options;
+}
+
+function error(...argv: string[]): string {
+  const read = readVerifyOptions(argv, {});
+  if (!("error" in read)) throw new Error(`expected an error, got ${JSON.stringify(read)}`);
+  return read.error;
+}
+
+describe("npm run verify's options", () => {
+  it("takes a loopback server for a test environment: placeholder keys, writes, no rate limit", () => {
+    for (const url of ["http://127.0.0.1:4010", "http://localhost:4010/", "http://[::1]:4010"]) {
+      const read = options("--base-url", url);
+      expect(read).toMatchObject({ loopback: true, allowWrites: true, rate: undefined, skipWorkflows: false });
+      expect(read.credentials).toEqual({ apiKey: CREDENTIAL_PLACEHOLDERS.apiKey, managementKey: CREDENTIAL_PLACEHOLDERS.managementKey, linkToken: CREDENTIAL_PLACEHOLDERS.linkToken });
+    }
+    expect(options("--base-url", "http://localhost:4010/").baseUrl).toBe("http://localhost:4010");
+  });
+
+  it("gives a remote server only the keys given, no writes unless allowed, and a gentle rate", () => {
+    const read = options("--base-url", "https://staging.example", "--api-key", "sk_live_x");
+    expect(read).toMatchObject({ loopback: false, allowWrites: false, rate: REMOTE_RATE, credentials: { apiKey: "sk_live_x" }, given: { apiKey: true, managementKey: false } });
+    expect(read.credentials.managementKey).toBeUndefined();
+    expect(options("--base-url", "https://staging.example", "--api-key", "k", "--allow-writes", "--rate", "2.5")).toMatchObject({ allowWrites: true, rate: 2.5 });
+    expect(readVerifyOptions(["--base-url", "http://127.0.0.1:4010"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" })).toEqual({ error: expect.stringContaining("--api-key") });
+  });
+
+  it("leaves the workflows out with --only, which asks for some operations' checks", () => {
+    expect(options("--base-url", "http://127.0.0.1:1", "--only", "listLabs", "--only", "getOrg")).toMatchObject({ only: ["listLabs", "getOrg"], skipWorkflows: true });
+  });
+
+  it("names what is wrong in one line", () => {
+    expect(error()).toMatch(/^--base-url <url> is required/);
+    expect(error("--base-url", "ftp://example")).toMatch(/not an http/);
+    expect(error("--base-url", "not a url")).toMatch(/is not a URL/);
+    expect(error("--base-url", "https://staging.example")).toMatch(/^--api-key <key> is required for staging.example/);
+    expect(error("--base-url", "http://127.0.0.1:1", "--rate", "0")).toMatch(/--rate 0 is not a positive number/);
+    expect(error("--base-url", "http://127.0.0.1:1", "--rate")).toMatch(/--rate/);
+    expect(error("--base-url", "http://127.0.0.1:1", "--bogus")).toMatch(/Unknown option '--bogus'.*--help/);
+    for (const message of [error(), error("--base-url", "http://127.0.0.1:1", "--bogus")]) expect(message).not.toContain("\n");
+    expect(readVerifyOptions(["--help"], {})).toEqual({ help: expect.stringContaining("Usage: npm run verify") });
+  });
+});

@@ -1,0 +1,76 @@
+// `npm run verify`'s rules for a server that is not on this machine: an API key is required before anything is sent,
+// writes run only with --allow-writes, a check needing a credential not given is skipped naming it; and --rate holds.
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { isWrite } from "../../scripts/verify/calls.ts";
+import { operations } from "../support/contract.ts";
+import { startAlteringProxy, type AlteringProxy } from "../support/altering-proxy.ts";
+import { failures, runVerify } from "../support/run-verify.ts";
+
+let proxy: AlteringProxy | undefined;
+
+beforeAll(async () => {
+  // Passes everything through to the suite's mock, and records what arrived and when.
+  proxy = await startAlteringProxy(inject("mockUrl"), () => undefined);
+});
+
+afterAll(async () => {
+  await proxy?.close();
+});
+
+const writes = new Set(operations.filter(isWrite).map((op) => op.operationId));
+const management = new Set(operations.filter((op) => op.securitySchemes.includes("ManagementKey")).map((op) => op.operationId));
+
+describe("npm run verify against a server that is not on this machine", () => {
+  it("refuses to start without --api-key, in one line naming it, before sending anything", async () => {
+    // 192.0.2.1 is TEST-NET-1: nothing answers there, so a request would hang until its timeout.
+    const run = await runVerify(["--base-url", "http://192.0.2.1:9"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr).toContain("--api-key");
+    expect(run.stdout).toBe("");
+    expect(run.report).toBeUndefined();
+    expect(run.ms).toBeLessThan(10_000);
+  });
+
+  it("with --api-key alone, skips every write (naming --allow-writes) and every management check (naming --management-key), and sends only reads", async () => {
+    const before = proxy!.arrivals.length;
+    const run = await runVerify(["--base-url", proxy!.url, "--api-key", "sk_test_remote_not_a_real_key", "--rate", "1000", "--skip-workflows"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" });
+    expect(failures(run)).toEqual([]);
+    expect(run.code, run.stderr).toBe(0);
+    const report = run.report!;
+    expect(report.allowWrites).toBe(false);
+    for (const check of report.checks.filter((c) => c.operationId !== undefined && writes.has(c.operationId))) {
+      expect(check.status, check.name).toBe("skipped");
+      expect(check.detail, check.name).toMatch(/writes: run with --allow-writes/);
+    }
+    // What needs the management key not given: a management operation's own calls, and the management key offered to the regular API.
+    const needsManagementKey = report.checks.filter(
+      (c) => !writes.has(c.operationId!) && (management.has(c.operationId!) ? c.suite !== "credential" : c.name.endsWith("a management key instead of its own")),
+    );
+    expect(needsManagementKey.length).toBeGreaterThan(0);
+    for (const check of needsManagementKey) {
+      expect(check.status, check.name).toBe("skipped");
+      expect(check.detail, check.name).toBe("needs --management-key");
+    }
+    expect(report.checks.filter((c) => c.status === "passed").length).toBeGreaterThan(50);
+    expect(run.stdout).toMatch(/^- operation {2}createUser: valid call {2}— POST writes: run with --allow-writes against a test environment$/m);
+    const methods = new Set(proxy!.arrivals.slice(before).map((arrival) => arrival.method));
+    expect([...methods]).toEqual(["GET"]);
+  });
+});
+
+describe("npm run verify --rate", () => {
+  it("spaces its requests 1/rate seconds apart", async () => {
+    const before = proxy!.arrivals.length;
+    const run = await runVerify(["--base-url", proxy!.url, "--rate", "5", "--only", "listLabTestMarkers", "--skip-workflows"]);
+    expect(run.code, run.stdout).toBe(0);
+    const arrivals = proxy!.arrivals.slice(before).map((arrival) => arrival.at);
+    expect(arrivals.length).toBe(run.report!.requests);
+    expect(arrivals.length).toBeGreaterThanOrEqual(5);
+    // A generous bound: this checks the limiter's spacing, not a speed. Arrivals carry each request's own latency (the
+    // first one's connection too), so the span is allowed that much less than (n - 1) intervals of 200 ms.
+    expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThan((arrivals.length - 1) * 200 - 150);
+    const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
+    expect(gaps.filter((gap) => gap < 50), "requests sent in a burst").toEqual([]);
+  });
+});
