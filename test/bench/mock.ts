@@ -1,7 +1,7 @@
 // Measures the mock as users run it (`npm start`, a new process, autocannon on 127.0.0.1) beside a bare Node http server
 // answering the same bytes, launched the same way, in the same run: throughput and p99, start, memory, and the no-op build.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
@@ -12,6 +12,7 @@ import { VALID_CALLS } from "../support/calls.ts";
 import { CREDENTIALS, validTarget } from "../support/raw-http.ts";
 import { operation, operations, validator } from "../support/contract.ts";
 import type { Figure } from "./client.ts";
+import { treeRssMb } from "./process-memory.ts";
 
 const run = promisify(execFile);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -56,22 +57,6 @@ async function launch(command: string, args: string[], port: number, probe: RawR
     if (performance.now() - started > 60_000) throw new Error(`${command} did not answer within 60 s`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-/** The resident memory of a process tree below `pid`, without the launcher itself (npm). */
-async function treeRssMb(pid: number): Promise<number> {
-  const parents = new Map<number, number>();
-  const rss = new Map<number, number>();
-  for (const entry of await readdir("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields.length < 22) continue;
-    parents.set(Number(entry), Number(fields[1]));
-    rss.set(Number(entry), (Number(fields[21]) * 4096) / (1 << 20));
-  }
-  const below = (p: number): number[] => [...parents].filter(([, parent]) => parent === p).flatMap(([child]) => [child, ...below(child)]);
-  return below(pid).reduce((sum, p) => sum + (rss.get(p) ?? 0), 0);
 }
 
 function stop(launched: Launched): void {

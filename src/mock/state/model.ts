@@ -2,6 +2,7 @@
 // users, link tokens, insurance, bulk operations, webhook endpoints, settings and clock; orgs keyed by management key.
 // Everything is bounded: a cap per team and one for all, past which a create is refused (never an old record dropped).
 import { randomUUID } from "node:crypto";
+import type { components } from "../../../generated/schema.js";
 
 /** The mock-only settings a test suite may change per team through `PATCH /_mock/state` (control.ts). */
 export interface TeamSettings {
@@ -63,27 +64,11 @@ export interface BulkOpRecord {
   connections: { userId: string; ok: boolean }[];
 }
 
-export interface WebhookRecord {
-  id: string;
-  team_id: string;
-  url: string;
-  event_types: string[] | null;
-  headers: Record<string, string>;
-  enabled: boolean;
-  description: string | null;
-  created_at: string;
-  updated_at: string;
-  secret: string;
-}
+/** A webhook endpoint as created (its secret included), in the contract's own type. */
+export type WebhookRecord = components["schemas"]["WebhookEndpointCreated"];
 
-export interface ApiKeyRecord {
-  id: string;
-  team_id: string;
-  label: string;
-  key_preview: string;
-  created_at: string;
-  api_key: string;
-}
+/** A team API key as issued (the key included), in the contract's own type. */
+export type ApiKeyRecord = components["schemas"]["TeamApiKeyCreated"];
 
 export interface DeliveryRecord {
   event_type: string;
