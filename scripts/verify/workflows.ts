@@ -11,6 +11,8 @@ import { runTool } from "../lib/tools.ts";
 import type { Check } from "./checks.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
 import { checkDelivery } from "./delivery.ts";
+import type { RateLimiter } from "./http.ts";
+import { startThrottleProxy, type ThrottleProxy } from "./throttle-proxy.ts";
 
 export const WORKFLOWS_DIR = path.join(repoRoot, "openapi", "workflows");
 /** The source description of the mock-only control endpoint: a workflow with a step on it is mock-only. */
@@ -28,6 +30,8 @@ export interface WorkflowRunOptions {
   allowWrites: boolean;
   /** Where respect's HAR files go (one per workflow file, named after it), when asked. */
   harPath?: string;
+  /** verify's rate limit, shared with its other checks: respect's requests then go through a throttling proxy. */
+  limiter?: RateLimiter;
   log: (line: string) => void;
 }
 
@@ -148,6 +152,8 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
   const needsReceiver = [...runnable.values()].flat().some((workflow) => workflow.workflowId === EVENT_WORKFLOW.id);
   const receiver: Receiver | undefined = needsReceiver ? await startReceiver() : undefined;
   const scratch = await mkdtemp(path.join(os.tmpdir(), "svc-verify-"));
+  const proxy: ThrottleProxy | undefined = options.limiter === undefined ? undefined : await startThrottleProxy(options.baseUrl, options.limiter);
+  const server = proxy?.url ?? options.baseUrl;
   const inputs: Record<string, string> = {
     clientUserId: `verify-${randomBytes(6).toString("hex")}`,
     provider: "whoop",
@@ -164,9 +170,9 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
         ...chosen.flatMap((workflow) => ["--workflow", workflow.workflowId]),
         ...Object.entries(inputs).flatMap(([name, value]) => ["--input", `${name}=${value}`]),
         "--server",
-        `svc=${options.baseUrl}`,
+        `svc=${server}`,
         "--server",
-        `${MOCK_SOURCE}=${options.baseUrl}`,
+        `${MOCK_SOURCE}=${server}`,
         "--json-output",
         log,
         "--max-fetch-timeout",
@@ -199,6 +205,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
     }
   } finally {
     await receiver?.close();
+    await proxy?.close();
     await rm(scratch, { recursive: true, force: true });
   }
   return checks;
