@@ -1,6 +1,7 @@
 // `npm run verify -- --base-url <url>`: checks a running server against the bundled contract (generated/openapi.json),
 // operation by operation and through the document's workflows, and writes a JSON and a JUnit report of the checks.
 import { randomBytes } from "node:crypto";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { listOperations } from "../src/contract/operations.ts";
 import { ContractValidator } from "../src/contract/validator.ts";
@@ -68,14 +69,19 @@ if (!target.reachable) {
   await runOperationPass(context);
   await cleanUp(context);
   if (!options.skipWorkflows) {
+    // respect writes one HAR per workflow file into this folder, named after the file.
+    const harPath = options.har ? path.join(options.reportDir, "har") : undefined;
     try {
+      if (harPath !== undefined) await mkdir(harPath, { recursive: true });
       const workflowChecks = await runWorkflows({
         baseUrl: options.baseUrl,
         apiKey: options.credentials.apiKey,
         managementKey: options.credentials.managementKey,
         mock: target.mock,
         allowWrites: options.allowWrites,
-        ...(options.har ? { harPath: path.join(options.reportDir, "verify.har") } : {}),
+        ...(harPath === undefined ? {} : { harPath }),
+        // One limiter for every request verify sends: the workflows' share the operation pass's rate.
+        ...(options.rate === undefined ? {} : { limiter: sender.limiter }),
         log: (line) => console.log(line),
       });
       workflowChecks.forEach(record);

@@ -18,7 +18,7 @@ refusals, invalid calls, then the document's workflows; cleans up what it create
   --only <operationId>      check only this operation (repeatable; no workflows); what it needs is still
                             created first
   --report-dir <dir>        where verify-report.json and verify-junit.xml go (default test-output/verify)
-  --har                     ask the workflow runner for a HAR file in the report folder
+  --har                     the workflows' requests and answers as HAR files, in the report folder's har/
   --skip-workflows          run the operation checks only
   --help                    this text
 

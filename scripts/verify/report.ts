@@ -20,6 +20,7 @@ export interface Report {
   rate: number | null;
   startedAt: string;
   durationMs: number;
+  /** Requests verify sent itself (the probe, the operation pass, the cleanup); the workflows' are respect's. */
   requests: number;
   summary: Summary;
   checks: Check[];
