@@ -1,7 +1,7 @@
 // Runs `npm run verify`'s script (tsx scripts/verify.ts) as a process of its own, as a user does, with a report folder
 // of its own, and reads what it printed and wrote.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { binPath, toolEnv } from "../../scripts/lib/tools.ts";
@@ -37,14 +37,16 @@ export function runVerify(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs
       clearTimeout(timer);
       const jsonPath = path.join(reportDir, "verify-report.json");
       const junitPath = path.join(reportDir, "verify-junit.xml");
-      resolve({
+      const run: VerifyRun = {
         code: code ?? 1,
         stdout,
         stderr,
         ms: performance.now() - started,
         report: existsSync(jsonPath) ? (JSON.parse(readFileSync(jsonPath, "utf8")) as Report) : undefined,
         junit: existsSync(junitPath) ? readFileSync(junitPath, "utf8") : undefined,
-      });
+      };
+      rmSync(reportDir, { recursive: true, force: true });
+      resolve(run);
     });
   });
 }

@@ -1,6 +1,6 @@
 // verify's reports: the JSON holds every check and the run's settings; the JUnit file has a <testsuite> per suite, a
 // <testcase> per check, <failure message> and <skipped/> where due, and survives any text a server puts in a detail.
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -60,11 +60,15 @@ describe("verify's JUnit report", () => {
 
 describe("verify's JSON report and console lines", () => {
   it("writes both files into a new folder; the JSON holds the settings, the counts and every check", async () => {
-    const dir = path.join(mkdtempSync(path.join(os.tmpdir(), "verify-report-test-")), "nested");
-    const written = await writeReports(dir, report);
-    expect(JSON.parse(readFileSync(written.json, "utf8"))).toEqual(report);
-    expect(report.summary).toEqual({ passed: 2, failed: 1, skipped: 1, total: 4 });
-    expect(parseXml(readFileSync(written.junit, "utf8")).attributes.tests).toBe("4");
+    const scratch = mkdtempSync(path.join(os.tmpdir(), "verify-report-test-"));
+    try {
+      const written = await writeReports(path.join(scratch, "nested"), report);
+      expect(JSON.parse(readFileSync(written.json, "utf8"))).toEqual(report);
+      expect(report.summary).toEqual({ passed: 2, failed: 1, skipped: 1, total: 4 });
+      expect(parseXml(readFileSync(written.junit, "utf8")).attributes.tests).toBe("4");
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it("prints a mark, the suite, the name, and the detail when there is one", () => {
