@@ -70,16 +70,16 @@ if (!target.reachable) {
   await cleanUp(context);
   if (!options.skipWorkflows) {
     // respect writes one HAR per workflow file into this folder, named after the file.
-    const harPath = options.har ? path.join(options.reportDir, "har") : undefined;
+    const harDir = options.har ? path.join(options.reportDir, "har") : undefined;
     try {
-      if (harPath !== undefined) await mkdir(harPath, { recursive: true });
+      if (harDir !== undefined) await mkdir(harDir, { recursive: true });
       const workflowChecks = await runWorkflows({
         baseUrl: options.baseUrl,
         apiKey: options.credentials.apiKey,
         managementKey: options.credentials.managementKey,
         mock: target.mock,
         allowWrites: options.allowWrites,
-        ...(harPath === undefined ? {} : { harPath }),
+        ...(harDir === undefined ? {} : { harDir }),
         // One limiter for every request verify sends: the workflows' share the operation pass's rate.
         ...(options.rate === undefined ? {} : { limiter: sender.limiter }),
         log: (line) => console.log(line),

@@ -5,9 +5,19 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { repoRoot } from "./paths.ts";
 
-/** The folders and files whose contents decide generated/ (src/mock/ too: it is built into the packaged command); test/ and the review do not. */
+/**
+ * The folders and files whose contents decide generated/ (src/mock/ too: it is built into the packaged command); test/,
+ * the review, verify and the workflows it runs (openapi/workflows/, linted on their own) do not.
+ */
 const INPUTS = ["openapi", "src", "scripts", "CHANGELOG.md", "package-lock.json", "redocly.yaml"];
-const SKIPPED = [path.join("scripts", "review"), path.join("scripts", "review.ts")];
+const SKIPPED = [
+  path.join("scripts", "review"),
+  path.join("scripts", "review.ts"),
+  path.join("scripts", "verify"),
+  path.join("scripts", "verify.ts"),
+  path.join("scripts", "lint-workflows.ts"),
+  path.join("openapi", "workflows"),
+];
 
 async function filesUnder(relative: string): Promise<string[]> {
   if (SKIPPED.includes(relative)) return [];

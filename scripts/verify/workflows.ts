@@ -29,7 +29,7 @@ export interface WorkflowRunOptions {
   /** Write operations may run (a loopback target, or --allow-writes). */
   allowWrites: boolean;
   /** Where respect's HAR files go (one per workflow file, named after it), when asked. */
-  harPath?: string;
+  harDir?: string;
   /** verify's rate limit, shared with its other checks: respect's requests then go through a throttling proxy. */
   limiter?: RateLimiter;
   log: (line: string) => void;
@@ -177,7 +177,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
         log,
         "--max-fetch-timeout",
         "30000",
-        ...(options.harPath === undefined ? [] : ["--har-output", path.join(options.harPath, `${file.replace(/\.arazzo\.yaml$/, "")}.har`)]),
+        ...(options.harDir === undefined ? [] : ["--har-output", path.join(options.harDir, `${file.replace(/\.arazzo\.yaml$/, "")}.har`)]),
       ];
       const run = await runTool("redocly", args, { allowFailure: true });
       let ran: RespectWorkflow[] = [];
