@@ -128,6 +128,8 @@ export class ContractValidator {
   /** Compiled once per parameter object: building the key of #compile (a clone and a JSON text of the schema) costs more than validating. */
   readonly #parameterValidators = new WeakMap<JsonObject, ValidateFunction>();
   readonly #bodyValidators = new WeakMap<ContractOperation, ValidateFunction>();
+  /** Each operation's response validators by status, so checking an answer is one lookup (the stateful mock checks every one). */
+  readonly #responseValidators = new WeakMap<ContractOperation, Map<number, ValidateFunction | null | string>>();
   /** The security headers of each operation's alternatives, lower-case, worked out once. */
   readonly #acceptedHeaders = new WeakMap<ContractOperation, string[][]>();
 
@@ -296,16 +298,26 @@ export class ContractValidator {
 
   /** Errors in a response body against the operation's declared response for that status. */
   validateResponse(operation: ContractOperation, status: number, body: unknown): ErrorDetail[] {
+    let byStatus = this.#responseValidators.get(operation);
+    if (byStatus === undefined) this.#responseValidators.set(operation, (byStatus = new Map()));
+    let validate = byStatus.get(status);
+    if (validate === undefined) byStatus.set(status, (validate = this.#responseValidator(operation, status)));
+    if (typeof validate === "string") return [{ location: "body", field: "", message: validate }];
+    if (validate === null) return body === undefined ? [] : [{ location: "body", field: "", message: "has a body the contract does not declare" }];
+    return validate(body) ? [] : toDetails("body", validate.errors ?? [], bodyField);
+  }
+
+  /** The validator of an operation's response for a status; null when it declares no JSON body, a message when it does not declare the status. */
+  #responseValidator(operation: ContractOperation, status: number): ValidateFunction | null | string {
     const responses = (operation.operation.responses ?? {}) as JsonObject;
     const key = String(status) in responses ? String(status) : "default" in responses ? "default" : undefined;
-    if (key === undefined) return [{ location: "body", field: "", message: `status ${status} is not declared by ${operation.operationId}` }];
+    if (key === undefined) return `status ${status} is not declared by ${operation.operationId}`;
     const response = deref(this.#document, responses[key]);
     const media = isObject(response.content) ? response.content["application/json"] : undefined;
-    if (!isObject(media)) return body === undefined ? [] : [{ location: "body", field: "", message: "has a body the contract does not declare" }];
+    if (!isObject(media)) return null;
     this.#responses ??= createContractAjv(this.#document);
-    const validate = this.#compile(this.#responses, "response", {
+    return this.#compile(this.#responses, "response", {
       $ref: jsonSchemaRef(responses[key], pointerFor(operation.template, operation.method.toLowerCase(), "responses", key)),
     });
-    return validate(body) ? [] : toDetails("body", validate.errors ?? [], bodyField);
   }
 }

@@ -79,8 +79,10 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
   const router = createRouter(document);
   const validator = new ContractValidator(document);
   const stateful = options.stateful === undefined ? undefined : new StatefulMock({ document, operations: listOperations(document), ...options.stateful, log: options.log });
-  const sendState = (x: Exchange, answer: StateAnswer) => {
-    const body = Buffer.from(JSON.stringify(answer.body));
+  /** The checked, serialized bodies of stable answers (stored objects that never change), by the object. */
+  const checkedBodies = new WeakMap<object, Buffer>();
+  const sendState = (x: Exchange, answer: StateAnswer, serialized?: Buffer) => {
+    const body = serialized ?? Buffer.from(JSON.stringify(answer.body));
     x.res.writeHead(answer.status, ["content-type", JSON_TYPE, "content-length", String(body.length), ...Object.entries(answer.headers ?? {}).flat(), ...corsHeaders(x.req)]);
     x.res.end(body);
     return ANSWERED;
@@ -184,9 +186,16 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
       if (stateful === undefined || x.req.headers.prefer !== undefined) return undefined;
       const answer = await stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.body });
       if (answer === undefined) return undefined;
+      const stable = answer.stable === true && typeof answer.body === "object" && answer.body !== null ? answer.body : undefined;
+      const checked = stable === undefined ? undefined : checkedBodies.get(stable);
+      if (checked !== undefined) return sendState(x, answer, checked);
       // What the state makes is checked like anything Prism invents: an answer that breaks the contract is the mock's fault.
       const violations = validator.validateResponse(x.match.operation, answer.status, answer.body);
-      if (violations.length === 0) return sendState(x, answer);
+      if (violations.length === 0) {
+        const serialized = Buffer.from(JSON.stringify(answer.body));
+        if (stable !== undefined) checkedBodies.set(stable, serialized);
+        return sendState(x, answer, serialized);
+      }
       const why = violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ").slice(0, 300);
       options.log(`stateful ${x.match.operation.operationId}: the answer ${answer.status} broke the contract: ${why}`);
       return { status: 500, code: "internal_error", message: "The stateful mock made an answer that breaks the contract; its log has the details.", headers: { [CONTRACT_VIOLATION]: why } };

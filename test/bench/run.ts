@@ -7,6 +7,7 @@ import { clientFigures, type Figure } from "./client.ts";
 import { mockFigures } from "./mock.ts";
 import { referenceFigures } from "./reference.ts";
 import { reviewFigures } from "./review.ts";
+import { statefulFigures } from "./stateful.ts";
 
 const outDir = path.join(repoRoot, ".tmp", "bench");
 const latest = path.join(outDir, "latest.json");
@@ -20,12 +21,13 @@ function row(figure: Figure, previous: Figure | undefined): string {
 }
 
 const previous = JSON.parse(await readFile(latest, "utf8").catch(() => "{}")) as { figures?: Figure[] };
-// `npm run bench -- --only mock` (or client, review, reference) runs one group.
+// `npm run bench -- --only mock` (or client, stateful, review, reference) runs one group.
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const figures: Figure[] = [];
 const runs = (group: string) => values.only === undefined || values.only === group;
 if (runs("client")) figures.push(...(await clientFigures()));
 if (runs("mock")) figures.push(...(await mockFigures((line) => console.error(`  ${line}`))));
+if (runs("stateful")) figures.push(...(await statefulFigures((line) => console.error(`  ${line}`))));
 if (runs("review")) figures.push(...(await reviewFigures((line) => console.error(`  ${line}`))));
 if (runs("reference")) figures.push(...(await referenceFigures((line) => console.error(`  ${line}`))));
 console.log("| figure | value | baseline (same run) | ratio | target |\n|---|---|---|---|---|");

@@ -17,6 +17,11 @@ export interface StateAnswer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /**
+   * The body is a stored object that never changes (an insurance record): its checked, serialized form is kept and
+   * sent again, so reading it back costs no more than a declared example.
+   */
+  stable?: boolean;
 }
 
 export function refuse(status: number, code: string, message: string, extra: Record<string, unknown> = {}): StateAnswer {

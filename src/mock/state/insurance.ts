@@ -5,7 +5,7 @@ import { refuse, type StateAnswer } from "./answers.ts";
 import { INFERRED_PAYORS, statePlan } from "./plans.ts";
 import { liveUser, unknownUser } from "./users.ts";
 import type { TeamHandler } from "./handlers.ts";
-import type { TeamState } from "./model.ts";
+import type { InsuranceRecord, TeamState } from "./model.ts";
 
 export const closedBetaRefusal = (what: string): StateAnswer =>
   refuse(403, "closed_beta_not_enabled", `${what} is in closed beta, and this team is not enabled for it. (Mock: enable it with PATCH /_mock/state {"settings": {"closed_beta_enabled": true}}.)`);
@@ -48,9 +48,9 @@ export const insuranceHandlers: Record<string, TeamHandler> = {
     }
     store.reserve(team);
     const records = team.insurance.get(user.user_id) ?? [];
-    records.push(record);
+    records.push({ created: record, latest: latestForm(record), isPrimary: record.is_primary === true });
     team.insurance.set(user.user_id, records);
-    return { status: 200, body: record };
+    return { status: 200, body: record, stable: true };
   },
 
   getLatestInsurance({ team, call }) {
@@ -58,9 +58,11 @@ export const insuranceHandlers: Record<string, TeamHandler> = {
     const user = liveUser(team, call.path.user_id!);
     if (user === undefined) return unknownUser(call.path.user_id!);
     const primary = !["false", "0"].includes(call.query.get("is_primary") ?? "true");
-    const latest = (team.insurance.get(user.user_id) ?? []).filter((record) => record.is_primary === primary).at(-1);
+    const records = team.insurance.get(user.user_id) ?? [];
+    let latest: InsuranceRecord | undefined;
+    for (let i = records.length - 1; i >= 0 && latest === undefined; i--) if (records[i]!.isPrimary === primary) latest = records[i];
     if (latest === undefined) return refuse(404, "not_found", `User ${user.user_id} has no ${primary ? "primary" : "non-primary"} insurance record.`);
-    return { status: 200, body: latestForm(latest) };
+    return { status: 200, body: latest.latest, stable: true };
   },
 
   getLatestUserInfo({ team, call }) {

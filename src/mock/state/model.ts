@@ -54,6 +54,12 @@ export interface LinkTokenRecord {
   consumed: boolean;
 }
 
+export interface InsuranceRecord {
+  created: Record<string, unknown>;
+  latest: Record<string, unknown>;
+  isPrimary: boolean;
+}
+
 export interface BulkOpRecord {
   id: string;
   provider: string;
@@ -96,8 +102,8 @@ export interface TeamState {
   clockOffsetMs: number;
   users: Map<string, UserRecord>;
   usersByClientId: Map<string, UserRecord>;
-  /** Each user's insurance records, oldest first, as the latest-insurance form stores them. */
-  insurance: Map<string, Record<string, unknown>[]>;
+  /** Each user's insurance records, oldest first: as created, and in the latest-insurance form (made once, never changed). */
+  insurance: Map<string, InsuranceRecord[]>;
   /** provider slug → user ids connected through a successful MFA completion. */
   connections: Map<string, Set<string>>;
   bulkOps: BulkOpRecord[];
