@@ -1,5 +1,6 @@
-// `npm run verify` against the package's own mock, run as a user runs it: on the stateful mock every check passes and
-// the reports say what the console said; on the stateless mock the pass runs to its end.
+// `npm run verify` against the package's own mock, run as a user runs it, workflows included: on the stateful mock
+// every check passes and the reports say what the console said; on the stateless mock the operation pass runs to its
+// end and finds nothing wrong, while the flows that need state fail, naming the step and the difference.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
 import { operations } from "../support/contract.ts";
@@ -13,8 +14,8 @@ let onStateless: VerifyRun;
 beforeAll(async () => {
   stateful = await startMock({ port: 0, stateful: {} });
   [onStateful, onStateless] = await Promise.all([
-    runVerify(["--base-url", stateful.url, "--skip-workflows"]),
-    runVerify(["--base-url", inject("mockUrl"), "--skip-workflows"]),
+    runVerify(["--base-url", stateful.url]),
+    runVerify(["--base-url", inject("mockUrl")]),
   ]);
 });
 
@@ -87,7 +88,10 @@ describe("npm run verify against the stateful mock", () => {
     expect(root.name).toBe("testsuites");
     expect(Number(root.attributes.tests)).toBe(report.checks.length);
     expect(Number(root.attributes.failures)).toBe(0);
-    expect(root.children.map((suite) => suite.attributes.name)).toEqual(["operation", "credential", "invalid", "cleanup"]);
+    // The pass's four kinds of check, then one suite per workflow, in the order they ran.
+    const workflowSuites = [...new Set(report.checks.map((check) => check.suite).filter((suite) => suite.startsWith("workflow ")))];
+    expect(workflowSuites.length).toBeGreaterThanOrEqual(10);
+    expect(root.children.map((suite) => suite.attributes.name)).toEqual(["operation", "credential", "invalid", "cleanup", ...workflowSuites]);
     for (const suite of root.children) {
       const checks = report.checks.filter((check) => check.suite === suite.attributes.name);
       expect(suite.children.map((testcase) => testcase.attributes.name)).toEqual(checks.map((check) => check.name));
@@ -107,8 +111,30 @@ describe("npm run verify against the stateless mock", () => {
     expect(onStateless.junit).toBeDefined();
   });
 
-  it("finds nothing wrong: the examples it answers from keep the contract", () => {
-    expect(failures(onStateless)).toEqual([]);
-    expect(onStateless.code, onStateless.stderr).toBe(0);
+  it("finds nothing wrong in the operations: the examples it answers from keep the contract", () => {
+    expect(failures(onStateless).filter((line) => !line.startsWith("workflow "))).toEqual([]);
+  });
+
+  it("fails the flows that need state, each at its step with the criterion and the answer, skips the mock-only ones, and exits 1", () => {
+    const failed = onStateless.report!.checks.filter((check) => check.status === "failed");
+    expect(failed.length).toBeGreaterThan(0);
+    for (const check of failed) {
+      expect(check.suite).toMatch(/^workflow /);
+      expect(check.name).toMatch(/^[a-z-]+ \/ [A-Za-z]+$/);
+      expect(check.detail).toMatch(/criteria check .*; got \d{3} /);
+    }
+    expect(failed.map((check) => check.name)).toContain("user-conflict-and-undo / create");
+    const mockOnly = onStateless.report!.checks.filter((check) => check.detail?.startsWith("mock-only"));
+    expect(mockOnly.map((check) => check.name)).toContain("bulk-import-progress");
+    expect(onStateless.code).toBe(1);
+  });
+});
+
+describe("the workflows in npm run verify", () => {
+  it("all pass on the stateful mock, the connection's event included", () => {
+    const flows = onStateful.report!.checks.filter((check) => check.suite.startsWith("workflow "));
+    expect(flows.length).toBeGreaterThan(50);
+    expect(flows.filter((check) => check.status !== "passed")).toEqual([]);
+    expect(flows.map((check) => check.name)).toContain("connection-webhook / delivery of provider.connection.created");
   });
 });
