@@ -7,6 +7,7 @@ import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
 import { createMockHost } from "../../src/mock/host.ts";
 import { listOperations } from "../../src/contract/operations.ts";
 import { validCall } from "../../src/contract/valid-calls.ts";
+import { MAX_RECORD_BODY } from "../../src/mock/state/model.ts";
 import { readBundle, bundleJsonPath } from "../../scripts/lib/paths.ts";
 import { responseExample } from "../support/contract.ts";
 
@@ -185,6 +186,20 @@ describe("bounds", () => {
     } finally {
       await small.stop();
     }
+  });
+});
+
+describe("what a record may hold", () => {
+  it("refuses a body past the record size with 413 naming it, and counts each connection of a bulk import", async () => {
+    const key = newKey();
+    const long = await createUser(mock.url, key, "x".repeat(MAX_RECORD_BODY));
+    expect([long.status, long.body.code]).toEqual([413, "payload_too_large"]);
+    expect(long.body.message).toContain(`at most ${MAX_RECORD_BODY} bytes`);
+    const before = (await call(mock.url, "GET", "/_mock/state", { "x-svc-api-key": key })).body.team.records;
+    const connection = { user_id: randomUUID(), access_token: "a", refresh_token: "r", provider_id: "p", expires_at: 1, oauth_scopes: [] };
+    const imported = await call(mock.url, "POST", "/v2/link/bulk_import", json(key), { provider: "oura", connections: Array.from({ length: 40 }, () => connection) });
+    expect(imported.status).toBe(202);
+    expect((await call(mock.url, "GET", "/_mock/state", { "x-svc-api-key": key })).body.team.records).toBe(before + 41);
   });
 });
 

@@ -11,6 +11,8 @@ export interface StateCall {
   headers: http.IncomingHttpHeaders;
   /** The parsed JSON body, already valid against the contract. */
   body: any;
+  /** The body's length as sent, which bounds what a record made from it may hold. */
+  bodyLength: number;
 }
 
 export interface StateAnswer {

@@ -46,8 +46,9 @@ export const bulkImportHandlers: Record<string, TeamHandler> = {
     if (!importEnabled(team, provider)) {
       return refuse(403, "feature_not_enabled", `Bulk import is disabled for this team until it configures its own OAuth application credential for ${provider} (PUT /v2/management/teams/${team.id}/custom_credentials/${provider}).`);
     }
-    store.reserve(team);
     const connections = (call.body.connections as { user_id: string }[]).map((c) => ({ userId: c.user_id, ok: liveUser(team, c.user_id) !== undefined }));
+    // The operation and each of its connections count: a call may submit thousands.
+    store.reserve(team, 1 + connections.length);
     const op: BulkOpRecord = { id: randomUUID(), provider, createdAt: teamNow(team), durationMs: team.settings.bulk_import_duration_ms, connections };
     team.bulkOps.push(op);
     if (call.body.wait_for_completion === true) {

@@ -9,7 +9,7 @@ import { createDeliverer, type Deliver } from "./deliveries.ts";
 import { insuranceHandlers } from "./insurance.ts";
 import { linkHandlers, tokenHandlers } from "./link.ts";
 import { orgHandlers, orgTeam, teamManagementHandlers, unknownTeam } from "./management.ts";
-import { StateFull, type LinkTokenRecord, type OrgState, type StateCaps, type TeamSettings, type TeamState } from "./model.ts";
+import { MAX_RECORD_BODY, StateFull, type LinkTokenRecord, type OrgState, type StateCaps, type TeamSettings, type TeamState } from "./model.ts";
 import { StateStore } from "./store.ts";
 import { liveUser, unknownUser, userHandlers } from "./users.ts";
 
@@ -89,6 +89,9 @@ export class StatefulMock {
     if (credential === undefined) return undefined;
     const shared: Shared = { call, store: this.store, examples: this.#examples, deliver: this.#deliver };
     const id = operation.operationId;
+    if (call.bodyLength > MAX_RECORD_BODY && id !== "bulkImportConnections") {
+      return refuse(413, "payload_too_large", `The stateful mock keeps records of at most ${MAX_RECORD_BODY} bytes of JSON; this body has ${call.bodyLength}. (The service's limit is not documented.)`);
+    }
     try {
       if (credential.kind === "token") {
         const handler = tokenHandlers[id];

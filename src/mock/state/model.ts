@@ -35,6 +35,13 @@ export interface StateCaps {
 
 export const DEFAULT_CAPS: StateCaps = { teams: 1_000, recordsPerTeam: 20_000, records: 200_000 };
 
+/**
+ * The largest request body the stateful mock keeps a record of (a user, an insurance record, a webhook endpoint...):
+ * with the caps, it bounds the memory the state can take (200,000 records of at most 4 KiB). A bulk import keeps only
+ * its users' ids, each counted as a record of its own.
+ */
+export const MAX_RECORD_BODY = 4_096;
+
 export interface UserRecord {
   user_id: string;
   client_user_id: string;
