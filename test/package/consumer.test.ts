@@ -239,7 +239,6 @@ describe("the packaged mock command (npx svc-health-mock)", () => {
     const json = { ...API_KEY, "content-type": "application/json" };
     const create = () => fetch(`${mock.url}/v2/user`, { method: "POST", headers: json, body: JSON.stringify({ client_user_id: "packed-1" }) });
     try {
-      expect(mock.output()).toContain("stateful");
       const created = await create();
       expect(created.status).toBe(200);
       const { user_id } = (await created.json()) as { user_id: string };
@@ -249,6 +248,8 @@ describe("the packaged mock command (npx svc-health-mock)", () => {
       const reset = await fetch(`${mock.url}/_mock/state`, { method: "DELETE", headers: API_KEY });
       expect(reset.status).toBe(200);
       expect((await create()).status).toBe(200);
+      // The banner may reach the pipe after the port opens: read it last.
+      expect(mock.output()).toContain("stateful: remembers each team's calls");
     } finally {
       mock.stop();
     }
