@@ -1,5 +1,5 @@
 // The traceability table (generated/traceability.md) covers every section of the interface document, in order, and
-// names only files that exist; every spec file says which sections it traces.
+// names only files that exist; every spec file and every workflow says which sections it traces.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -8,6 +8,7 @@ import YAML from "yaml";
 import { documentSections, mustTrace, renderTraceability } from "../scripts/generate-traceability.ts";
 import { generatedDir, repoRoot } from "../scripts/lib/paths.ts";
 import { copyOf } from "./support/fresh-copy.ts";
+import { readWorkflows } from "../scripts/verify/workflows.ts";
 
 const table = readFileSync(path.join(generatedDir, "traceability.md"), "utf8");
 const rows = table.split("\n").filter((line) => /^\| \d/.test(line));
@@ -52,6 +53,31 @@ describe("generated/traceability.md", () => {
     const files = (readdirSync(path.join(repoRoot, "openapi"), { recursive: true }) as string[]).map((f) => f.split(path.sep).join("/")).filter(mustTrace);
     expect(files.length).toBeGreaterThan(200);
     expect(files.filter((file) => !named.has(file))).toEqual([]);
+  });
+});
+
+describe("the workflows in generated/traceability.md", () => {
+  it("name every workflow in each section it traces, mock-only ones marked", async () => {
+    const workflows = await readWorkflows();
+    expect(workflows.length).toBeGreaterThanOrEqual(10);
+    for (const workflow of workflows) {
+      expect(workflow.traces.length, workflow.workflowId).toBeGreaterThan(0);
+      for (const section of workflow.traces) {
+        const row = rows.find((line) => line.startsWith(`| ${section} `))!;
+        const cell = row.split(" | ").at(-1)!;
+        expect(cell, `${workflow.workflowId} in section ${section}`).toContain(`[\`${workflow.workflowId}\`](../openapi/workflows/${workflow.file})${workflow.mockOnly ? " (mock-only)" : ""}`);
+      }
+    }
+  });
+
+  it("refuses a workflow that traces no section, or one the document does not have", async () => {
+    const copy = await copyOf(["openapi"]);
+    const users = path.join(copy, "openapi/workflows/users.arazzo.yaml");
+    const text = readFileSync(users, "utf8");
+    await writeFile(users, text.replace("x-svc-traces: ['4.6']", "x-svc-traces: ['4.15']"));
+    await expect(renderTraceability(copy)).rejects.toThrow("workflow sign-in-token traces section 4.15, which x-svc-document-sections does not list");
+    await writeFile(users, text.replace("    x-svc-traces: ['4.6']\n", ""));
+    await expect(renderTraceability(copy)).rejects.toThrow("workflow sign-in-token (openapi/workflows/users.arazzo.yaml) names no section");
   });
 });
 

@@ -49,6 +49,8 @@ export interface Workflow {
   /** Inputs the workflow requires (apiKey, managementKey, clientUserId, provider, webhookUrl). */
   inputs: string[];
   mockOnly: boolean;
+  /** The interface document's sections the flow shows (`x-svc-traces`), for the traceability table. */
+  traces: string[];
 }
 
 /** Every workflow of every file, read from the YAML (respect runs them; this decides which may run where). */
@@ -56,14 +58,23 @@ export async function readWorkflows(dir = WORKFLOWS_DIR): Promise<Workflow[]> {
   const files = (await readdir(dir)).filter((file) => file.endsWith(".arazzo.yaml")).sort();
   const workflows: Workflow[] = [];
   for (const file of files) {
-    const document = YAML.parse(await readFile(path.join(dir, file), "utf8")) as { workflows: { workflowId: string; inputs?: { required?: string[] }; steps: { stepId: string; operationId: string }[] }[] };
+    const document = YAML.parse(await readFile(path.join(dir, file), "utf8")) as {
+      workflows: { workflowId: string; inputs?: { required?: string[] }; steps: { stepId: string; operationId: string }[]; "x-svc-traces"?: unknown[] }[];
+    };
     for (const workflow of document.workflows) {
       const steps = workflow.steps.map((step) => {
         const match = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(step.operationId);
         if (match === null) throw new Error(`${file} ${workflow.workflowId}/${step.stepId}: operationId ${step.operationId} does not name its source ($sourceDescriptions.<name>.<operationId>)`);
         return { stepId: step.stepId, source: match[1]!, operationId: match[2]! };
       });
-      workflows.push({ file, workflowId: workflow.workflowId, steps, inputs: workflow.inputs?.required ?? [], mockOnly: steps.some((step) => step.source === MOCK_SOURCE) });
+      workflows.push({
+        file,
+        workflowId: workflow.workflowId,
+        steps,
+        inputs: workflow.inputs?.required ?? [],
+        mockOnly: steps.some((step) => step.source === MOCK_SOURCE),
+        traces: (workflow["x-svc-traces"] ?? []).map(String),
+      });
     }
   }
   return workflows;
