@@ -1,6 +1,7 @@
 // A webhook receiver on 127.0.0.1 for the workflow whose event verify checks: it keeps each delivery's raw body and
 // headers exactly as they arrived, since the signature is over the bytes sent.
 import http from "node:http";
+import { listenOnLoopback } from "../lib/loopback-server.ts";
 
 export interface Delivery {
   body: string;
@@ -27,10 +28,9 @@ export async function startReceiver(): Promise<Receiver> {
       for (const wake of waiting) wake();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
+  const listening = await listenOnLoopback(server);
   return {
-    url: `http://127.0.0.1:${port}/events`,
+    url: `${listening.url}/events`,
     deliveries,
     next(accept, timeoutMs) {
       return new Promise((resolve) => {
@@ -51,10 +51,6 @@ export async function startReceiver(): Promise<Receiver> {
         look();
       });
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: listening.close,
   };
 }

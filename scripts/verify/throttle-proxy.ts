@@ -2,14 +2,12 @@
 // workflows' requests (sent by `redocly respect`, which has no rate of its own) keep verify's --rate too.
 import http from "node:http";
 import type { RateLimiter } from "./http.ts";
+import { listenOnLoopback, type Listening } from "../lib/loopback-server.ts";
 
 /** Headers that belong to one hop, not to the request or answer forwarded. */
 const HOP_HEADERS = new Set(["host", "connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "upgrade", "proxy-connection", "te", "trailer"]);
 
-export interface ThrottleProxy {
-  url: string;
-  close(): Promise<void>;
-}
+export type ThrottleProxy = Listening;
 
 export async function startThrottleProxy(target: string, limiter: RateLimiter): Promise<ThrottleProxy> {
   const base = target.replace(/\/+$/, "");
@@ -36,14 +34,5 @@ export async function startThrottleProxy(target: string, limiter: RateLimiter): 
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
+  return listenOnLoopback(server);
 }

@@ -1,7 +1,7 @@
 // A proxy on 127.0.0.1 in front of a server (a mock the test started) that passes every exchange through but the ones
 // a test alters: a server right except for one thing, to show that a checker finds exactly that thing.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "../../scripts/lib/loopback-server.ts";
 
 export interface Exchange {
   method: string;
@@ -60,14 +60,5 @@ export async function startAlteringProxy(targetUrl: string, alter: Alter): Promi
       })().catch((error: unknown) => res.destroy(error as Error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    arrivals,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), arrivals };
 }

@@ -1,6 +1,6 @@
 // A scripted HTTP server on 127.0.0.1 for the client's tests: each test says how to answer and reads what arrived, and when.
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback } from "../../scripts/lib/loopback-server.ts";
 
 export interface Arrival {
   method: string;
@@ -38,14 +38,5 @@ export async function startStub(handler: StubHandler): Promise<StubServer> {
       void Promise.resolve(handler(arrival, res, arrivals.length - 1)).catch((error: unknown) => res.destroy(error as Error));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    arrivals,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), arrivals };
 }
