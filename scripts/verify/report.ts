@@ -42,7 +42,9 @@ function oneLine(text: string): string {
 }
 
 export function checkLine(check: Check): string {
-  return oneLine(`${MARKS[check.status]} ${check.suite.padEnd(10)} ${check.name}${check.detail === undefined ? "" : `  — ${check.detail}`}`);
+  // A workflow's checks are named after it already (`users-lifecycle / create`): the line says "workflow" once.
+  const suite = check.suite.startsWith("workflow ") ? "workflow" : check.suite;
+  return oneLine(`${MARKS[check.status]} ${suite.padEnd(10)} ${check.name}${check.detail === undefined ? "" : `  — ${check.detail}`}`);
 }
 
 export function summaryLine(report: Report): string {
