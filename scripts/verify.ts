@@ -27,7 +27,7 @@ if ("error" in read) {
   console.error(`verify: ${read.error}`);
   process.exit(2);
 }
-const options = read.options;
+let options = read.options;
 
 const document = (await readBundle()) as JsonObject;
 const operations = listOperations(document);
@@ -50,6 +50,21 @@ const target = await probeTarget(sender, options.baseUrl);
 const writes = options.allowWrites ? "writes allowed" : "no writes (--allow-writes to run them)";
 const rate = options.rate === undefined ? "no rate limit" : `at most ${options.rate} requests/s`;
 console.log(`verify: ${options.baseUrl}: ${target.reachable ? (target.mock ? "the package's stateful mock" : "a server") : "unreachable"}; ${writes}; ${rate}`);
+
+// On the stateful mock, a run with keys of its own: its users, clock moves and settings never reach the team of the
+// reference's placeholder keys (which the samples use) nor another run's, and it forgets them at the end.
+const ownKeys = target.reachable && target.mock ? { apiKey: !options.given.apiKey, managementKey: !options.given.managementKey } : { apiKey: false, managementKey: false };
+if (ownKeys.apiKey || ownKeys.managementKey) {
+  const run = randomBytes(8).toString("hex");
+  options = {
+    ...options,
+    credentials: {
+      ...options.credentials,
+      ...(ownKeys.apiKey ? { apiKey: `sk_test_verify_${run}` } : {}),
+      ...(ownKeys.managementKey ? { managementKey: `mk_test_verify_${run}` } : {}),
+    },
+  };
+}
 
 if (!target.reachable) {
   // Every request would wait out the same failure: one check says it, and nothing else is tried.
@@ -89,6 +104,22 @@ if (!target.reachable) {
       // The reports are still written: a runner that cannot run is one failed check, not a lost run.
       record({ suite: "workflow", name: "the workflows run", status: "failed", detail: (error as Error).message, ms: 0 });
     }
+  }
+  if (ownKeys.apiKey || ownKeys.managementKey) {
+    const credentials = context.credentials;
+    const headers: Record<string, string> = {
+      ...(ownKeys.apiKey ? { [credentials.header("apiKey")]: options.credentials.apiKey! } : {}),
+      ...(ownKeys.managementKey ? { [credentials.header("managementKey")]: options.credentials.managementKey! } : {}),
+    };
+    const forgotten = await sender.send({ method: "DELETE", url: `${options.baseUrl}/_mock/state`, headers });
+    const ok = forgotten.kind === "answer" && forgotten.status === 200;
+    record({
+      suite: "cleanup",
+      name: "the mock forgets this run's team and org (DELETE /_mock/state)",
+      status: ok ? "passed" : "failed",
+      ...(ok ? {} : { detail: forgotten.kind === "answer" ? `answered ${forgotten.status}: ${forgotten.text.slice(0, 200)}` : forgotten.error }),
+      ms: Math.round(forgotten.ms),
+    });
   }
 }
 

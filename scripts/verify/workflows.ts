@@ -13,6 +13,7 @@ import { startReceiver, type Receiver } from "./receiver.ts";
 import { checkDelivery } from "./delivery.ts";
 import type { RateLimiter } from "./http.ts";
 import { startThrottleProxy, type ThrottleProxy } from "./throttle-proxy.ts";
+import { deleteLeftovers, leftoverUsers, type Leftover } from "./workflow-leftovers.ts";
 
 export const WORKFLOWS_DIR = path.join(repoRoot, "openapi", "workflows");
 /** The source description of the mock-only control endpoint: a workflow with a step on it is mock-only. */
@@ -32,6 +33,8 @@ export interface WorkflowRunOptions {
   harDir?: string;
   /** verify's rate limit, shared with its other checks: respect's requests then go through a throttling proxy. */
   limiter?: RateLimiter;
+  /** Where the workflows are (openapi/workflows/; tests point elsewhere). */
+  dir?: string;
   log: (line: string) => void;
 }
 
@@ -97,13 +100,13 @@ interface RespectCheck {
 }
 interface RespectStep {
   stepId: string;
-  request?: { method: string; url: string };
+  request?: { method: string; url: string; headers?: Record<string, string> };
   response?: { statusCode: number; body: unknown };
   checks: RespectCheck[];
   status: string;
   totalTimeMs?: number;
 }
-interface RespectWorkflow {
+export interface RespectWorkflow {
   workflowId: string;
   executedSteps: RespectStep[];
   status: string;
@@ -127,16 +130,26 @@ function difference(step: RespectStep): string {
   return `${criteria.join("; ") || "failed"}; ${answer}`;
 }
 
-/** The checks of one workflow from respect's log: a step each, the steps after a failure as not run. */
-function stepChecks(workflow: Workflow, ran: RespectWorkflow | undefined): Check[] {
+/**
+ * The checks of one workflow from respect's log: a step each, the steps after a failure as not run. A workflow respect
+ * did not run at all, or stopped on its own (a timeout), fails at its first step not done, with respect's reason:
+ * a runner that cannot run must not pass as a run with nothing to report.
+ */
+function stepChecks(workflow: Workflow, ran: RespectWorkflow | undefined, notRun: string): Check[] {
   const suite = `workflow ${workflow.workflowId}`;
   const checks: Check[] = [];
-  let stopped: string | undefined = ran === undefined ? "respect did not run the workflow" : undefined;
+  let stopped: string | undefined;
   for (const step of workflow.steps) {
     const name = `${workflow.workflowId} / ${step.stepId}`;
     const done = ran?.executedSteps.find((each) => each.stepId === step.stepId);
-    if (done === undefined || stopped !== undefined) {
-      checks.push({ suite, name, status: "skipped", detail: stopped ?? "not run", operationId: step.operationId, ms: 0 });
+    if (stopped !== undefined) {
+      checks.push({ suite, name, status: "skipped", detail: stopped, operationId: step.operationId, ms: 0 });
+      continue;
+    }
+    if (done === undefined) {
+      const why = ran === undefined ? notRun : ran.globalTimeoutError !== undefined ? `respect stopped the workflow: ${excerpt(ran.globalTimeoutError)}` : `respect did not run the step (workflow ${ran.status})`;
+      checks.push({ suite, name, status: "failed", detail: why, operationId: step.operationId, ms: 0 });
+      stopped = `not run: step ${step.stepId} was not run`;
       continue;
     }
     const passed = done.status === "success" && done.checks.every((check) => check.passed);
@@ -147,7 +160,8 @@ function stepChecks(workflow: Workflow, ran: RespectWorkflow | undefined): Check
 }
 
 export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]> {
-  const workflows = await readWorkflows();
+  const dir = options.dir ?? WORKFLOWS_DIR;
+  const workflows = await readWorkflows(dir);
   const checks: Check[] = [];
   const runnable = new Map<string, Workflow[]>();
   for (const workflow of workflows) {
@@ -165,6 +179,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
   const scratch = await mkdtemp(path.join(os.tmpdir(), "svc-verify-"));
   const proxy: ThrottleProxy | undefined = options.limiter === undefined ? undefined : await startThrottleProxy(options.baseUrl, options.limiter);
   const server = proxy?.url ?? options.baseUrl;
+  const leftovers: Leftover[] = [];
   const inputs: Record<string, string> = {
     clientUserId: `verify-${randomBytes(6).toString("hex")}`,
     provider: "whoop",
@@ -177,7 +192,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
       const log = path.join(scratch, `${file}.json`);
       const args = [
         "respect",
-        path.join(WORKFLOWS_DIR, file),
+        path.join(dir, file),
         ...chosen.flatMap((workflow) => ["--workflow", workflow.workflowId]),
         ...Object.entries(inputs).flatMap(([name, value]) => ["--input", `${name}=${value}`]),
         "--server",
@@ -192,17 +207,21 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
       ];
       const run = await runTool("redocly", args, { allowFailure: true });
       let ran: RespectWorkflow[] = [];
+      let notRun = `respect ran no workflow of ${file} (exit ${run.code})`;
       try {
         const report = JSON.parse(await readFile(log, "utf8")) as { files: Record<string, { executedWorkflows: RespectWorkflow[] }> };
         ran = Object.values(report.files).flatMap((each) => each.executedWorkflows);
       } catch {
-        const last = `${run.stderr}\n${run.stdout}`.split("\n").map((line) => line.trim()).filter(Boolean).at(-1) ?? `exit ${run.code}`;
-        options.log(`respect wrote no log for ${file}: ${last}`);
+        const last = `${run.stderr}\n${run.stdout}`.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !/[║╔╚]|nodedir/.test(line)).at(-1) ?? `exit ${run.code}`;
+        notRun = `respect wrote no log for ${file}: ${last}`;
+        options.log(notRun);
       }
       for (const workflow of chosen) {
         const executed = ran.find((each) => each.workflowId === workflow.workflowId);
-        const stepsChecked = stepChecks(workflow, executed);
+        const stepsChecked = stepChecks(workflow, executed, notRun);
         checks.push(...stepsChecked);
+        // On the mock, verify forgets the whole run's state instead.
+        if (executed !== undefined && !options.mock) leftovers.push(...leftoverUsers(workflow, executed));
         if (workflow.workflowId === EVENT_WORKFLOW.id && receiver !== undefined) {
           const suite = `workflow ${workflow.workflowId}`;
           const name = `${workflow.workflowId} / delivery of provider.connection.created`;
@@ -214,6 +233,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
         }
       }
     }
+    checks.push(...(await deleteLeftovers(options.baseUrl, leftovers, options.limiter)));
   } finally {
     await receiver?.close();
     await proxy?.close();

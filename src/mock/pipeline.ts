@@ -184,7 +184,7 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
     async function remember(x) {
       // A Prefer header still chooses a declared answer, leaving the state as it is.
       if (stateful === undefined || x.req.headers.prefer !== undefined) return undefined;
-      const answer = await stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.body, bodyLength: x.text?.length ?? 0 });
+      const answer = await stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.body, bodyLength: x.text === undefined ? 0 : Buffer.byteLength(x.text) });
       if (answer === undefined) return undefined;
       const stable = answer.stable === true && typeof answer.body === "object" && answer.body !== null ? answer.body : undefined;
       const checked = stable === undefined ? undefined : checkedBodies.get(stable);

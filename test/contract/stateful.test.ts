@@ -69,8 +69,10 @@ describe("state per credential", () => {
     expect(credential.status).toBe(200);
     expect((await call(mock.url, "POST", "/v2/link/bulk_import", json(issued.body.api_key), importBody)).status).toBe(202);
     expect((await call(mock.url, "DELETE", `/v2/management/teams/${team.body.id}/api_keys/${issued.body.id}`, management)).status).toBe(200);
-    const after = await call(mock.url, "GET", "/_mock/state", { "x-svc-api-key": issued.body.api_key });
-    expect(after.body.team.id).not.toBe(team.body.id);
+    // A deleted key is refused, as the service refuses one, on the API and on /_mock/state alike.
+    const refusedKey = await createUser(mock.url, issued.body.api_key, "after-deletion");
+    expect([refusedKey.status, refusedKey.body.code]).toEqual([401, "unauthorized"]);
+    expect((await call(mock.url, "PATCH", "/_mock/state", json(issued.body.api_key), {})).status).toBe(401);
     expect((await call(mock.url, "GET", `/v2/management/teams/${randomUUID()}`, management)).status).toBe(404);
   });
 });
@@ -151,7 +153,9 @@ describe("/_mock/state", () => {
     const before = await call(mock.url, "GET", "/_mock/state", { "x-svc-api-key": key });
     expect(before.body.team.counts.users).toBe(1);
     const reset = await call(mock.url, "DELETE", "/_mock/state", { "x-svc-api-key": key });
-    expect(reset.body.team.counts.users).toBe(0);
+    // Forgotten, and not made again by describing it: a reset or a probe uses up no team.
+    expect(reset.body.team).toBeUndefined();
+    expect(reset.body.totals.teams).toBe(before.body.totals.teams - 1);
     expect(reset.body.totals.records).toBeLessThan(before.body.totals.records);
     expect((await createUser(mock.url, key, "forgotten")).status).toBe(200);
   });
@@ -160,6 +164,36 @@ describe("/_mock/state", () => {
     const answer = await call(inject("mockUrl"), "GET", "/_mock/state", {});
     expect(answer.status).toBe(404);
     expect(answer.body.message).toContain("--stateful");
+  });
+});
+
+describe("the clock", () => {
+  it("stays within 100 years of today however often it is moved, and every answer keeps its dates valid", async () => {
+    const key = newKey();
+    const moves = [];
+    for (let i = 0; i < 5; i++) moves.push(await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { advance_seconds: 30 * 365 * 24 * 3600 } }));
+    expect(moves.map((move) => move.status)).toEqual([200, 200, 200, 422, 422]);
+    expect(moves[3]!.body.details).toEqual([{ location: "body", field: "/clock", message: expect.stringContaining("more than 100 years") }]);
+    const user = await createUser(mock.url, key, "far-future");
+    expect(user.status).toBe(200);
+    expect(Number(user.body.created_on.slice(0, 4))).toBe(new Date().getUTCFullYear() + 90);
+    expect((await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { now: "2026-01-01T00:00:00Z" } })).status).toBe(200);
+  });
+
+  it("shows a bulk operation in progress part way through its time, then completed", async () => {
+    const key = newKey();
+    await call(mock.url, "PATCH", "/_mock/state", json(key), { settings: { bulk_import_duration_ms: 100_000 } });
+    const users = [];
+    for (const n of [1, 2, 3, 4]) users.push((await createUser(mock.url, key, `bulk-${n}`)).body.user_id);
+    const connections = [...users, randomUUID()].map((user_id) => ({ user_id, access_token: "a", refresh_token: "r", provider_id: "p", expires_at: 1, oauth_scopes: [] }));
+    expect((await call(mock.url, "POST", "/v2/link/bulk_import", json(key), { provider: "oura", connections })).status).toBe(202);
+    const list = async () => (await call(mock.url, "GET", "/v2/link/bulk_op", { "x-svc-api-key": key })).body.bulk_ops[0];
+    await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { advance_seconds: 50 } });
+    const halfway = await list();
+    expect(halfway).toMatchObject({ status: "in_progress", counts: { submitted: 5, imported: 2, failed: 0, pending: 3 }, user_ids_imported: users.slice(0, 2) });
+    expect(Date.parse(halfway.updated_at) - Date.parse(halfway.created_at)).toBe(40_000);
+    await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { advance_seconds: 51 } });
+    expect(await list()).toMatchObject({ status: "completed", counts: { submitted: 5, imported: 4, failed: 1, pending: 0 } });
   });
 });
 
@@ -183,6 +217,25 @@ describe("bounds", () => {
       await createUser(small.url, newKey(), "w1");
       const teams = await createUser(small.url, newKey(), "x1");
       expect([teams.status, teams.body.message]).toEqual([429, expect.stringContaining("at most 3 teams")]);
+
+    } finally {
+      await small.stop();
+    }
+  });
+});
+
+describe("a link completion at the cap", () => {
+  it("is refused and leaves its token usable once there is room again", async () => {
+    const small = await startMock({ port: 0, stateful: { caps: { records: 3 } } });
+    try {
+      const [linker, other] = [newKey(), newKey()];
+      const owner = await createUser(small.url, linker, "linker");
+      const token = await call(small.url, "POST", "/v2/link/token", json(linker), { user_id: owner.body.user_id });
+      expect((await createUser(small.url, other, "filler")).status).toBe(200);
+      const complete = () => call(small.url, "POST", "/v2/link/provider/password/whoop/complete_mfa", json(token.body.link_token, "x-svc-link-token"), { mfa_code: "123456" });
+      expect((await complete()).body.code).toBe("mock_state_full");
+      await call(small.url, "DELETE", "/_mock/state", { "x-svc-api-key": other });
+      expect((await complete()).body.state).toBe("success");
     } finally {
       await small.stop();
     }
@@ -192,9 +245,13 @@ describe("bounds", () => {
 describe("what a record may hold", () => {
   it("refuses a body past the record size with 413 naming it, and counts each connection of a bulk import", async () => {
     const key = newKey();
-    const long = await createUser(mock.url, key, "x".repeat(MAX_RECORD_BODY));
+    // Counted in bytes: 1,400 three-byte characters are over 4 KiB.
+    const long = await createUser(mock.url, key, "€".repeat(1_400));
     expect([long.status, long.body.code]).toEqual([413, "payload_too_large"]);
     expect(long.body.message).toContain(`at most ${MAX_RECORD_BODY} bytes`);
+    // A large body the mock keeps nothing of is answered as without --stateful.
+    const markers = await call(mock.url, "POST", "/v3/lab_tests/list_order_set_markers", json(key), { lab_test_ids: Array.from({ length: 150 }, () => randomUUID()) });
+    expect(markers.status).toBe(200);
     const before = (await call(mock.url, "GET", "/_mock/state", { "x-svc-api-key": key })).body.team.records;
     const connection = { user_id: randomUUID(), access_token: "a", refresh_token: "r", provider_id: "p", expires_at: 1, oauth_scopes: [] };
     const imported = await call(mock.url, "POST", "/v2/link/bulk_import", json(key), { provider: "oura", connections: Array.from({ length: 40 }, () => connection) });

@@ -76,7 +76,7 @@ describe("the reference's document", () => {
     const intro = String((reference.info as JsonObject).description);
     const mock = intro.slice(intro.indexOf("## The mock"), intro.indexOf("## Service change history"));
     expect(mock.length).toBeGreaterThan(500);
-    for (const said of [`\`${WRONG_MFA_CODE}\` is wrong`, `\`${ANOTHER_MFA_CODE}\` asks for another code`, "`MEDFED` becomes `MCR`", CONTROL_PATH, "--stateful", "mock_state_full"]) expect(mock).toContain(said);
+    for (const said of [`\`${WRONG_MFA_CODE}\` is wrong`, `\`${ANOTHER_MFA_CODE}\` asks for another code`, "`MEDFED` becomes `MCR`", CONTROL_PATH, "--stateful", "mock_state_full", "`zip_code`, no country", "feature_not_enabled"]) expect(mock).toContain(said);
   });
 });
 

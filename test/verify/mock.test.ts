@@ -61,11 +61,19 @@ describe("npm run verify against the stateful mock", () => {
     }
   });
 
+  it("leaves the mock as it found it: no team, no record (keys of its own, forgotten at the end)", async () => {
+    const state = (await (await fetch(`${stateful!.url}/_mock/state`)).json()) as { totals: { teams: number; records: number } };
+    expect(state.totals).toEqual({ teams: 0, records: 0 });
+  });
+
   it("deletes everything it created, or finds the pass did", () => {
-    const cleanup = onStateful.report!.checks.filter((check) => check.suite === "cleanup");
+    const cleanup = onStateful.report!.checks.filter((check) => check.suite === "cleanup" && check.operationId !== undefined);
     expect(cleanup.map((check) => check.operationId).sort()).toEqual(
       ["deleteEtlPipeline", "deleteManagementKey", "deleteTeam", "deleteTeamApiKey", "deleteUser", "deleteWebhookEndpoint"],
     );
+    // Then the mock forgets the run's own team and org (it used keys of its own, as none were given).
+    const forgotten = onStateful.report!.checks.filter((check) => check.suite === "cleanup" && check.operationId === undefined);
+    expect(forgotten.map((check) => [check.name, check.status])).toEqual([["the mock forgets this run's team and org (DELETE /_mock/state)", "passed"]]);
     // The user is deleted by the pass, brought back by undoUserDeletion, and deleted for good by the cleanup.
     expect(cleanup.find((check) => check.operationId === "deleteUser")!.detail).toBeUndefined();
   });

@@ -9,6 +9,7 @@ import { workflowProblems } from "../../scripts/lint-workflows.ts";
 import { readWorkflows, runWorkflows, type WorkflowRunOptions } from "../../scripts/verify/workflows.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { RateLimiter } from "../../scripts/verify/http.ts";
+import { responseExample } from "../support/contract.ts";
 
 const FIXTURES = path.join(repoRoot, "test/fixtures/workflows");
 
@@ -60,6 +61,17 @@ describe("the workflows against the stateful mock", () => {
   }, 60_000);
 });
 
+describe("a workflow respect cannot run", () => {
+  it("fails at its first step with respect's reason, and skips the rest", async () => {
+    const checks = await runWorkflows({ ...options(inject("mockUrl"), false), dir: path.join(repoRoot, "test/fixtures/workflows-unrunnable") });
+    expect(checks.map((check) => [check.name, check.status])).toEqual([
+      ["cannot-run / createUser", "failed"],
+      ["cannot-run / deleteUser", "skipped"],
+    ]);
+    expect(checks[0]!.detail).toMatch(/^respect (wrote no log|ran no workflow)/);
+  }, 60_000);
+});
+
 describe("the workflows against the stateless mock", () => {
   it("skip the mock-only ones, and report the others' failures with the step, the criterion and the answer", async () => {
     const checks = await runWorkflows(options(inject("mockUrl"), false));
@@ -69,10 +81,14 @@ describe("the workflows against the stateless mock", () => {
     // The stateless mock answers the example's user, not the one asked for.
     expect(conflict).toMatchObject({ status: "failed", operationId: "createUser" });
     expect(conflict?.detail).toContain("$response.body#/client_user_id == $inputs.clientUserId");
-    expect(conflict?.detail).toContain('got 200 {"user_id":"8d2e4f6a');
+    expect(conflict?.detail).toContain(`got 200 {"user_id":"${(responseExample("createUser", 200, "created") as { user_id: string }).user_id}"`);
     expect(checks.find((check) => check.name === "user-conflict-and-undo / createAgain")).toMatchObject({ status: "skipped", detail: "not run: step create failed" });
     const token = checks.find((check) => check.name === "link-token-never-issued / completeWithUnknownToken");
     expect(token?.detail).toContain("error_type == 'invalid_token'");
+    // What a workflow created before it stopped is deleted: sign-in-token stopped after its user was created.
+    const cleanup = checks.filter((check) => check.suite === "cleanup");
+    expect(cleanup.map((check) => check.name)).toContain(`sign-in-token: user ${(responseExample("createUser", 200, "created") as { user_id: string }).user_id} it left`);
+    expect(cleanup.every((check) => check.status === "passed" && check.operationId === "deleteUser")).toBe(true);
   }, 60_000);
 
   it("run the mock-only ones when told the target is the mock, and fail them without crashing", async () => {

@@ -11,7 +11,7 @@ export interface StateCall {
   headers: http.IncomingHttpHeaders;
   /** The parsed JSON body, already valid against the contract. */
   body: any;
-  /** The body's length as sent, which bounds what a record made from it may hold. */
+  /** The body's size in bytes as sent, which bounds what a record made from it may hold. */
   bodyLength: number;
 }
 

@@ -18,7 +18,7 @@ const SETTING_BOUNDS: Record<keyof TeamSettings, [number, number] | "boolean"> =
   bulk_import_wait_ms: [0, 20_000],
   link_token_lifetime_s: [1, 30 * 24 * 3600],
 };
-/** The furthest a clock may be moved either way, so its dates stay within what ISO 8601 writes. */
+/** The furthest a team's clock may be from the wall clock, in one move or many, so its dates stay ones the contract's date-times take. */
 const MAX_CLOCK_MOVE_S = 100 * 365 * 24 * 3600;
 
 interface Detail {
@@ -112,11 +112,12 @@ export function controlAnswer(mock: StatefulMock, method: string, headers: http.
     totals: { teams: store.teamCount, records: store.records },
     defaults: { ...DEFAULT_SETTINGS, ...store.defaults },
   });
-  const describe = () => ({
-    ...summary(),
-    ...(apiKey === undefined ? {} : { team: describeTeam(store.teamForApiKey(apiKey)) }),
-    ...(managementKey === undefined ? {} : { org: describeOrg(store.orgForManagementKey(managementKey)) }),
-  });
+  // Describing makes nothing: a probe or a reset does not use up the cap on teams.
+  const describe = () => {
+    const team = apiKey === undefined ? undefined : store.peekTeam(apiKey);
+    const org = managementKey === undefined ? undefined : store.peekOrg(managementKey);
+    return { ...summary(), ...(team === undefined ? {} : { team: describeTeam(team) }), ...(org === undefined ? {} : { org: describeOrg(org) }) };
+  };
 
   if (method === "GET") return { status: 200, body: describe() };
   if (method === "DELETE") {
@@ -127,12 +128,17 @@ export function controlAnswer(mock: StatefulMock, method: string, headers: http.
   }
   if (method === "PATCH") {
     if (apiKey === undefined) return refuse(401, "unauthorized", `Settings and the clock are per team: send the team's ${mock.header("TeamApiKey")} header.`);
+    if (store.isRevoked(apiKey)) return refuse(401, "unauthorized", "This API key was deleted (deleteTeamApiKey).");
     const patch = readPatch(text);
-    if (Array.isArray(patch)) return refuse(422, "invalid_request", `The request has ${patch.length === 1 ? "1 invalid part" : `${patch.length} invalid parts`}.`, { details: patch });
+    const invalid = (details: Detail[]) => refuse(422, "invalid_request", `The request has ${details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`}.`, { details });
+    if (Array.isArray(patch)) return invalid(patch);
     const team = store.teamForApiKey(apiKey);
+    const offset = (patch.setTo === undefined ? team.clockOffsetMs : patch.setTo - Date.now()) + patch.advanceMs;
+    if (Math.abs(offset) > MAX_CLOCK_MOVE_S * 1000) {
+      return invalid([{ location: "body", field: "/clock", message: `would put the team's clock more than 100 years from today (it is ${isoAt(teamNow(team))})` }]);
+    }
     Object.assign(team.settings, patch.settings);
-    if (patch.setTo !== undefined) team.clockOffsetMs = patch.setTo - Date.now();
-    team.clockOffsetMs += patch.advanceMs;
+    team.clockOffsetMs = offset;
     return { status: 200, body: describe() };
   }
   return { ...refuse(405, "method_not_allowed", `${method} is not a method of ${CONTROL_PATH}; it takes ${CONTROL_METHODS.join(", ")}.`), headers: { allow: CONTROL_METHODS.join(", ") } };

@@ -1,14 +1,19 @@
 // Posts an event to each of a team's enabled webhook endpoints that takes its kind, signed with the endpoint's secret
 // as the service signs (Standard Webhooks, src/webhooks/signature.ts), after the answer that caused it; a receiver that
-// fails gets two more tries. Each delivery is logged on the team (GET /_mock/state shows the last ones).
+// fails gets two more tries. A bounded number run at once and wait in a bounded queue: a receiver that never answers
+// holds a few sockets, not one per event. Each delivery is logged on the team (GET /_mock/state shows the last ones).
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { signedHeaders } from "../../webhooks/signature.ts";
-import { DELIVERY_LOG, isoAt, teamNow, type TeamState, type WebhookRecord } from "./model.ts";
+import { DELIVERY_LOG, isoAt, teamNow, type DeliveryRecord, type TeamState, type WebhookRecord } from "./model.ts";
 
 const ATTEMPTS = 3;
 const RETRY_DELAYS_MS = [250, 1_000];
 const TIMEOUT_MS = 5_000;
+/** Deliveries in flight at once, across teams. */
+export const DELIVERY_CONCURRENCY = 16;
+/** Deliveries waiting for a slot; past it a delivery is dropped, and logged as such. */
+export const DELIVERY_QUEUE = 1_000;
 
 /** Whether an endpoint's event_types (kinds, or prefixes ending with a dot; null for all) take a kind. */
 export function takesKind(hook: WebhookRecord, kind: string): boolean {
@@ -18,15 +23,46 @@ export function takesKind(hook: WebhookRecord, kind: string): boolean {
 
 export type Deliver = (team: TeamState, event: { event_type: string }) => void;
 
+interface Job {
+  team: TeamState;
+  hook: WebhookRecord;
+  event: { event_type: string };
+}
+
+function logDelivery(team: TeamState, entry: Omit<DeliveryRecord, "at">): void {
+  team.deliveries.push({ ...entry, at: isoAt(teamNow(team)) });
+  if (team.deliveries.length > DELIVERY_LOG) team.deliveries.splice(0, team.deliveries.length - DELIVERY_LOG);
+}
+
 export function createDeliverer(log: (line: string) => void): Deliver {
+  const queue: Job[] = [];
+  let running = 0;
+  const next = () => {
+    while (running < DELIVERY_CONCURRENCY && queue.length > 0) {
+      const job = queue.shift()!;
+      running++;
+      void deliverOne(job, log).finally(() => {
+        running--;
+        next();
+      });
+    }
+  };
   return (team, event) => {
     for (const hook of team.webhooks.values()) {
-      if (hook.enabled && takesKind(hook, event.event_type)) void deliverOne(team, hook, event, log);
+      if (!hook.enabled || !takesKind(hook, event.event_type)) continue;
+      if (queue.length >= DELIVERY_QUEUE) {
+        log(`mock webhook ${event.event_type} to ${hook.url}: dropped, ${DELIVERY_QUEUE} deliveries already wait`);
+        logDelivery(team, { event_type: event.event_type, webhook_id: hook.id, url: hook.url, status: null, attempts: 0 });
+        continue;
+      }
+      // The endpoint as it is now: a later update or rotation does not change what this event was sent to.
+      queue.push({ team, hook: { ...hook }, event });
     }
+    next();
   };
 }
 
-async function deliverOne(team: TeamState, hook: WebhookRecord, event: { event_type: string }, log: (line: string) => void): Promise<void> {
+async function deliverOne({ team, hook, event }: Job, log: (line: string) => void): Promise<void> {
   const body = JSON.stringify(event);
   const id = `msg_${randomUUID()}`;
   let status: number | null = null;
@@ -40,9 +76,12 @@ async function deliverOne(team: TeamState, hook: WebhookRecord, event: { event_t
         method: "POST",
         headers: { ...hook.headers, "content-type": "application/json", ...signed },
         body,
+        // A receiver's redirect is its answer, as the service would take it: the mock is sent nowhere else.
+        redirect: "manual",
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
-      await response.arrayBuffer().catch(() => undefined);
+      // Only the status matters; the receiver's body is not read into memory.
+      await response.body?.cancel().catch(() => undefined);
       status = response.status;
       if (status >= 200 && status < 300) break;
     } catch (error) {
@@ -52,6 +91,5 @@ async function deliverOne(team: TeamState, hook: WebhookRecord, event: { event_t
     const delay = RETRY_DELAYS_MS[attempts - 1];
     if (delay !== undefined && attempts < ATTEMPTS) await sleep(delay);
   }
-  team.deliveries.push({ event_type: event.event_type, webhook_id: hook.id, url: hook.url, status, attempts, at: isoAt(teamNow(team)) });
-  if (team.deliveries.length > DELIVERY_LOG) team.deliveries.splice(0, team.deliveries.length - DELIVERY_LOG);
+  logDelivery(team, { event_type: event.event_type, webhook_id: hook.id, url: hook.url, status, attempts });
 }

@@ -61,10 +61,14 @@ export const tokenHandlers: Record<string, TokenHandler> = {
       const pending = examples.response("completeProviderMfa", 200, "pending_provider_mfa");
       return result(provider, record, { state: "pending_provider_mfa", provider_mfa: pending.provider_mfa });
     }
-    record.consumed = true;
     const connected = team.connections.get(provider) ?? new Set<string>();
-    if (connected.has(user.user_id)) return linkError(provider, record, "duplicate_connection", `The user already has a ${provider} connection.`);
+    if (connected.has(user.user_id)) {
+      record.consumed = true;
+      return linkError(provider, record, "duplicate_connection", `The user already has a ${provider} connection.`);
+    }
+    // Counted before the token is used: a full state refuses the completion and leaves the token as it was.
     store.reserve(team);
+    record.consumed = true;
     connected.add(user.user_id);
     team.connections.set(provider, connected);
     const connectedAt = isoAt(teamNow(team));

@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { newSecret } from "../../webhooks/signature.ts";
 import { notFound, type StateAnswer } from "./answers.ts";
-import type { ApiKeyRecord, OrgState, TeamState, WebhookRecord } from "./model.ts";
+import { MAX_RECORD_BODY, type ApiKeyRecord, type OrgState, type TeamState, type WebhookRecord } from "./model.ts";
 import type { OrgHandler } from "./handlers.ts";
 
 const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
@@ -51,7 +51,7 @@ export const teamManagementHandlers: Record<string, (team: TeamState, ...rest: P
     const record = team.apiKeys.get(call.path.api_key_id!);
     if (record === undefined) return notFound(`Team ${team.id} has no API key with the id ${call.path.api_key_id}.`);
     team.apiKeys.delete(record.id);
-    store.unbindApiKey(record.api_key);
+    store.revokeApiKey(record.api_key);
     store.release(team);
     return { status: 200, body: { id: record.id, deleted: true } };
   },
@@ -101,8 +101,11 @@ export const teamManagementHandlers: Record<string, (team: TeamState, ...rest: P
     hook.updated_at = now();
     return { status: 200, body: { webhook_id: hook.id, secret: hook.secret, rotated_at: hook.updated_at } };
   },
-  setTeamCustomCredential(team, { call }) {
-    team.customCredentials.add(call.path.provider!);
+  setTeamCustomCredential(team, { call, store }) {
+    const provider = call.path.provider!;
+    // A provider the team had not configured is a record of its own (the path takes any slug).
+    if (!team.customCredentials.has(provider)) store.reserve(team, 1 + Math.floor(Buffer.byteLength(provider) / MAX_RECORD_BODY));
+    team.customCredentials.add(provider);
     return { status: 200, body: { provider: call.path.provider, client_id: String(call.body.client_id), updated_at: now() } };
   },
 };

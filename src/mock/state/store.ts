@@ -1,5 +1,6 @@
 // Finds the team or org a credential reaches, creating it on first sight, and keeps every count under its cap: a
-// team API key issued through the management API reaches that team; any other API key is a team of its own.
+// team API key issued through the management API reaches that team; any other API key is a team of its own. The
+// totals are summed from the teams and orgs themselves, never kept beside them, so no reset or delete can skew them.
 import { randomUUID } from "node:crypto";
 import {
   DEFAULT_CAPS,
@@ -14,58 +15,83 @@ import {
   type TeamState,
 } from "./model.ts";
 
+/** How many deleted API keys are remembered as deleted (refused), oldest forgotten first. */
+const REVOKED_KEYS = 10_000;
+
 export class StateStore {
   readonly caps: StateCaps;
   readonly defaults: TeamSettings;
+  /** Every team: met through an unknown API key, or made by an org. */
+  readonly #teams = new Set<TeamState>();
   /** API key → team: keys the mock met first (a team each) and keys issued by createTeamApiKey (their team). */
   readonly #teamsByKey = new Map<string, TeamState>();
   /** Management key (or deprecated org key) → org. */
   readonly #orgsByKey = new Map<string, OrgState>();
+  /** Keys deleted through deleteTeamApiKey: refused, as the service refuses a deleted key, not a new team. */
+  readonly #revoked = new Set<string>();
   /** Link token → its record, across teams: the token alone is the credential of complete_mfa (section 5). */
   readonly linkTokens = new Map<string, LinkTokenRecord>();
-  #teamCount = 0;
-  #records = 0;
 
   constructor(caps: Partial<StateCaps> = {}, defaults: Partial<TeamSettings> = {}) {
     this.caps = { ...DEFAULT_CAPS, ...caps };
     this.defaults = { ...DEFAULT_SETTINGS, ...defaults };
   }
 
+  /** Records across every team and org. */
   get records(): number {
-    return this.#records;
+    let sum = 0;
+    for (const team of this.#teams) sum += team.ledger.records;
+    for (const org of this.#orgsByKey.values()) sum += org.ledger.records;
+    return sum;
   }
 
+  /** Teams and orgs. */
   get teamCount(): number {
-    return this.#teamCount;
+    return this.#teams.size + this.#orgsByKey.size;
   }
 
-  #countTeam(): void {
-    if (this.#teamCount >= this.caps.teams) {
+  #roomForTeam(): void {
+    if (this.teamCount >= this.caps.teams) {
       throw new StateFull(`The mock holds at most ${this.caps.teams} teams and orgs (each new credential makes one); reset with DELETE /_mock/state.`);
     }
-    this.#teamCount++;
+  }
+
+  /** Whether an API key was deleted (the mock refuses it). */
+  isRevoked(key: string): boolean {
+    return this.#revoked.has(key);
   }
 
   /** The team an API key reaches, made on first sight. */
   teamForApiKey(key: string): TeamState {
     let team = this.#teamsByKey.get(key);
     if (team === undefined) {
-      this.#countTeam();
+      this.#roomForTeam();
       team = newTeam(`Team of ${key.slice(0, 12)}…`, this.defaults);
+      this.#teams.add(team);
       this.#teamsByKey.set(key, team);
     }
     return team;
+  }
+
+  /** The team an API key reaches, without making one. */
+  peekTeam(key: string): TeamState | undefined {
+    return this.#teamsByKey.get(key);
   }
 
   /** The org a management key reaches, made on first sight with no teams. */
   orgForManagementKey(key: string): OrgState {
     let org = this.#orgsByKey.get(key);
     if (org === undefined) {
-      this.#countTeam();
+      this.#roomForTeam();
       org = { id: randomUUID(), teams: new Map(), ledger: newLedger() };
       this.#orgsByKey.set(key, org);
     }
     return org;
+  }
+
+  /** The org a management key reaches, without making one. */
+  peekOrg(key: string): OrgState | undefined {
+    return this.#orgsByKey.get(key);
   }
 
   /** Takes room for `count` new records of a team or org, or throws StateFull naming the cap reached. */
@@ -73,67 +99,59 @@ export class StateStore {
     if (owner.ledger.records + count > this.caps.recordsPerTeam) {
       throw new StateFull(`The mock holds at most ${this.caps.recordsPerTeam} records per team; this team has ${owner.ledger.records}. Reset it with DELETE /_mock/state.`);
     }
-    if (this.#records + count > this.caps.records) {
-      throw new StateFull(`The mock holds at most ${this.caps.records} records in all; it has ${this.#records}. Reset with DELETE /_mock/state.`);
+    const records = this.records;
+    if (records + count > this.caps.records) {
+      throw new StateFull(`The mock holds at most ${this.caps.records} records in all; it has ${records}. Reset with DELETE /_mock/state.`);
     }
     owner.ledger.records += count;
-    this.#records += count;
   }
 
   release(owner: { ledger: { records: number } }, count = 1): void {
     owner.ledger.records -= count;
-    this.#records -= count;
   }
 
   /** A team made by createTeam: in its org, and reachable by the API keys issued for it. */
   addOrgTeam(org: OrgState, name: string): TeamState {
+    this.#roomForTeam();
     this.reserve(org);
-    try {
-      this.#countTeam();
-    } catch (error) {
-      this.release(org);
-      throw error;
-    }
     const team = newTeam(name, this.defaults, org.id);
+    this.#teams.add(team);
     org.teams.set(team.id, team);
     return team;
   }
 
   bindApiKey(key: string, team: TeamState): void {
+    this.#revoked.delete(key);
     this.#teamsByKey.set(key, team);
   }
 
-  unbindApiKey(key: string): void {
+  /** A deleted key: it reaches nothing and is refused from now on. */
+  revokeApiKey(key: string): void {
     this.#teamsByKey.delete(key);
+    this.#revoked.add(key);
+    if (this.#revoked.size > REVOKED_KEYS) this.#revoked.delete(this.#revoked.values().next().value!);
   }
 
   /** Forgets a team: its records, its keys and its link tokens. */
   forgetTeam(team: TeamState): void {
-    this.#records -= team.ledger.records;
-    team.ledger.records = 0;
+    this.#teams.delete(team);
     for (const [key, bound] of this.#teamsByKey) if (bound === team) this.#teamsByKey.delete(key);
-    for (const [token, record] of this.linkTokens) if (record.team === team) this.linkTokens.delete(token);
-    this.#teamCount--;
+    this.#forgetTokens(team);
   }
 
   /** Forgets an org and every team it made. */
   forgetOrg(key: string, org: OrgState): void {
     for (const team of org.teams.values()) this.forgetTeam(team);
-    this.#records -= org.ledger.records;
     this.#orgsByKey.delete(key);
-    this.#teamCount--;
   }
 
   /** Forgets what an API key reached (its team comes back empty on the next request). */
   resetApiKey(key: string): void {
     const team = this.#teamsByKey.get(key);
     if (team === undefined) return;
-    if (team.orgId !== undefined) {
-      // A team of an org keeps existing (the org made it); only what it holds is forgotten.
-      this.#clearTeam(team);
-      return;
-    }
-    this.forgetTeam(team);
+    // A team of an org keeps existing (the org made it), with its keys; only what it holds is forgotten.
+    if (team.orgId !== undefined) this.#clearTeam(team);
+    else this.forgetTeam(team);
   }
 
   resetManagementKey(key: string): void {
@@ -142,19 +160,20 @@ export class StateStore {
   }
 
   resetAll(): void {
+    this.#teams.clear();
     this.#teamsByKey.clear();
     this.#orgsByKey.clear();
+    this.#revoked.clear();
     this.linkTokens.clear();
-    this.#teamCount = 0;
-    this.#records = 0;
+  }
+
+  #forgetTokens(team: TeamState): void {
+    for (const [token, record] of this.linkTokens) if (record.team === team) this.linkTokens.delete(token);
   }
 
   #clearTeam(team: TeamState): void {
+    this.#forgetTokens(team);
     const fresh = newTeam(team.name, this.defaults, team.orgId);
-    const kept = team.apiKeys;
-    for (const [token, record] of this.linkTokens) if (record.team === team) this.linkTokens.delete(token);
-    const released = team.ledger.records - kept.size;
-    this.#records -= released;
-    Object.assign(team, { ...fresh, id: team.id, created_at: team.created_at, apiKeys: kept, ledger: { records: kept.size } });
+    Object.assign(team, { ...fresh, id: team.id, created_at: team.created_at, apiKeys: team.apiKeys, ledger: { records: team.apiKeys.size } });
   }
 }

@@ -40,9 +40,10 @@ export const userHandlers: Record<string, TeamHandler> = {
         created_on: existing.created_on,
       });
     }
+    // Everything that could fail comes before the record is counted.
+    const user: UserRecord = { user_id: randomUUID(), client_user_id: clientUserId, created_on: isoAt(teamNow(team)) };
     if (existing !== undefined) forgetUser(team, existing, store.release.bind(store));
     store.reserve(team);
-    const user: UserRecord = { user_id: randomUUID(), client_user_id: clientUserId, created_on: isoAt(teamNow(team)) };
     team.users.set(user.user_id, user);
     team.usersByClientId.set(clientUserId, user);
     return { status: 200, body: publicUser(user) };
