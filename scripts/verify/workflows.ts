@@ -122,9 +122,15 @@ const excerpt = (value: unknown): string => {
 function difference(step: RespectStep): string {
   const failed = step.checks.filter((check) => !check.passed);
   const criteria = failed.map((check) => {
-    const said = check.condition ?? check.message?.split("\n").find((line) => line.trim() !== "") ?? "";
-    const more = check.name === "schema check" || check.name === "status code check" ? `: ${(check.message ?? "").replace(/\s+/g, " ").trim().slice(0, 300)}` : "";
-    return `${check.name} ${said}${more}`.trim();
+    // respect's messages are for a terminal: colours, then a code frame of the body (which the answer below shows).
+    const lines = (check.message ?? "")
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "" && !/^(>\s*)?\d+ \|/.test(line) && !/^\|/.test(line) && !/^>$/.test(line));
+    // A criterion says its condition; the contract's checks say what was expected and received.
+    const said = check.condition ?? (check.name === "schema check" || check.name === "status code check" ? lines.join(" ").replace(/\s+/g, " ").slice(0, 300) : (lines[0] ?? ""));
+    return `${check.name} ${said}`.trim();
   });
   const answer = step.response === undefined ? "no response" : `got ${step.response.statusCode} ${excerpt(step.response.body)}`;
   return `${criteria.join("; ") || "failed"}; ${answer}`;

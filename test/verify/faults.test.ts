@@ -15,10 +15,10 @@ afterAll(async () => {
   await mock?.stop();
 });
 
-async function verifyBehind(alter: Alter) {
+async function verifyBehind(alter: Alter, { workflows = false } = {}) {
   const proxy = await startAlteringProxy(mock!.url, alter);
   try {
-    return await runVerify(["--base-url", proxy.url, "--skip-workflows"]);
+    return await runVerify(["--base-url", proxy.url, ...(workflows ? [] : ["--skip-workflows"])]);
   } finally {
     await proxy.close();
   }
@@ -33,6 +33,28 @@ describe.concurrent("npm run verify against a server wrong in one thing", () => 
     });
     expect(failures(run)).toEqual(["operation createUser: valid call: createUser 200: /user_id is required"]);
     expect(run.stdout).toContain("✗ operation  createUser: valid call  — createUser 200: /user_id is required");
+    expect(run.code).toBe(1);
+  });
+
+  it("fails the workflows' steps that meet the same fault, naming the step and the missing field", async () => {
+    const run = await verifyBehind(
+      (x) => {
+        if (x.method !== "POST" || x.pathname !== "/v2/user" || x.status !== 200) return undefined;
+        const { created_on: _dropped, ...rest } = JSON.parse(x.answer) as Record<string, unknown>;
+        return { status: 200, body: JSON.stringify(rest) };
+      },
+      { workflows: true },
+    );
+    const failed = run.report!.checks.filter((check) => check.status === "failed");
+    const workflowFailures = failed.filter((check) => check.suite.startsWith("workflow "));
+    // Every workflow creates its user first; each fails there, on the schema, and runs no further.
+    expect(workflowFailures.length).toBeGreaterThanOrEqual(9);
+    for (const check of workflowFailures) {
+      expect(check.operationId).toBe("createUser");
+      expect(check.detail).toMatch(/schema check/);
+      expect(check.detail).toContain("created_on");
+    }
+    expect(failed.filter((check) => !check.suite.startsWith("workflow ")).map((check) => check.name)).toEqual(["createUser: valid call"]);
     expect(run.code).toBe(1);
   });
 
