@@ -193,7 +193,12 @@ describe("the clock", () => {
     expect(halfway).toMatchObject({ status: "in_progress", counts: { submitted: 5, imported: 2, failed: 0, pending: 3 }, user_ids_imported: users.slice(0, 2) });
     expect(Date.parse(halfway.updated_at) - Date.parse(halfway.created_at)).toBe(40_000);
     await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { advance_seconds: 51 } });
-    expect(await list()).toMatchObject({ status: "completed", counts: { submitted: 5, imported: 4, failed: 1, pending: 0 } });
+    const completed = await list();
+    expect(completed).toMatchObject({ status: "completed", counts: { submitted: 5, imported: 4, failed: 1, pending: 0 } });
+    expect(Date.parse(completed.updated_at) - Date.parse(completed.created_at)).toBe(100_000);
+    // A clock moved back does not undo what the operation did.
+    await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { advance_seconds: -3600 } });
+    expect(await list()).toEqual(completed);
   });
 });
 

@@ -12,12 +12,14 @@ import type { TeamHandler } from "./handlers.ts";
 function progress(team: TeamState, op: BulkOpRecord) {
   const elapsed = teamNow(team) - op.createdAt;
   const total = op.connections.length;
-  const done = op.durationMs <= 0 || elapsed >= op.durationMs ? total : Math.max(0, Math.floor((elapsed / op.durationMs) * total));
+  const byClock = op.durationMs <= 0 || elapsed >= op.durationMs ? total : Math.max(0, Math.floor((elapsed / op.durationMs) * total));
+  const done = (op.done = Math.max(op.done, byClock));
   const processed = op.connections.slice(0, done);
   const imported = processed.filter((c) => c.ok).map((c) => c.userId);
   const failed = processed.filter((c) => !c.ok).map((c) => c.userId);
   const status = done === total ? "completed" : done === 0 ? "queued" : "in_progress";
-  const updatedAt = op.createdAt + (done === total ? Math.min(Math.max(elapsed, 0), op.durationMs) : op.durationMs * (done / Math.max(total, 1)));
+  // When the last connection processed so far was: the end of the operation's time once all are.
+  const updatedAt = op.createdAt + op.durationMs * (total === 0 ? 1 : done / total);
   return { done, total, imported, failed, status, updatedAt };
 }
 
@@ -49,7 +51,7 @@ export const bulkImportHandlers: Record<string, TeamHandler> = {
     const connections = (call.body.connections as { user_id: string }[]).map((c) => ({ userId: c.user_id, ok: liveUser(team, c.user_id) !== undefined }));
     // The operation and each of its connections count: a call may submit thousands.
     store.reserve(team, 1 + connections.length);
-    const op: BulkOpRecord = { id: randomUUID(), provider, createdAt: teamNow(team), durationMs: team.settings.bulk_import_duration_ms, connections };
+    const op: BulkOpRecord = { id: randomUUID(), provider, createdAt: teamNow(team), durationMs: team.settings.bulk_import_duration_ms, connections, done: 0 };
     team.bulkOps.push(op);
     if (call.body.wait_for_completion === true) {
       const remaining = op.createdAt + op.durationMs - teamNow(team);

@@ -75,6 +75,8 @@ export interface BulkOpRecord {
   durationMs: number;
   /** Each submitted connection's user and whether it can be migrated (its user is one of the team's). */
   connections: { userId: string; ok: boolean }[];
+  /** The most connections seen processed: a clock moved back does not undo what an operation did. */
+  done: number;
 }
 
 /** A webhook endpoint as created (its secret included), in the contract's own type. */
