@@ -110,3 +110,24 @@ describe("npm start", () => {
     expect(left).toEqual([]);
   });
 });
+
+describe("npm start -- --stateful", () => {
+  it("serves the mock that remembers each team's calls, and /_mock/state", async () => {
+    const statefulPort = await freePort();
+    const start = await launchStart(clone, statefulPort, 90_000, ["--stateful"]);
+    try {
+      expect(start.output()).toContain(`http://127.0.0.1:${statefulPort}/_mock/state resets it and moves its clock`);
+      const create = () =>
+        fetch(`http://127.0.0.1:${statefulPort}/v2/user`, { method: "POST", headers: { "x-svc-api-key": TEST_API_KEY, "content-type": "application/json" }, body: JSON.stringify({ client_user_id: "started" }) });
+      const created = (await (await create()).json()) as { user_id: string };
+      const again = await create();
+      expect([again.status, ((await again.json()) as { user_id: string }).user_id]).toEqual([400, created.user_id]);
+      const state = await fetch(`http://127.0.0.1:${statefulPort}/_mock/state`, { headers: { "x-svc-api-key": TEST_API_KEY } });
+      expect(((await state.json()) as { team: { counts: { users: number } } }).team.counts.users).toBe(1);
+    } finally {
+      const exited = new Promise((resolve) => start.child.once("exit", resolve));
+      start.child.kill("SIGTERM");
+      await exited;
+    }
+  }, 120_000);
+});

@@ -9,8 +9,8 @@ export interface StartProcess {
 }
 
 /** Resolves once the process printed "Stop with Ctrl-C"; rejects, with what it printed, if it exits or takes too long. */
-export async function launchStart(cwd: string, port: number, timeoutMs: number): Promise<StartProcess> {
-  const child = spawn(binPath("tsx"), ["scripts/start.ts", "--port", String(port)], { cwd, env: toolEnv, stdio: ["ignore", "pipe", "pipe"] });
+export async function launchStart(cwd: string, port: number, timeoutMs: number, options: string[] = []): Promise<StartProcess> {
+  const child = spawn(binPath("tsx"), ["scripts/start.ts", "--port", String(port), ...options], { cwd, env: toolEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), timeoutMs);
