@@ -97,6 +97,24 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
   const staticFiles = new Map<string, StaticFile>();
   for (const [where, file] of Object.entries(options.staticFiles)) for (const at of [where, ...(file.aliases ?? [])]) staticFiles.set(at, file);
 
+  /** Sends a stateful answer once it keeps the contract; undefined (no answer) passes the request on to the examples. */
+  const sendRemembered = (x: Exchange, answer: StateAnswer | undefined): Refusal | typeof ANSWERED | undefined => {
+    if (answer === undefined) return undefined;
+    const stable = answer.stable === true && typeof answer.body === "object" && answer.body !== null ? answer.body : undefined;
+    const checked = stable === undefined ? undefined : checkedBodies.get(stable);
+    if (checked !== undefined) return sendState(x, answer, checked);
+    // What the state makes is checked like anything Prism invents: an answer that breaks the contract is the mock's fault.
+    const violations = validator.validateResponse(x.match.operation, answer.status, answer.body);
+    if (violations.length === 0) {
+      const serialized = Buffer.from(JSON.stringify(answer.body));
+      if (stable !== undefined) checkedBodies.set(stable, serialized);
+      return sendState(x, answer, serialized);
+    }
+    const why = violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ").slice(0, 300);
+    options.log(`stateful ${x.match.operation.operationId}: the answer ${answer.status} broke the contract: ${why}`);
+    return { status: 500, code: "internal_error", message: "The stateful mock made an answer that breaks the contract; its log has the details.", headers: { [CONTRACT_VIOLATION]: why } };
+  };
+
   const steps: Step[] = [
     function target(x) {
       const url = requestTarget(x.req.url);
@@ -181,24 +199,12 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
       const parts = details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`;
       return { status: 422, code: "invalid_request", message: `The request has ${parts}.`, details };
     },
-    async function remember(x) {
+    function remember(x) {
       // A Prefer header still chooses a declared answer, leaving the state as it is.
       if (stateful === undefined || x.req.headers.prefer !== undefined) return undefined;
-      const answer = await stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.body, bodyLength: x.text === undefined ? 0 : Buffer.byteLength(x.text) });
-      if (answer === undefined) return undefined;
-      const stable = answer.stable === true && typeof answer.body === "object" && answer.body !== null ? answer.body : undefined;
-      const checked = stable === undefined ? undefined : checkedBodies.get(stable);
-      if (checked !== undefined) return sendState(x, answer, checked);
-      // What the state makes is checked like anything Prism invents: an answer that breaks the contract is the mock's fault.
-      const violations = validator.validateResponse(x.match.operation, answer.status, answer.body);
-      if (violations.length === 0) {
-        const serialized = Buffer.from(JSON.stringify(answer.body));
-        if (stable !== undefined) checkedBodies.set(stable, serialized);
-        return sendState(x, answer, serialized);
-      }
-      const why = violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ").slice(0, 300);
-      options.log(`stateful ${x.match.operation.operationId}: the answer ${answer.status} broke the contract: ${why}`);
-      return { status: 500, code: "internal_error", message: "The stateful mock made an answer that breaks the contract; its log has the details.", headers: { [CONTRACT_VIOLATION]: why } };
+      const answer = stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.body, bodyLength: x.text === undefined ? 0 : Buffer.byteLength(x.text) });
+      // Most handlers answer at once; waiting only for those that wait keeps a request off the microtask queue.
+      return answer instanceof Promise ? answer.then((settled) => sendRemembered(x, settled)) : sendRemembered(x, answer);
     },
     function branch(x) {
       const prefer = typeof x.req.headers.prefer === "string" && x.req.headers.prefer.trim() !== "" ? x.req.headers.prefer : undefined;

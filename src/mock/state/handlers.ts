@@ -29,7 +29,7 @@ export interface TokenContext extends Shared {
 export interface OrgContext extends Shared {
   org: OrgState;
 }
-type Answer = StateAnswer | undefined | Promise<StateAnswer | undefined>;
+export type Answer = StateAnswer | undefined | Promise<StateAnswer | undefined>;
 export type TeamHandler = (context: TeamContext) => Answer;
 export type TokenHandler = (context: TokenContext) => Answer;
 export type OrgHandler = (context: OrgContext) => Answer;
@@ -86,8 +86,20 @@ export class StatefulMock {
     return this.#headers.get(scheme) ?? "";
   }
 
-  /** The stateful answer to a valid request, or undefined when the examples answer it. */
-  async answer(operation: ContractOperation, call: StateCall): Promise<StateAnswer | undefined> {
+  /**
+   * The stateful answer to a valid request, or undefined when the examples answer it. Synchronous unless the handler
+   * waits (a bulk import waiting for completion): most answers then cost no promise, as a declared example costs none.
+   */
+  answer(operation: ContractOperation, call: StateCall): Answer {
+    try {
+      const answer = this.#answer(operation, call);
+      return answer instanceof Promise ? answer.catch(fullRefusal) : answer;
+    } catch (error) {
+      return fullRefusal(error);
+    }
+  }
+
+  #answer(operation: ContractOperation, call: StateCall): Answer {
     const credential = this.credential(operation, call.headers);
     if (credential === undefined) return undefined;
     const shared: Shared = { call, store: this.store, examples: this.#examples, deliver: this.#deliver };
@@ -95,30 +107,31 @@ export class StatefulMock {
     if (call.bodyLength > MAX_RECORD_BODY && KEEPS_ITS_BODY.has(id)) {
       return refuse(413, "payload_too_large", `The stateful mock keeps records of at most ${MAX_RECORD_BODY} bytes of JSON; this body has ${call.bodyLength}. (The service's limit is not documented.)`);
     }
-    try {
-      if (credential.kind === "token") {
-        const handler = tokenHandlers[id];
-        return handler?.({ ...shared, token: credential.value, record: this.store.linkTokens.get(credential.value) });
-      }
-      if (credential.kind === "team") {
-        if (this.store.isRevoked(credential.value)) return refuse(401, "unauthorized", "This API key was deleted (deleteTeamApiKey); create another with createTeamApiKey.");
-        const team = this.store.teamForApiKey(credential.value);
-        const handler = TEAM_HANDLERS[id];
-        if (handler !== undefined) return await handler({ ...shared, team });
-        const userId = call.path.user_id;
-        return userId !== undefined && liveUser(team, userId) === undefined ? unknownUser(userId) : undefined;
-      }
-      const org = this.store.orgForManagementKey(credential.value);
-      const handler = orgHandlers[id];
-      if (handler !== undefined) return await handler({ ...shared, org });
-      const teamId = call.path.team_id;
-      if (teamId === undefined) return undefined;
-      const team = orgTeam(org, teamId);
-      if (team === undefined) return unknownTeam(teamId);
-      return await teamManagementHandlers[id]?.(team, { ...shared, org });
-    } catch (error) {
-      if (!(error instanceof StateFull)) throw error;
-      return { ...refuse(429, "mock_state_full", error.message), headers: { "retry-after": FULL_RETRY_AFTER_S } };
+    if (credential.kind === "token") {
+      const handler = tokenHandlers[id];
+      return handler?.({ ...shared, token: credential.value, record: this.store.linkTokens.get(credential.value) });
     }
+    if (credential.kind === "team") {
+      if (this.store.isRevoked(credential.value)) return refuse(401, "unauthorized", "This API key was deleted (deleteTeamApiKey); create another with createTeamApiKey.");
+      const team = this.store.teamForApiKey(credential.value);
+      const handler = TEAM_HANDLERS[id];
+      if (handler !== undefined) return handler({ ...shared, team });
+      const userId = call.path.user_id;
+      return userId !== undefined && liveUser(team, userId) === undefined ? unknownUser(userId) : undefined;
+    }
+    const org = this.store.orgForManagementKey(credential.value);
+    const handler = orgHandlers[id];
+    if (handler !== undefined) return handler({ ...shared, org });
+    const teamId = call.path.team_id;
+    if (teamId === undefined) return undefined;
+    const team = orgTeam(org, teamId);
+    if (team === undefined) return unknownTeam(teamId);
+    return teamManagementHandlers[id]?.(team, { ...shared, org });
   }
+}
+
+/** A cap reached, as the declared 429 naming it; any other error is the mock's own fault and goes on up. */
+function fullRefusal(error: unknown): StateAnswer {
+  if (!(error instanceof StateFull)) throw error;
+  return { ...refuse(429, "mock_state_full", error.message), headers: { "retry-after": FULL_RETRY_AFTER_S } };
 }
