@@ -11,9 +11,9 @@ import { serveStatic, type StaticFile } from "./static-files.ts";
 import { acceptsJson, allowCors, answerPreflight, corsHeaders, JSON_TYPE, readBody, requestTarget, sendError } from "./http.ts";
 import { listOperations } from "../contract/operations.ts";
 import { StatefulMock } from "./state/handlers.ts";
-import { CONTROL_METHODS, CONTROL_PATH, controlAnswer, notStateful } from "./state/control.ts";
+import { CONTROL_METHODS, CONTROL_PATH, notStateful } from "./state/control.ts";
 import { allowLoopbackWebhooks } from "./state/loopback-webhooks.ts";
-import { StateFull, type StateCaps, type TeamSettings } from "./state/model.ts";
+import type { StateCaps, TeamSettings } from "./state/model.ts";
 import type { StateAnswer } from "./state/answers.ts";
 
 export interface PipelineOptions {
@@ -64,12 +64,6 @@ interface Exchange {
 /** A step wrote the answer itself (a preflight, a static file, the mock's answer): nothing after it runs. */
 const ANSWERED = "answered" as const;
 type Step = (exchange: Exchange) => Refusal | typeof ANSWERED | undefined | Promise<Refusal | typeof ANSWERED | undefined>;
-
-const notStatefulRefusal = (): Refusal => {
-  const answer = notStateful();
-  const body = answer.body as { code: string; message: string };
-  return { status: answer.status, code: body.code, message: body.message };
-};
 
 const preferDetail = (message: string): ErrorDetail[] => [{ location: "header", field: "prefer", message }];
 
@@ -122,23 +116,19 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
       x.url = url;
       return undefined;
     },
-    async function control(x) {
+    function control(x) {
       if (x.url.pathname !== CONTROL_PATH) return undefined;
-      if (stateful === undefined) return notStatefulRefusal();
+      if (stateful === undefined) return sendState(x, notStateful());
       // A browser's test suite resets and moves the clock too: its preflight is answered like an operation's.
       if (x.method === "OPTIONS" && x.req.headers["access-control-request-method"] !== undefined) {
         allowCors(x.req, x.res);
         answerPreflight(x.req, x.res, CONTROL_METHODS);
         return ANSWERED;
       }
-      const text = await readBody(x.req);
-      if (text === undefined) return { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." };
-      try {
-        return sendState(x, controlAnswer(stateful, x.method, x.req.headers, text));
-      } catch (error) {
-        if (error instanceof StateFull) return { status: 429, code: "mock_state_full", message: error.message, headers: { "retry-after": "3600" } };
-        throw error;
-      }
+      // Only a request to /_mock/state waits for its body here: every other one goes on without a promise.
+      return readBody(x.req).then((text) =>
+        text === undefined ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." } : sendState(x, stateful.control(x.method, x.req.headers, text)),
+      );
     },
     function preflight(x) {
       if (x.method !== "OPTIONS" || x.req.headers["access-control-request-method"] === undefined || !router.pathExists(x.url.pathname)) return undefined;
@@ -146,7 +136,7 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
       answerPreflight(x.req, x.res, router.methodsAt(x.url.pathname));
       return ANSWERED;
     },
-    async function staticFile(x) {
+    function staticFile(x) {
       const file = staticFiles.get(x.url.pathname);
       if (!file || (x.method !== "GET" && x.method !== "HEAD")) return undefined;
       allowCors(x.req, x.res);
@@ -156,8 +146,8 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
         x.res.end(x.method === "HEAD" ? undefined : `<!doctype html><title>Building</title><p>${pending}</p>`);
         return ANSWERED;
       }
-      if (!(await serveStatic(x.req, x.res, file))) return { status: 404, code: "not_found", message: `${x.url.pathname} has not been built; run npm run build.` };
-      return ANSWERED;
+      // Only a static file's request waits (to read and compress it): an API request goes on without a promise.
+      return serveStatic(x.req, x.res, file).then((served) => (served ? ANSWERED : { status: 404, code: "not_found", message: `${x.url.pathname} has not been built; run npm run build.` }));
     },
     function route(x) {
       const match = router.match(x.method, x.url.pathname);

@@ -5,6 +5,7 @@ import type { JsonObject } from "../../contract/json.ts";
 import { deref, type ContractOperation } from "../../contract/operations.ts";
 import { Examples, refuse, type StateAnswer, type StateCall } from "./answers.ts";
 import { bulkImportHandlers } from "./bulk-import.ts";
+import { controlAnswer } from "./control.ts";
 import { createDeliverer, type Deliver } from "./deliveries.ts";
 import { insuranceHandlers } from "./insurance.ts";
 import { linkHandlers, tokenHandlers } from "./link.ts";
@@ -94,6 +95,15 @@ export class StatefulMock {
     try {
       const answer = this.#answer(operation, call);
       return answer instanceof Promise ? answer.catch(fullRefusal) : answer;
+    } catch (error) {
+      return fullRefusal(error);
+    }
+  }
+
+  /** The answer of `/_mock/state` (control.ts); a cap reached on the way is the same 429 as an operation's. */
+  control(method: string, headers: StateCall["headers"], text: string): StateAnswer {
+    try {
+      return controlAnswer(this, method, headers, text);
     } catch (error) {
       return fullRefusal(error);
     }
