@@ -11,6 +11,11 @@ export interface ErrorDetail {
   message: string;
 }
 
+/** Details as one line (`/user_id is required; /created_on must be string`), for a log line or a header. */
+export function detailsLine(details: Pick<ErrorDetail, "field" | "message">[]): string {
+  return details.map((detail) => `${detail.field || "/"} ${detail.message}`).join("; ");
+}
+
 export interface RequestInput {
   pathParams: Record<string, string>;
   query: URLSearchParams;

@@ -2,7 +2,7 @@
 // ignores keywords such as `pattern`, so it is asked a few times, then the caller's declared example stands in.
 import type http from "node:http";
 import { canonicalPath, type RouteMatch } from "../contract/router.ts";
-import type { ContractValidator } from "../contract/validator.ts";
+import { detailsLine, type ContractValidator } from "../contract/validator.ts";
 import type { Choice } from "./answers.ts";
 import { FORWARDED_HEADERS } from "./http.ts";
 
@@ -89,7 +89,7 @@ export async function dynamicAnswer(
         ? [{ field: "", message: `status ${invented.status}, not the ${choice.code} asked for` }]
         : validator.validateResponse(match.operation, invented.status, sent);
     if (violations.length === 0) return { answer: { status: invented.status, body: Buffer.from(text) } };
-    why = `Prism's answers broke the contract (${invented.status}: ${violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ")})`.slice(0, 300);
+    why = `Prism's answers broke the contract (${invented.status}: ${detailsLine(violations)})`.slice(0, 300);
     log(`dynamic ${match.operation.operationId}, attempt ${attempt}: ${why}`);
   }
   return { why };

@@ -3,7 +3,7 @@
 import type http from "node:http";
 import type { JsonObject } from "../contract/json.ts";
 import { createRouter, type RouteMatch } from "../contract/router.ts";
-import { ContractValidator, type ErrorDetail, type RequestInput } from "../contract/validator.ts";
+import { ContractValidator, detailsLine, type ErrorDetail, type RequestInput } from "../contract/validator.ts";
 import { answersOf, parsePrefer, pick, type Choice, type OperationAnswers, type StaticAnswer } from "./answers.ts";
 import { chooseBranch } from "../contract/mock-branches.ts";
 import { DYNAMIC_FALLBACK, dynamicAnswer, type Inventor } from "./dynamic.ts";
@@ -104,7 +104,7 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
       if (stable !== undefined) checkedBodies.set(stable, serialized);
       return sendState(x, answer, serialized);
     }
-    const why = violations.map((v) => `${v.field || "/"} ${v.message}`).join("; ").slice(0, 300);
+    const why = detailsLine(violations).slice(0, 300);
     options.log(`stateful ${x.match.operation.operationId}: the answer ${answer.status} broke the contract: ${why}`);
     return { status: 500, code: "internal_error", message: "The stateful mock made an answer that breaks the contract; its log has the details.", headers: { [CONTRACT_VIOLATION]: why } };
   };

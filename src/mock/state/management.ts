@@ -4,10 +4,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { newSecret } from "../../webhooks/signature.ts";
 import { notFound, type StateAnswer } from "./answers.ts";
-import { MAX_RECORD_BODY, type ApiKeyRecord, type OrgState, type TeamState, type WebhookRecord } from "./model.ts";
+import { isoAt, MAX_RECORD_BODY, type ApiKeyRecord, type OrgState, type TeamState, type WebhookRecord } from "./model.ts";
 import type { OrgHandler } from "./handlers.ts";
 
-const now = () => new Date().toISOString().replace(/\.\d{3}Z$/, "Z");
+/** The management API's dates are the wall clock's: an org has no clock of its own. */
+const now = () => isoAt(Date.now());
 
 function publicTeam(team: TeamState) {
   return { id: team.id, org_id: team.orgId!, name: team.name, created_at: team.created_at };

@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { notFound, refuse, type StateAnswer } from "./answers.ts";
 import { isoAt, teamNow, type TeamState, type UserRecord } from "./model.ts";
 import type { TeamHandler } from "./handlers.ts";
+import type { StateStore } from "./store.ts";
 
 /** Section 8: the user deletion grace period. */
 export const GRACE_PERIOD_MS = 7 * 24 * 60 * 60 * 1000;
@@ -42,7 +43,7 @@ export const userHandlers: Record<string, TeamHandler> = {
     }
     // Everything that could fail comes before the record is counted.
     const user: UserRecord = { user_id: randomUUID(), client_user_id: clientUserId, created_on: isoAt(teamNow(team)) };
-    if (existing !== undefined) forgetUser(team, existing, store.release.bind(store));
+    if (existing !== undefined) forgetUser(team, existing, store);
     store.reserve(team);
     team.users.set(user.user_id, user);
     team.usersByClientId.set(clientUserId, user);
@@ -82,10 +83,10 @@ export const userHandlers: Record<string, TeamHandler> = {
 };
 
 /** Drops a user whose deletion took effect, with what the team held for it. */
-function forgetUser(team: TeamState, user: UserRecord, release: (owner: TeamState, count: number) => void): void {
+function forgetUser(team: TeamState, user: UserRecord, store: StateStore): void {
   team.users.delete(user.user_id);
   team.usersByClientId.delete(user.client_user_id);
   const insurance = team.insurance.get(user.user_id)?.length ?? 0;
   team.insurance.delete(user.user_id);
-  release(team, 1 + insurance);
+  store.release(team, 1 + insurance);
 }
