@@ -229,6 +229,22 @@ describe("bounds", () => {
   });
 });
 
+describe("custom credentials", () => {
+  it("count a record per provider a team configures, so any number of provider slugs cannot grow the state past its cap", async () => {
+    const small = await startMock({ port: 0, stateful: { caps: { recordsPerTeam: 3 } } });
+    try {
+      const management = { "x-management-key": `mk_test_${randomUUID()}`, "content-type": "application/json" };
+      const team = await call(small.url, "POST", "/v2/management/teams", management, { name: "Credentials" });
+      const set = (provider: string) => call(small.url, "PUT", `/v2/management/teams/${team.body.id}/custom_credentials/${provider}`, management, { client_id: "c", client_secret: "s" });
+      expect([(await set("oura")).status, (await set("oura")).status, (await set("fitbit")).status, (await set("whoop")).status]).toEqual([200, 200, 200, 200]);
+      const full = await set("garmin");
+      expect([full.status, full.body.code]).toEqual([429, "mock_state_full"]);
+    } finally {
+      await small.stop();
+    }
+  });
+});
+
 describe("a link completion at the cap", () => {
   it("is refused and leaves its token usable once there is room again", async () => {
     const small = await startMock({ port: 0, stateful: { caps: { records: 3 } } });
