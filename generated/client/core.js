@@ -18,8 +18,8 @@ var OperationError = class extends Error {
 var ApiError = class extends OperationError {
   constructor(init) {
     const { status, body } = init;
-    const { code, message, details } = Object(body);
-    super("ApiError", init.operation, init.message ?? `${named(init.operation)} answered ${status}${typeof message === "string" ? `: ${message}` : ""}`);
+    const { code, details } = Object(body);
+    super("ApiError", init.operation, init.message ?? `${named(init.operation)} answered ${status}`);
     this.status = status;
     this.code = typeof code === "string" ? code : void 0;
     this.details = Array.isArray(details) ? details : [];
@@ -40,6 +40,20 @@ var ApiTimeoutError = class extends OperationError {
   constructor(operation, timeoutMs) {
     super("ApiTimeoutError", operation, `${named(operation)}: no complete answer within ${timeoutMs} ms`);
     this.timeoutMs = timeoutMs;
+  }
+};
+var ApiRedirectError = class extends OperationError {
+  constructor(operation, status, location) {
+    super("ApiRedirectError", operation, `${named(operation)} answered ${status}, a redirect${location ? ` to ${location}` : ""}: not followed`);
+    this.status = status;
+    this.location = location;
+  }
+};
+var ApiResponseTooLargeError = class extends OperationError {
+  constructor(operation, status, limitBytes) {
+    super("ApiResponseTooLargeError", operation, `${named(operation)} answered ${status} with a body over maxResponseBytes, ${limitBytes}`);
+    this.status = status;
+    this.limitBytes = limitBytes;
   }
 };
 var MissingCredentialError = class extends OperationError {
@@ -67,16 +81,68 @@ function answer(operation, declared, response, text, throwOnError) {
   return { ok: success, status, [success ? "data" : "error"]: body, response };
 }
 
+// src/client/body.ts
+var MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+var UNDONE = /^ *((x-)?gzip|deflate|br|identity) *$/i;
+var encodingUndone = (encoding) => !encoding || !globalThis.process?.versions?.node || encoding.split(",").every((token) => UNDONE.test(token));
+async function readAtMost(body, limit) {
+  const chunks = [];
+  let size = 0;
+  if (body) {
+    const reader = body.getReader();
+    for (let read; !(read = await reader.read()).done; ) {
+      if ((size += read.value.length) > limit) {
+        void reader.cancel();
+        return;
+      }
+      chunks.push(read.value);
+    }
+  }
+  if (chunks.length == 1) return chunks[0];
+  const bytes = new Uint8Array(size);
+  chunks.reduce((at, chunk) => (bytes.set(chunk, at), at + chunk.length), 0);
+  return bytes;
+}
+var utf8 = new TextDecoder("utf-8", { fatal: true });
+function utf8Text(bytes) {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+  }
+}
+async function readBody(response, operation, limit) {
+  const { status, headers, body } = response;
+  const encoding = headers.get("content-encoding");
+  if (response.type == "opaqueredirect" || status > 299 && status < 400) {
+    void body?.cancel();
+    throw new ApiRedirectError(operation, status, headers.get("location"));
+  }
+  const bytes = Number(headers.get("content-length")) > limit ? void body?.cancel() : await readAtMost(body, limit);
+  if (!bytes) throw new ApiResponseTooLargeError(operation, status, limit);
+  const text = encodingUndone(encoding) ? utf8Text(bytes) : void 0;
+  if (text === void 0) {
+    throw new ApiError({ status, body: void 0, operation, response, message: `${named(operation)} answered ${status} in bytes that are not UTF-8 text${encoding ? ` (Content-Encoding ${encoding})` : ""}` });
+  }
+  return text;
+}
+
 // src/client/request.ts
-import { createFinalURL, createQuerySerializer, defaultBodySerializer, defaultPathSerializer, mergeHeaders } from "openapi-fetch";
-var querySerializer = createQuerySerializer();
+import { defaultBodySerializer, mergeHeaders } from "openapi-fetch";
+function urlOf(baseUrl, path, { path: inPath = {}, query = {} }) {
+  const filled = path.replace(/\{([^{}]+)\}/g, (whole, name) => inPath[name] == null ? whole : encodeURIComponent(String(inPath[name])));
+  const pairs = [];
+  for (const name in query) for (const value of [].concat(query[name] ?? [])) pairs.push(`${name}=${encodeURIComponent(String(value))}`);
+  return baseUrl + filled + (pairs.length ? `?${pairs.join("&")}` : "");
+}
 function buildRequest(baseUrl, method, path, { params = {}, body }, headers, signal) {
   const serialized = body === void 0 ? void 0 : defaultBodySerializer(body);
-  return new Request(createFinalURL(path, { baseUrl, params, querySerializer, pathSerializer: defaultPathSerializer }), {
+  return new Request(urlOf(baseUrl, path, params), {
     method,
     body: serialized,
     headers: mergeHeaders(serialized === void 0 ? {} : { "Content-Type": "application/json" }, ...headers),
-    signal
+    signal,
+    // A redirect comes back as an answer (readBody refuses it): followed, it would take the credential to another origin.
+    redirect: "manual"
   });
 }
 
@@ -143,19 +209,19 @@ function sleep(ms, signal) {
   });
 }
 async function send(fetch, request, sending, deadline) {
-  const { operation, timeoutMs, policy, caller } = sending;
+  const { operation, timeoutMs, policy, caller, maxBytes } = sending;
   const pristine = policy && request.clone();
   try {
-    let response;
     for (let attempt = 0; ; attempt++) {
       let wait;
       try {
-        response = await fetch(request);
+        const response = await fetch(request);
         if (policy && attempt < policy.retries && isRetryableStatus(response.status)) wait = delayForAnswer(policy, attempt, response);
-        if (wait === void 0) break;
+        if (wait === void 0) return [response, await readBody(response, operation, maxBytes)];
         await response.body?.cancel();
       } catch (error) {
-        if (!policy || caller?.aborted || attempt >= policy.retries) throw error;
+        const refused = error instanceof OperationError && !(error instanceof ApiTimeoutError);
+        if (!policy || refused || caller?.aborted || attempt >= policy.retries) throw error;
         wait = backoffDelay(policy, attempt);
       }
       deadline?.clear();
@@ -164,10 +230,10 @@ async function send(fetch, request, sending, deadline) {
       const signal = deadline?.signal ?? caller;
       request = signal ? new Request(pristine.clone(), { signal }) : pristine.clone();
     }
-    return [response, await response.text()];
   } catch (error) {
     if (caller?.aborted) throw caller.reason;
     if (deadline?.signal.aborted) throw deadline.signal.reason;
+    if (error instanceof OperationError) throw error;
     throw new ApiConnectionError(operation, error);
   } finally {
     deadline?.clear();
@@ -175,8 +241,11 @@ async function send(fetch, request, sending, deadline) {
 }
 
 // src/client/create-client.ts
-function checkTimeout(where, value) {
-  check(where, "timeoutMs", value === void 0 || Number.isFinite(value) && value >= 0, "a finite number of milliseconds >= 0", value);
+function checkLimits(where, limits) {
+  for (const name of ["timeoutMs", "maxResponseBytes"]) {
+    const value = limits[name];
+    check(where, name, value === void 0 || Number.isFinite(value) && value >= 0, "a finite number >= 0", value);
+  }
 }
 function checkCredentials(where, table, given) {
   for (const option in table.credentials) check(where, option, given[option] === void 0 || typeof given[option] === "string", "a string", given[option]);
@@ -195,7 +264,7 @@ function makeClient(where, table, options) {
     "the service's absolute http(s) address, such as https://api.svc.example",
     JSON.stringify(baseUrl)
   );
-  checkTimeout(where, options.timeoutMs);
+  checkLimits(where, options);
   check(where, "fetch", options.fetch === void 0 || typeof options.fetch === "function", "a function", options.fetch);
   checkCredentials(where, table, options);
   const held = {};
@@ -226,10 +295,11 @@ function clientOf(table, settings, held) {
       if (accepted && !credential && !(headers && Object.keys(headers).some((name) => accepted.includes(name.toLowerCase())))) {
         throw new MissingCredentialError(operation, option, accepted[0]);
       }
-      if (init.timeoutMs !== void 0) checkTimeout(named(operation), init.timeoutMs);
+      if (init.timeoutMs !== void 0 || init.maxResponseBytes !== void 0) checkLimits(named(operation), init);
       const sending = {
         operation,
         timeoutMs: init.timeoutMs ?? settings.timeoutMs ?? 0,
+        maxBytes: init.maxResponseBytes || settings.maxResponseBytes || MAX_RESPONSE_BYTES,
         policy: retryPolicy(method, init.retry ?? settings.retry),
         caller: signal
       };
@@ -274,6 +344,8 @@ function clientOf(table, settings, held) {
 export {
   ApiConnectionError,
   ApiError,
+  ApiRedirectError,
+  ApiResponseTooLargeError,
   ApiTimeoutError,
   MissingCredentialError,
   isApiError,

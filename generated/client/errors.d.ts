@@ -23,7 +23,7 @@ export declare const named: (operation: OperationRef) => string;
 /** Refuses a setting that is not what the types say, in one message form for every setting (so the strings ship once). */
 export declare function check(where: string, name: string, valid: boolean, rule: string, value: unknown, kind?: typeof TypeError): void;
 /** What every error about one operation has, its name and the operation, set in one place: the classes ship in every bundle. */
-declare class OperationError extends Error {
+export declare class OperationError extends Error {
     readonly operation: OperationRef;
     constructor(name: string, operation: OperationRef, message: string, options?: ErrorOptions);
 }
@@ -52,10 +52,24 @@ export declare class ApiTimeoutError extends OperationError {
     readonly timeoutMs: number;
     constructor(operation: OperationRef, timeoutMs: number);
 }
+/**
+ * The answer was a redirect (3xx), which the client does not follow: following it would send the call's credential to
+ * whatever address the server names. `location` is where it pointed (null in a browser, where a redirect is opaque).
+ */
+export declare class ApiRedirectError extends OperationError {
+    readonly status: number;
+    readonly location: string | null;
+    constructor(operation: OperationRef, status: number, location: string | null);
+}
+/** The answer's body grew past `maxResponseBytes` (counted after decompression); the client stopped reading and dropped the connection. */
+export declare class ApiResponseTooLargeError extends OperationError {
+    readonly status: number;
+    readonly limitBytes: number;
+    constructor(operation: OperationRef, status: number, limitBytes: number);
+}
 /** The operation needs a credential the client was not given (or was given empty); nothing was sent. */
 export declare class MissingCredentialError extends OperationError {
     /** The client option to set, such as `apiKey`. */
     readonly option: string;
     constructor(operation: OperationRef, option: string, header: string);
 }
-export {};

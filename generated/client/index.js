@@ -47,13 +47,15 @@ var table = {
 
 // src/client/index.ts
 import { makeClient } from "./core.js";
-import { ApiConnectionError, ApiError, ApiTimeoutError, isApiError, MissingCredentialError } from "./core.js";
+import { ApiConnectionError, ApiError, ApiRedirectError, ApiResponseTooLargeError, ApiTimeoutError, isApiError, MissingCredentialError } from "./core.js";
 function createClient(options) {
   return makeClient("createClient", table, options);
 }
 export {
   ApiConnectionError,
   ApiError,
+  ApiRedirectError,
+  ApiResponseTooLargeError,
   ApiTimeoutError,
   MissingCredentialError,
   createClient,

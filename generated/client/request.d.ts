@@ -9,6 +9,11 @@ export interface RequestParts {
     body?: unknown;
 }
 /**
+ * The address of `path` under `baseUrl`: each `{name}` replaced by its value, percent-encoded (left as it is when the
+ * call gives none); each query value that is not null nor undefined as `name=value`, an array as one pair per item.
+ */
+export declare function urlOf(baseUrl: string, path: string, { path: inPath, query }: NonNullable<RequestParts["params"]>): string;
+/**
  * The request of `method` on the path template, its headers merged in order (a later set wins: the client's, the
  * credential, the call's); a body is sent as JSON, with `Content-Type: application/json` unless a header says otherwise.
  * A body JSON cannot hold (a BigInt) throws here, before anything is sent.

@@ -7,18 +7,21 @@ export interface Deadline {
     signal: AbortSignal;
     clear(): void;
 }
-/** What a call sends with: its operation, timeout, retry policy and the caller's signal. */
+/** What a call sends with: its operation, timeout, retry policy, the caller's signal and the most body bytes it reads. */
 export interface Sending {
     operation: OperationRef;
     timeoutMs: number;
+    maxBytes: number;
     policy: RetryPolicy | undefined;
     caller: AbortSignal | undefined;
 }
 /** An attempt's deadline when the call has a timeout; none without one, since a signal on a request costs about as much as the rest of a call. */
 export declare function deadlineFor(timeoutMs: number, caller: AbortSignal | undefined, operation: OperationRef): Deadline | undefined;
 /**
- * The answer to a request and its body as text, or the failure to throw once the request was handed to fetch: the
- * caller's abort reason, the timeout (the deadline aborts for nothing else once the caller has not), or a failed
- * connection. `request` carries the first attempt's deadline, `deadline`; the body is read within the last one.
+ * The answer to a request and its body as text, or the failure to throw once the
+ * request was handed to fetch: the caller's abort reason, the timeout (the deadline aborts for nothing else once the
+ * caller has not), a refused answer (a redirect, too large a body, an encoding left undone, bytes that are not UTF-8), or a failed connection.
+ * `request` carries the first attempt's deadline, `deadline`; each attempt, body included, runs within its own, so a
+ * body that stalls or breaks is tried again like an answer that never came.
  */
 export declare function send(fetch: Fetch, request: Request, sending: Sending, deadline: Deadline | undefined): Promise<[Response, string]>;

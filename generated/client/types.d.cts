@@ -86,6 +86,8 @@ export interface CallOptions {
     signal?: AbortSignal | undefined;
     /** The longest one attempt may take, answer body included; `0` waits for ever. */
     timeoutMs?: number | undefined;
+    /** The most bytes of an answer's body this call reads, after decompression (`0`: the client's). */
+    maxResponseBytes?: number | undefined;
     /** Retries of this call, or `false` for none (see `RetryOptions`). */
     retry?: RetryOptions | boolean | undefined;
 }
@@ -185,8 +187,16 @@ export interface ClientSettings {
     baseUrl: string;
     /** The fetch to send requests with (default: the global fetch). */
     fetch?: ((request: Request) => Promise<Response>) | undefined;
-    /** The longest one attempt may take, answer body included, in ms (default and `0`: no limit, as with fetch). */
+    /**
+     * The longest one attempt may take, answer body included, in ms (default and `0`: no limit of the client's; Node's
+     * fetch gives up on an answer whose headers take 300 s, and never on a body that trickles). Set it.
+     */
     timeoutMs?: number | undefined;
+    /**
+     * The most bytes of an answer's body the client reads, counted after decompression (default and `0`: 16 MiB); past
+     * it the call throws `ApiResponseTooLargeError` and the connection is dropped.
+     */
+    maxResponseBytes?: number | undefined;
     /** Retries of idempotent calls: off by default; `true` for the defaults of `RetryOptions`. */
     retry?: RetryOptions | boolean | undefined;
     /** Throw `ApiError` for every answer that is not a declared success, and type calls as returning only successes. */

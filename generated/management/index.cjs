@@ -23,6 +23,8 @@ var index_exports = {};
 __export(index_exports, {
   ApiConnectionError: () => import_core2.ApiConnectionError,
   ApiError: () => import_core2.ApiError,
+  ApiRedirectError: () => import_core2.ApiRedirectError,
+  ApiResponseTooLargeError: () => import_core2.ApiResponseTooLargeError,
   ApiTimeoutError: () => import_core2.ApiTimeoutError,
   MissingCredentialError: () => import_core2.MissingCredentialError,
   createManagementClient: () => createManagementClient,

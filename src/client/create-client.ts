@@ -3,6 +3,7 @@
 // application that calls the service, so it is written to stay small.
 import { removeTrailingSlash } from "openapi-fetch";
 import { answer, type LooseAnswer } from "./answer.js";
+import { MAX_RESPONSE_BYTES } from "./body.js";
 import { check, MissingCredentialError, named, type OperationRef } from "./errors.js";
 import { buildRequest, type RequestParts } from "./request.js";
 import { retryPolicy } from "./retry.js";
@@ -16,6 +17,7 @@ interface LooseInit extends RequestParts {
   headers?: Record<string, string>;
   signal?: AbortSignal;
   timeoutMs?: number;
+  maxResponseBytes?: number;
   retry?: ClientSettings["retry"];
 }
 
@@ -25,8 +27,12 @@ interface Route {
   operation: OperationRef;
 }
 
-function checkTimeout(where: string, value: unknown): void {
-  check(where, "timeoutMs", value === undefined || (Number.isFinite(value) && (value as number) >= 0), "a finite number of milliseconds >= 0", value);
+/** `timeoutMs` (0: none) and `maxResponseBytes` (0: the default), in the message form retry's settings use. */
+function checkLimits(where: string, limits: Record<string, unknown>): void {
+  for (const name of ["timeoutMs", "maxResponseBytes"]) {
+    const value = limits[name];
+    check(where, name, value === undefined || (Number.isFinite(value) && (value as number) >= 0), "a finite number >= 0", value);
+  }
 }
 
 function checkCredentials(where: string, table: OperationTable, given: Credentials): void {
@@ -50,7 +56,7 @@ export function makeClient(where: string, table: OperationTable, options: Client
     "the service's absolute http(s) address, such as https://api.svc.example",
     JSON.stringify(baseUrl),
   );
-  checkTimeout(where, options.timeoutMs);
+  checkLimits(where, options as unknown as Record<string, unknown>);
   check(where, "fetch", options.fetch === undefined || typeof options.fetch === "function", "a function", options.fetch);
   checkCredentials(where, table, options as unknown as Credentials);
   const held: Credentials = {};
@@ -88,10 +94,11 @@ function clientOf(table: OperationTable, settings: ClientSettings, held: Credent
       if (accepted && !credential && !(headers && Object.keys(headers).some((name) => accepted.includes(name.toLowerCase())))) {
         throw new MissingCredentialError(operation, option!, accepted[0]!);
       }
-      if (init.timeoutMs !== undefined) checkTimeout(named(operation), init.timeoutMs);
+      if (init.timeoutMs !== undefined || init.maxResponseBytes !== undefined) checkLimits(named(operation), init as Record<string, unknown>);
       const sending: Sending = {
         operation,
         timeoutMs: init.timeoutMs ?? settings.timeoutMs ?? 0,
+        maxBytes: init.maxResponseBytes || settings.maxResponseBytes || MAX_RESPONSE_BYTES,
         policy: retryPolicy(method, init.retry ?? settings.retry),
         caller: signal,
       };

@@ -34,7 +34,7 @@ export function check(where: string, name: string, valid: boolean, rule: string,
 }
 
 /** What every error about one operation has, its name and the operation, set in one place: the classes ship in every bundle. */
-class OperationError extends Error {
+export class OperationError extends Error {
   declare readonly operation: OperationRef;
   constructor(name: string, operation: OperationRef, message: string, options?: ErrorOptions) {
     super(message, options);
@@ -59,8 +59,9 @@ export class ApiError extends OperationError {
   constructor(init: ApiErrorInit) {
     const { status, body } = init;
     // A body of any shape, text or nothing: only an object's fields are read.
-    const { code, message, details } = Object(body) as Record<string, unknown>;
-    super("ApiError", init.operation, init.message ?? `${named(init.operation)} answered ${status}${typeof message === "string" ? `: ${message}` : ""}`);
+    const { code, details } = Object(body) as Record<string, unknown>;
+    // The body's own message is not quoted: an answer can carry health data, and error messages end up in logs.
+    super("ApiError", init.operation, init.message ?? `${named(init.operation)} answered ${status}`);
     this.status = status;
     this.code = typeof code === "string" ? code : undefined;
     this.details = Array.isArray(details) ? details : [];
@@ -88,6 +89,31 @@ export class ApiTimeoutError extends OperationError {
   constructor(operation: OperationRef, timeoutMs: number) {
     super("ApiTimeoutError", operation, `${named(operation)}: no complete answer within ${timeoutMs} ms`);
     this.timeoutMs = timeoutMs;
+  }
+}
+
+/**
+ * The answer was a redirect (3xx), which the client does not follow: following it would send the call's credential to
+ * whatever address the server names. `location` is where it pointed (null in a browser, where a redirect is opaque).
+ */
+export class ApiRedirectError extends OperationError {
+  declare readonly status: number;
+  declare readonly location: string | null;
+  constructor(operation: OperationRef, status: number, location: string | null) {
+    super("ApiRedirectError", operation, `${named(operation)} answered ${status}, a redirect${location ? ` to ${location}` : ""}: not followed`);
+    this.status = status;
+    this.location = location;
+  }
+}
+
+/** The answer's body grew past `maxResponseBytes` (counted after decompression); the client stopped reading and dropped the connection. */
+export class ApiResponseTooLargeError extends OperationError {
+  declare readonly status: number;
+  declare readonly limitBytes: number;
+  constructor(operation: OperationRef, status: number, limitBytes: number) {
+    super("ApiResponseTooLargeError", operation, `${named(operation)} answered ${status} with a body over maxResponseBytes, ${limitBytes}`);
+    this.status = status;
+    this.limitBytes = limitBytes;
   }
 }
 

@@ -15,7 +15,7 @@ import type {
   ThrowsOf,
 } from "./types.js";
 
-export { ApiConnectionError, ApiError, ApiTimeoutError, isApiError, MissingCredentialError } from "./core.js";
+export { ApiConnectionError, ApiError, ApiRedirectError, ApiResponseTooLargeError, ApiTimeoutError, isApiError, MissingCredentialError } from "./core.js";
 export type { ApiErrorDetail, OperationRef } from "./errors.js";
 export type { Answer, CallInit, CallOptions, Failure, HttpStatus, Outcome, RetryOptions, Success } from "./types.js";
 export type * from "../../generated/schema.js";

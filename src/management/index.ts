@@ -4,7 +4,7 @@ import { table } from "../../generated/management-operations.js";
 import { makeClient } from "../client/core.js";
 import type { ClientSettings, CredentialOptionOf, CredentialsOf, GivenCredentials, MethodOf, TableClient, TablePaths, ThrowsOf } from "../client/types.js";
 
-export { ApiConnectionError, ApiError, ApiTimeoutError, isApiError, MissingCredentialError } from "../client/core.js";
+export { ApiConnectionError, ApiError, ApiRedirectError, ApiResponseTooLargeError, ApiTimeoutError, isApiError, MissingCredentialError } from "../client/core.js";
 export type { ApiErrorDetail, OperationRef } from "../client/errors.js";
 export type { Answer, CallInit, CallOptions, Failure, HttpStatus, Outcome, RetryOptions, Success } from "../client/types.js";
 export type * from "../../generated/schema.js";
