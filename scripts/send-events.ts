@@ -1,5 +1,7 @@
 // `npm run events -- --to <url> [--kind <kind>] [--secret <whsec_...>]`: posts each event kind's example from the bundled
-// contract to a receiver, signed as the service signs it, and reports per kind what the receiver answered.
+// contract to a receiver, signed as the service signs it, and reports per kind what the receiver answered (a redirect
+// is an answer, never followed). Without --secret it signs with a new secret and prints it, on purpose: the person
+// running it gives that secret to the receiver.
 import { randomUUID } from "node:crypto";
 import { parseArgs } from "node:util";
 import { deref } from "../src/contract/operations.ts";
@@ -14,6 +16,8 @@ export interface Delivery {
   status: number | undefined;
   ms: number;
   error?: string;
+  /** Where a redirect pointed: never followed, since the event would go to an address the receiver chose. */
+  location?: string;
 }
 
 /** The resource an event kind is about (`daily.data.heartrate.created` → `heartrate`), which names its example. */
@@ -64,9 +68,11 @@ export async function sendEvents(document: JsonObject, options: SendOptions): Pr
         headers: { "content-type": "application/json", "user-agent": "svc-events-sender", ...headers },
         body,
         signal: AbortSignal.timeout(options.timeoutMs ?? 15_000),
+        redirect: "manual",
       });
       await response.body?.cancel();
-      deliveries.push({ kind, status: response.status, ms: performance.now() - started });
+      const location = response.headers.get("location");
+      deliveries.push({ kind, status: response.status, ms: performance.now() - started, ...(location === null ? {} : { location }) });
     } catch (error) {
       deliveries.push({ kind, status: undefined, ms: performance.now() - started, error: (error as Error).message });
     }
@@ -76,6 +82,7 @@ export async function sendEvents(document: JsonObject, options: SendOptions): Pr
 
 function verdict(delivery: Delivery): string {
   if (delivery.status === undefined) return `no answer (${delivery.error}): the service would retry`;
+  if (delivery.status >= 300 && delivery.status < 400) return `refused: a redirect${delivery.location ? ` to ${delivery.location}` : ""}, not followed`;
   return delivery.status >= 200 && delivery.status < 300 ? "delivered" : "refused: the service would retry";
 }
 

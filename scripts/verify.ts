@@ -1,141 +1,17 @@
 // `npm run verify -- --base-url <url>`: checks a running server against the bundled contract (generated/openapi.json),
-// operation by operation and through the document's workflows, and writes a JSON and a JUnit report of the checks.
-import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
-import path from "node:path";
-import { listOperations } from "../src/contract/operations.ts";
-import { ContractValidator } from "../src/contract/validator.ts";
-import type { JsonObject } from "../src/contract/json.ts";
-import { readBundle } from "./lib/paths.ts";
-import type { Check } from "./verify/checks.ts";
-import { cleanUp } from "./verify/cleanup.ts";
-import { CredentialMap } from "./verify/credentials.ts";
-import { Fixtures, lifecycles } from "./verify/fixtures.ts";
-import { Sender } from "./verify/http.ts";
-import { runOperationPass, type VerifyContext } from "./verify/operations.ts";
-import { readVerifyOptions } from "./verify/options.ts";
-import { checkLine, summarize, summaryLine, writeReports, type Report } from "./verify/report.ts";
-import { probeTarget } from "./verify/target.ts";
-import { runWorkflows } from "./verify/workflows.ts";
+// operation by operation and through the document's workflows, and writes a JSON and a JUnit report of the checks
+// (scripts/verify/run.ts).
+import { runVerify } from "./verify/run.ts";
 
-const read = readVerifyOptions(process.argv.slice(2));
-if ("help" in read) {
-  console.log(read.help);
-  process.exit(0);
+// Node's fetch can leave a promise that nothing will settle (an answer inflating without end, a socket gone quiet)
+// while its only timer is unref'd: the event loop would empty and the process exit 13 with no report. A timer of our
+// own keeps the loop up until every deadline has fired and the run has ended by its own rules.
+const keepAlive = setInterval(() => undefined, 60_000);
+try {
+  process.exitCode = await runVerify(process.argv.slice(2));
+} catch (error) {
+  console.error(`verify: ${(error as Error).stack ?? String(error)}`);
+  process.exitCode = 2;
+} finally {
+  clearInterval(keepAlive);
 }
-if ("error" in read) {
-  console.error(`verify: ${read.error}`);
-  process.exit(2);
-}
-let options = read.options;
-
-const document = (await readBundle()) as JsonObject;
-const operations = listOperations(document);
-const unknown = (options.only ?? []).filter((id) => !operations.some((op) => op.operationId === id));
-if (unknown.length > 0) {
-  console.error(`verify: --only ${unknown.join(", ")}: no such operation in the contract`);
-  process.exit(2);
-}
-
-const startedAt = new Date();
-const started = performance.now();
-const checks: Check[] = [];
-const record = (check: Check) => {
-  checks.push(check);
-  console.log(checkLine(check));
-};
-const sender = new Sender({ rate: options.rate });
-
-const target = await probeTarget(sender, options.baseUrl);
-const writes = options.allowWrites ? "writes allowed" : "no writes (--allow-writes to run them)";
-const rate = options.rate === undefined ? "no rate limit" : `at most ${options.rate} requests/s`;
-console.log(`verify: ${options.baseUrl}: ${target.reachable ? (target.mock ? "the package's stateful mock" : "a server") : "unreachable"}; ${writes}; ${rate}`);
-
-// On the stateful mock, a run with keys of its own: its users, clock moves and settings never reach the team of the
-// reference's placeholder keys (which the samples use) nor another run's, and it forgets them at the end.
-const ownKeys = target.reachable && target.mock ? { apiKey: !options.given.apiKey, managementKey: !options.given.managementKey } : { apiKey: false, managementKey: false };
-if (ownKeys.apiKey || ownKeys.managementKey) {
-  const run = randomBytes(8).toString("hex");
-  options = {
-    ...options,
-    credentials: {
-      ...options.credentials,
-      ...(ownKeys.apiKey ? { apiKey: `sk_test_verify_${run}` } : {}),
-      ...(ownKeys.managementKey ? { managementKey: `mk_test_verify_${run}` } : {}),
-    },
-  };
-}
-
-if (!target.reachable) {
-  // Every request would wait out the same failure: one check says it, and nothing else is tried.
-  record({ suite: "target", name: `${options.baseUrl} answers`, status: "failed", detail: target.error, ms: 0 });
-} else {
-  const validator = new ContractValidator(document);
-  const context: VerifyContext = {
-    document,
-    operations,
-    validator,
-    credentials: new CredentialMap(document, operations, validator),
-    sender,
-    options,
-    fixtures: new Fixtures(`verify-${randomBytes(4).toString("hex")}`, lifecycles(operations)),
-    record,
-  };
-  await runOperationPass(context);
-  await cleanUp(context);
-  if (!options.skipWorkflows) {
-    // respect writes one HAR per workflow file into this folder, named after the file.
-    const harDir = options.har ? path.join(options.reportDir, "har") : undefined;
-    try {
-      if (harDir !== undefined) await mkdir(harDir, { recursive: true });
-      const workflowChecks = await runWorkflows({
-        baseUrl: options.baseUrl,
-        apiKey: options.credentials.apiKey,
-        managementKey: options.credentials.managementKey,
-        mock: target.mock,
-        allowWrites: options.allowWrites,
-        ...(harDir === undefined ? {} : { harDir }),
-        // One limiter for every request verify sends: the workflows' share the operation pass's rate.
-        ...(options.rate === undefined ? {} : { limiter: sender.limiter }),
-        log: (line) => console.log(line),
-      });
-      workflowChecks.forEach(record);
-    } catch (error) {
-      // The reports are still written: a runner that cannot run is one failed check, not a lost run.
-      record({ suite: "workflow", name: "the workflows run", status: "failed", detail: (error as Error).message, ms: 0 });
-    }
-  }
-  if (ownKeys.apiKey || ownKeys.managementKey) {
-    const credentials = context.credentials;
-    const headers: Record<string, string> = {
-      ...(ownKeys.apiKey ? { [credentials.header("apiKey")]: options.credentials.apiKey! } : {}),
-      ...(ownKeys.managementKey ? { [credentials.header("managementKey")]: options.credentials.managementKey! } : {}),
-    };
-    const forgotten = await sender.send({ method: "DELETE", url: `${options.baseUrl}/_mock/state`, headers });
-    const ok = forgotten.kind === "answer" && forgotten.status === 200;
-    record({
-      suite: "cleanup",
-      name: "the mock forgets this run's team and org (DELETE /_mock/state)",
-      status: ok ? "passed" : "failed",
-      ...(ok ? {} : { detail: forgotten.kind === "answer" ? `answered ${forgotten.status}: ${forgotten.text.slice(0, 200)}` : forgotten.error }),
-      ms: Math.round(forgotten.ms),
-    });
-  }
-}
-
-const report: Report = {
-  baseUrl: options.baseUrl,
-  mock: target.reachable && target.mock,
-  allowWrites: options.allowWrites,
-  rate: options.rate ?? null,
-  startedAt: startedAt.toISOString(),
-  durationMs: Math.round(performance.now() - started),
-  requests: sender.sent,
-  summary: summarize(checks),
-  checks,
-};
-const written = await writeReports(options.reportDir, report);
-console.log("");
-console.log(summaryLine(report));
-console.log(`reports: ${path.relative(process.cwd(), written.json)}, ${path.relative(process.cwd(), written.junit)}`);
-process.exitCode = report.summary.failed > 0 ? 1 : 0;

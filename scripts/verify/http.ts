@@ -1,6 +1,9 @@
 // Sends verify's requests to the server under test: at most `rate` a second across every caller, each with a deadline
-// that covers the body too; never throws, so a refused connection or a silent server becomes a check that names it.
+// that covers the body too, no redirect followed, at most a limit of bytes read (after decompression), and the text
+// required to be UTF-8; never throws, so a refused connection, a silent server or a hostile answer becomes a check that
+// names it.
 import { setTimeout as sleep } from "node:timers/promises";
+import { encodingUndone, readAtMost, utf8Text } from "../../src/client/body.ts";
 
 export interface HttpRequest {
   method: string;
@@ -33,6 +36,8 @@ export class RateLimiter {
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
+/** The most bytes of one answer verify reads: the client's default. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
 /** Why fetch failed, in the words of the cause (ECONNREFUSED, ENOTFOUND, ...) rather than undici's "fetch failed". */
 function describeFailure(error: unknown, timeoutMs: number): string {
@@ -43,14 +48,29 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   return `request failed: ${cause?.message ?? named.message ?? String(error)}`;
 }
 
+export interface SenderOptions {
+  rate: number | undefined;
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  /** A limiter shared with another sender, so that both keep one rate (the workflows' proxy shares the pass's). */
+  limiter?: RateLimiter;
+}
+
 export class Sender {
   readonly limiter: RateLimiter;
   readonly #timeoutMs: number;
+  readonly #maxBytes: number;
   #sent = 0;
 
-  constructor(options: { rate: number | undefined; timeoutMs?: number }) {
-    this.limiter = new RateLimiter(options.rate);
+  constructor(options: SenderOptions) {
+    this.limiter = options.limiter ?? new RateLimiter(options.rate);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  }
+
+  /** A sender with the same limiter (one rate for both), deadline and size limit, counting its own requests. */
+  sibling(): Sender {
+    return new Sender({ rate: undefined, limiter: this.limiter, timeoutMs: this.#timeoutMs, maxResponseBytes: this.#maxBytes });
   }
 
   /** How many requests went out. */
@@ -62,6 +82,7 @@ export class Sender {
     await this.limiter.take();
     this.#sent++;
     const started = performance.now();
+    const failure = (error: string): HttpAnswer => ({ kind: "failure", error, ms: performance.now() - started });
     try {
       // One signal for the head and the body: a server that sends its head and then stalls is caught as well.
       const response = await fetch(request.url, {
@@ -72,10 +93,24 @@ export class Sender {
         redirect: "manual",
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
-      const text = await response.text();
-      return { kind: "answer", status: response.status, headers: response.headers, text, ms: performance.now() - started };
+      const { status, headers } = response;
+      const encoding = headers.get("content-encoding");
+      const tooLarge = `answered ${status} with a body over ${this.#maxBytes} bytes, verify's limit (--max-response-bytes); verify stopped reading it`;
+      if (!encodingUndone(encoding)) {
+        await response.body?.cancel();
+        return failure(`answered ${status} in Content-Encoding ${encoding}, which fetch does not undo (it asked for gzip, deflate or br)`);
+      }
+      if (Number(headers.get("content-length")) > this.#maxBytes) {
+        await response.body?.cancel();
+        return failure(tooLarge);
+      }
+      const bytes = await readAtMost(response.body, this.#maxBytes);
+      if (bytes === undefined) return failure(tooLarge);
+      const text = utf8Text(bytes);
+      if (text === undefined) return failure(`answered ${status} with a body that is not UTF-8`);
+      return { kind: "answer", status, headers, text, ms: performance.now() - started };
     } catch (error) {
-      return { kind: "failure", error: describeFailure(error, this.#timeoutMs), ms: performance.now() - started };
+      return failure(describeFailure(error, this.#timeoutMs));
     }
   }
 }

@@ -3,6 +3,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CREDENTIAL_PLACEHOLDERS } from "../reference/code-samples.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from "./http.ts";
 
 export const USAGE = `Usage: npm run verify -- --base-url <url> [options]
 
@@ -15,6 +16,9 @@ refusals, invalid calls, then the document's workflows; cleans up what it create
   --allow-writes            the server is a test environment: POST, PUT, PATCH and DELETE may run
                             (always on for a loopback server)
   --rate <n>                at most n requests a second (default 20; unlimited on a loopback server)
+  --timeout-ms <ms>         the longest one request may take, answer body included (default 15000)
+  --max-response-bytes <n>  the most bytes of one answer verify reads, after decompression (default 16777216);
+                            a larger answer fails its check
   --only <operationId>      check only this operation (repeatable; no workflows); what it needs is still
                             created first
   --report-dir <dir>        where verify-report.json and verify-junit.xml go (default test-output/verify)
@@ -22,7 +26,10 @@ refusals, invalid calls, then the document's workflows; cleans up what it create
   --skip-workflows          run the operation checks only
   --help                    this text
 
-Exit status: 0 when nothing failed, 1 when a check failed, 2 for a command line it cannot run.`;
+Redirects are never followed (verify's own requests, and the workflows', which go through a proxy of verify's).
+
+Exit status: 0 when nothing failed, 1 when a check failed (the reports are written whatever the server did), 2 for a
+command line it cannot run.`;
 
 /** The credential each client option carries; the link token is never given: verify makes one with createLinkToken. */
 export interface Credentials {
@@ -43,6 +50,8 @@ export interface VerifyOptions {
   /** Requests a second; undefined for no limit. */
   rate: number | undefined;
   only: string[] | undefined;
+  timeoutMs: number;
+  maxResponseBytes: number;
   reportDir: string;
   har: boolean;
   skipWorkflows: boolean;
@@ -71,6 +80,8 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
         "management-key": { type: "string" },
         "allow-writes": { type: "boolean" },
         rate: { type: "string" },
+        "timeout-ms": { type: "string" },
+        "max-response-bytes": { type: "string" },
         only: { type: "string", multiple: true },
         "report-dir": { type: "string" },
         har: { type: "boolean" },
@@ -103,6 +114,15 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
     rate = Number(values.rate);
     if (!Number.isFinite(rate) || rate <= 0) return { error: `--rate ${values.rate} is not a positive number of requests a second` };
   }
+  const limits: Record<string, number> = {};
+  for (const [flag, fallback] of [
+    ["timeout-ms", DEFAULT_TIMEOUT_MS],
+    ["max-response-bytes", DEFAULT_MAX_RESPONSE_BYTES],
+  ] as const) {
+    const given = values[flag];
+    limits[flag] = given === undefined ? fallback : Number(given);
+    if (!Number.isInteger(limits[flag]) || limits[flag]! <= 0) return { error: `--${flag} ${given} is not a whole number above 0` };
+  }
   const credentials: Credentials = loopback
     ? {
         // The mock takes any non-empty credential: the reference's placeholders are enough, and obviously not keys.
@@ -120,6 +140,8 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       allowWrites: loopback || values["allow-writes"] === true,
       rate,
       only: values.only,
+      timeoutMs: limits["timeout-ms"]!,
+      maxResponseBytes: limits["max-response-bytes"]!,
       reportDir: path.resolve(values["report-dir"] ?? path.join("test-output", "verify")),
       har: values.har === true,
       // The workflows are not one operation's: --only, asking for some operations' checks, leaves them out.

@@ -5,7 +5,7 @@ import { listOperations } from "../../src/contract/operations.ts";
 import type { JsonObject } from "../../src/contract/json.ts";
 import { readBundle } from "../lib/paths.ts";
 import type { Check } from "./checks.ts";
-import type { RateLimiter } from "./http.ts";
+import type { Sender } from "./http.ts";
 import type { RespectWorkflow, Workflow } from "./workflows.ts";
 
 export interface Leftover {
@@ -31,28 +31,23 @@ export function leftoverUsers(workflow: Workflow, ran: RespectWorkflow): Leftove
   return [...created.values()];
 }
 
-export async function deleteLeftovers(baseUrl: string, leftovers: Leftover[], limiter: RateLimiter | undefined): Promise<Check[]> {
+export async function deleteLeftovers(baseUrl: string, leftovers: Leftover[], sender: Sender): Promise<Check[]> {
   if (leftovers.length === 0) return [];
   const deleteUser = listOperations((await readBundle()) as JsonObject).find((op) => op.operationId === "deleteUser")!;
   const checks: Check[] = [];
   for (const leftover of leftovers) {
-    await limiter?.take();
-    const started = performance.now();
     const url = `${baseUrl}${deleteUser.template.replace("{user_id}", encodeURIComponent(leftover.userId))}`;
     const headers = Object.fromEntries(Object.entries(leftover.headers).filter(([name]) => name.toLowerCase() !== "content-type" && name.toLowerCase() !== "content-length"));
-    const outcome = await fetch(url, { method: deleteUser.method, headers, signal: AbortSignal.timeout(15_000) }).then(
-      (response) => ({ status: response.status }),
-      (error: Error) => ({ error: error.message }),
-    );
+    const outcome = await sender.send({ method: deleteUser.method, url, headers });
     // Gone already (404) is as good as deleted.
-    const ok = "status" in outcome && ((outcome.status >= 200 && outcome.status < 300) || outcome.status === 404);
+    const ok = outcome.kind === "answer" && ((outcome.status >= 200 && outcome.status < 300) || outcome.status === 404);
     checks.push({
       suite: "cleanup",
       name: `${leftover.workflowId}: user ${leftover.userId} it left`,
       status: ok ? "passed" : "failed",
-      ...(ok ? {} : { detail: "status" in outcome ? `deleteUser answered ${outcome.status}` : outcome.error }),
+      ...(ok ? {} : { detail: outcome.kind === "answer" ? `deleteUser answered ${outcome.status}` : `deleteUser ${outcome.error}` }),
       operationId: "deleteUser",
-      ms: Math.round(performance.now() - started),
+      ms: Math.round(outcome.ms),
     });
   }
   return checks;

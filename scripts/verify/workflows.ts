@@ -11,8 +11,8 @@ import { runTool } from "../lib/tools.ts";
 import type { Check } from "./checks.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
 import { checkDelivery } from "./delivery.ts";
-import type { RateLimiter } from "./http.ts";
-import { startThrottleProxy, type ThrottleProxy } from "./throttle-proxy.ts";
+import { Sender } from "./http.ts";
+import { startWorkflowProxy } from "./workflow-proxy.ts";
 import { deleteLeftovers, leftoverUsers, type Leftover } from "./workflow-leftovers.ts";
 
 export const WORKFLOWS_DIR = path.join(repoRoot, "openapi", "workflows");
@@ -31,8 +31,11 @@ export interface WorkflowRunOptions {
   allowWrites: boolean;
   /** Where respect's HAR files go (one per workflow file, named after it), when asked. */
   harDir?: string;
-  /** verify's rate limit, shared with its other checks: respect's requests then go through a throttling proxy. */
-  limiter?: RateLimiter;
+  /**
+   * The sender whose rate, deadline and size limit respect's requests keep (they all go through a proxy on 127.0.0.1
+   * that sends them with a sender sharing its limiter); by default one with no rate and verify's defaults.
+   */
+  sender?: Sender;
   /** Where the workflows are (openapi/workflows/; tests point elsewhere). */
   dir?: string;
   log: (line: string) => void;
@@ -183,8 +186,10 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
   const needsReceiver = [...runnable.values()].flat().some((workflow) => workflow.workflowId === EVENT_WORKFLOW.id);
   const receiver: Receiver | undefined = needsReceiver ? await startReceiver() : undefined;
   const scratch = await mkdtemp(path.join(os.tmpdir(), "svc-verify-"));
-  const proxy: ThrottleProxy | undefined = options.limiter === undefined ? undefined : await startThrottleProxy(options.baseUrl, options.limiter);
-  const server = proxy?.url ?? options.baseUrl;
+  // Every workflow request through the proxy, on every run: respect alone would follow a redirect with the credentials.
+  const sender = options.sender ?? new Sender({ rate: undefined });
+  const proxy = await startWorkflowProxy(options.baseUrl, sender.sibling());
+  const server = proxy.url;
   const leftovers: Leftover[] = [];
   const inputs: Record<string, string> = {
     clientUserId: `verify-${randomBytes(6).toString("hex")}`,
@@ -239,10 +244,10 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
         }
       }
     }
-    checks.push(...(await deleteLeftovers(options.baseUrl, leftovers, options.limiter)));
+    checks.push(...(await deleteLeftovers(options.baseUrl, leftovers, sender)));
   } finally {
     await receiver?.close();
-    await proxy?.close();
+    await proxy.close();
     await rm(scratch, { recursive: true, force: true });
   }
   return checks;

@@ -57,6 +57,19 @@ describe("npm run events", () => {
     expect(refused.stdout).toContain("refused: the service would retry");
   });
 
+  it("follows no redirect: the event stays with the receiver it was sent to", async () => {
+    const elsewhere = await startStub((_, res) => void res.writeHead(204).end());
+    const redirecting = await startStub((_, res) => void res.writeHead(307, { location: `${elsewhere.url}/hooks` }).end());
+    try {
+      const deliveries = await sendEvents(contract, { to: redirecting.url, secret: SECRET, kinds: ["provider.connection.created"] });
+      expect(deliveries.map((d) => [d.status, d.location])).toEqual([[307, `${elsewhere.url}/hooks`]]);
+      expect(redirecting.arrivals).toHaveLength(1);
+      expect(elsewhere.arrivals).toEqual([]);
+    } finally {
+      await Promise.all([redirecting.close(), elsewhere.close()]);
+    }
+  });
+
   it("says so, and exits 2, for a kind the contract does not have", async () => {
     const failed = await run("npx", ["tsx", "scripts/send-events.ts", "--to", receiver.url, "--kind", "daily.data.nothing.created"], { cwd: repoRoot }).catch(
       (error: { code: number; stderr: string }) => error,

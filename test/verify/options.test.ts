@@ -46,7 +46,15 @@ describe("npm run verify's options", () => {
     expect(error("--base-url", "http://127.0.0.1:1", "--rate", "0")).toMatch(/--rate 0 is not a positive number/);
     expect(error("--base-url", "http://127.0.0.1:1", "--rate")).toMatch(/--rate/);
     expect(error("--base-url", "http://127.0.0.1:1", "--bogus")).toMatch(/Unknown option '--bogus'.*--help/);
+    expect(error("--base-url", "http://127.0.0.1:1", "--timeout-ms", "0")).toMatch(/^--timeout-ms 0 is not a whole number above 0$/);
+    expect(error("--base-url", "http://127.0.0.1:1", "--max-response-bytes", "1e99x")).toMatch(/^--max-response-bytes 1e99x is not a whole number/);
     for (const message of [error(), error("--base-url", "http://127.0.0.1:1", "--bogus")]) expect(message).not.toContain("\n");
     expect(readVerifyOptions(["--help"], {})).toEqual({ help: expect.stringContaining("Usage: npm run verify") });
+  });
+
+  it("reads the request deadline and the answer size limit, with the client's defaults", () => {
+    const given = readVerifyOptions(["--base-url", "http://127.0.0.1:1", "--timeout-ms", "250", "--max-response-bytes", "1024"], {});
+    expect(given).toMatchObject({ options: { timeoutMs: 250, maxResponseBytes: 1024 } });
+    expect(readVerifyOptions(["--base-url", "http://127.0.0.1:1"], {})).toMatchObject({ options: { timeoutMs: 15_000, maxResponseBytes: 16 * 1024 * 1024 } });
   });
 });

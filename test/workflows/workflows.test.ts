@@ -8,7 +8,7 @@ import { redoclyProblems } from "../../scripts/lint.ts";
 import { workflowProblems } from "../../scripts/lint-workflows.ts";
 import { readWorkflows, runWorkflows, type WorkflowRunOptions } from "../../scripts/verify/workflows.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
-import { RateLimiter } from "../../scripts/verify/http.ts";
+import { Sender } from "../../scripts/verify/http.ts";
 import { responseExample } from "../support/contract.ts";
 
 const FIXTURES = path.join(repoRoot, "test/fixtures/workflows");
@@ -53,7 +53,7 @@ describe("the workflows against the stateful mock", () => {
   afterAll(() => mock.stop());
 
   it("pass step by step, and the connection's event arrives signed and about the workflow's user (through the rate limit's proxy)", async () => {
-    const checks = await runWorkflows({ ...options(mock.url, true), limiter: new RateLimiter(500) });
+    const checks = await runWorkflows({ ...options(mock.url, true), sender: new Sender({ rate: 500 }) });
     expect(checks.filter((check) => check.status !== "passed")).toEqual([]);
     const workflows = await readWorkflows();
     expect(checks.length).toBe(workflows.reduce((sum, workflow) => sum + workflow.steps.length, 0) + 1);
