@@ -10,6 +10,7 @@ import { runTool } from "../scripts/lib/tools.ts";
 type Doc = Record<string, any>;
 const op = (doc: Doc) => doc.paths["/v2/things/{thing_id}"].get;
 const create = (doc: Doc) => doc.paths["/v2/things"].post;
+const schema = (doc: Doc, name: string) => doc.components.schemas[name];
 
 /** Each house rule and one edit of the base fixture that breaks it. */
 const BREAKERS: Record<string, (doc: Doc) => void> = {
@@ -38,6 +39,18 @@ const BREAKERS: Record<string, (doc: Doc) => void> = {
   "svc-valid-call-form": (doc) => (op(doc)["x-svc-valid-call"] = { path: { thing_id: 7 } }),
   "svc-valid-call-sends-body": (doc) => delete create(doc)["x-svc-valid-call"].body_example,
   "svc-mock-branches-form": (doc) => (create(doc)["x-svc-mock-branches"][0].when.in = "header"),
+  // Visit holds health data only through the patient it references.
+  "svc-data-marked": (doc) => (schema(doc, "Visit").properties.notes = { type: "string" }),
+};
+
+/** The other ways to break svc-data-marked, whose function has more to get wrong than one rule's pattern. */
+const MORE_DATA_MARK_BREAKERS: Record<string, (doc: Doc) => void> = {
+  "unmarked property beside marked ones": (doc) => (schema(doc, "Patient").properties.nickname = { type: "string" }),
+  "container marked weaker than what it holds": (doc) => (schema(doc, "Visit").properties.patient["x-svc-data"] = "none"),
+  "mark that is not one of the three": (doc) => (schema(doc, "Patient").properties.name["x-svc-data"] = "PHI"),
+  "mark beside a $ref that is not one of the three": (doc) => (schema(doc, "Patient").properties.address["x-svc-data"] = "private"),
+  "mark on a parameter that is not one of the three": (doc) => (op(doc).parameters[0]["x-svc-data"] = "confidential"),
+  "first marked field in a schema that held none": (doc) => (schema(doc, "Room").properties.occupant = { $ref: "#/components/schemas/Patient", "x-svc-data": "phi" }),
 };
 
 interface SpectralResult {
@@ -53,13 +66,14 @@ beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), "svc-lint-rules-"));
   const base = YAML.parse(await readFile(path.join(repoRoot, "test/fixtures/lint/base.yaml"), "utf8")) as Doc;
   await writeFile(fixtureFile("base"), YAML.stringify(base));
-  for (const [rule, breakIt] of Object.entries(BREAKERS)) {
+  const breakers = { ...BREAKERS, ...MORE_DATA_MARK_BREAKERS };
+  for (const [name, breakIt] of Object.entries(breakers)) {
     const broken = structuredClone(base);
     breakIt(broken);
-    await writeFile(fixtureFile(rule), YAML.stringify(broken));
+    await writeFile(fixtureFile(name), YAML.stringify(broken));
   }
   // One Spectral run over every fixture: it is the slow part.
-  const files = ["base", ...Object.keys(BREAKERS)].map(fixtureFile);
+  const files = ["base", ...Object.keys(breakers)].map(fixtureFile);
   const run = await runTool("spectral", ["lint", "--ruleset", ".spectral.yaml", "--format", "json", "--quiet", ...files], { allowFailure: true });
   results = JSON.parse(run.stdout) as SpectralResult[];
 });
@@ -90,6 +104,12 @@ describe("house lint rules", () => {
   for (const rule of Object.keys(BREAKERS)) {
     it(`${rule} fires on a fixture that breaks it`, () => {
       expect(codesFor(rule)).toContain(rule);
+    });
+  }
+
+  for (const way of Object.keys(MORE_DATA_MARK_BREAKERS)) {
+    it(`svc-data-marked fires on a ${way}`, () => {
+      expect(codesFor(way)).toContain("svc-data-marked");
     });
   }
 

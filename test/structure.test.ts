@@ -227,7 +227,8 @@ describe("operations named only in the change notes (4.14; 3, 7, 8, 9.4)", () =>
       const list = schema(`${name}List`);
       expect(list.required).toEqual([resource]);
       expect(((list.properties as JsonObject)[resource] as JsonObject).items).toEqual({ $ref: `#/components/schemas/${name}` });
-      expect((schema(name).properties as JsonObject).source).toEqual({ $ref: "#/components/schemas/Source" });
+      // The source says where the data came from, not who it is about: marked as holding no health data.
+      expect((schema(name).properties as JsonObject).source).toEqual({ $ref: "#/components/schemas/Source", "x-svc-data": "none" });
       expect(schema(name).required).toContain("source");
     });
   }

@@ -1,11 +1,12 @@
 // Writes the reference's introduction from the contract itself: base addresses, the credentials and which operations
-// take which (from `security`), paging, the error body and the statuses every operation may answer, the badges, and
-// how events are signed and delivered; so none of it can drift from what the contract declares.
+// take which (from `security`), the health data and secrets it marks, paging, the error body and the statuses every
+// operation may answer, the badges, and how events are signed and delivered; so none of it can drift from the contract.
 import { isObject, type JsonObject } from "../../src/contract/json.ts";
 import { deref, listOperations, type ContractOperation } from "../../src/contract/operations.ts";
 import { operationRows } from "../generate-tables.ts";
 import { TRANSPORT_RESPONSES } from "../lib/decorate.ts";
 import { BADGES } from "./badges.ts";
+import { DATA_LABELS, DATA_MARK, markedName, markedNodes, REMOVED } from "./data-notes.ts";
 import { serverUrl } from "./code-samples.ts";
 import { mockSection } from "./mock-section.ts";
 
@@ -89,6 +90,22 @@ function credentialsSection(document: JsonObject): string {
   );
 }
 
+/** What the marks are, how many there are, and what the package does with marked values; the secrets by name. */
+function dataSection(document: JsonObject): string {
+  const marked = markedNodes(document).filter(({ pointer }) => pointer.startsWith("/components/"));
+  const count = (kind: string) => marked.filter((entry) => entry.kind === kind).length;
+  const secrets = marked.filter((entry) => entry.kind === "secret").map((entry) => `\`${markedName(entry.pointer)}\``);
+  return section(
+    "Health data and secrets",
+    `The contract marks what each value holds in \`${DATA_MARK}\`: \`phi\` for an end user's identity or health data (names, dates of birth, contact details, addresses, insurance ids, appointments, lab result interpretations, every summary and event's data), \`secret\` for what grants access (created keys, tokens, MFA codes, webhook secrets and header values, client secrets, ETL destination keys), and \`none\` for the other properties of the same schemas. A property that contains marked values, such as an object or a list, is marked with the strongest kind inside it and counts as such as a whole. This reference notes each one in its description (**${DATA_LABELS.phi}.** or **${DATA_LABELS.secret}.**): ${count("phi")} properties hold health data and ${count("secret")} hold secrets, which are ${secrets.join(", ")}.`,
+    [
+      "What the package does with marked values:",
+      "- The client's error messages never carry an answer's body; a redirect is never followed, so no credential is sent to another origin.",
+      `- Not yet: verify's reports and HAR files and the mock's log still write marked values as they came. The redaction that reads these marks (a health-data value written as \`${REMOVED.phi}\`, a secret as \`${REMOVED.secret}\`, a credential as at most its last four characters) is the next change to land; until then, keep verify's reports of a server with real data private.`,
+    ].join("\n"),
+  );
+}
+
 function pagingSection(document: JsonObject): string {
   const paged = operationRows(document).filter((row) => row.paging !== undefined);
   const rows = paged.map((row) => [`\`${row.method} ${row.template}\``, `\`${row.paging![0]}\``, String(row.paging![1]), String(row.paging![2])]);
@@ -145,7 +162,7 @@ function eventsSection(document: JsonObject): string {
 }
 
 /**
- * Inserts the generated sections into `info.description`: base URL, authentication, paging and errors before "Reading
+ * Inserts the generated sections into `info.description`: base URL, authentication, health data and secrets, paging and errors before "Reading
  * this reference"; the badges, events and the mock after it, before the change history.
  */
 export function writeIntroduction(document: JsonObject): void {
@@ -154,7 +171,7 @@ export function writeIntroduction(document: JsonObject): void {
   const reading = description.indexOf("## Reading this reference");
   const history = description.indexOf("## Service change history");
   if (reading < 0 || history < reading) throw new Error("reference: info.description needs '## Reading this reference' before '## Service change history'");
-  const before = [serversSection(document), credentialsSection(document), pagingSection(document), errorsSection(document)].join("\n\n");
+  const before = [serversSection(document), credentialsSection(document), dataSection(document), pagingSection(document), errorsSection(document)].join("\n\n");
   const after = [badgesSection(), eventsSection(document), mockSection(section)].join("\n\n");
   info.description = `${description.slice(0, reading)}${before}\n\n${description.slice(reading, history)}${after}\n\n${description.slice(history)}`;
 }

@@ -113,6 +113,8 @@ async function unwaivedSpectral(root: string): Promise<Located[]> {
   const scratch = await mkdtemp(path.join(cache, "svc-unwaived-"));
   try {
     const copy = path.join(scratch, "unwaived.spectral.yaml");
+    // Spectral finds custom functions relative to the ruleset, which the copy no longer sits beside.
+    if (typeof ruleset.functionsDir === "string") ruleset.functionsDir = path.relative(scratch, path.resolve(root, ruleset.functionsDir));
     await writeFile(copy, YAML.stringify(ruleset));
     return (await spectralFindings({ root, ruleset: copy })).map((result) => ({
       rule: String(result.code),

@@ -1,7 +1,8 @@
 // The reference as a reader opens it: Debian's Chromium (or any found, never downloaded), every outside request blocked,
 // over `npm start`'s /docs (a new process) and as a file: it renders every operation and event kind in the navigation,
-// search finds them, links land where they point after a reload or in a new tab, axe-core finds no critical or serious
-// violation, and at 390 px the menu bar covers no text. Screenshots go to test-output/reference/ (ignored by git).
+// search finds them, links land where they point after a reload or in a new tab, a field marked as health data shows its
+// note, axe-core finds no critical or serious violation, and at 390 px the menu bar covers no text. Screenshots go to
+// test-output/reference/ (ignored by git).
 import type { ChildProcess } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOperations } from "../../src/contract/operations.ts";
 import { readBundle, referenceHtmlPath, repoRoot } from "../../scripts/lib/paths.ts";
 import { referenceStale } from "../../scripts/build.ts";
+import { DATA_NOTES } from "../../scripts/reference/data-notes.ts";
 import { referenceDocument } from "../../scripts/reference/document.ts";
 import { BROWSER_INSTALL, findBrowser, launchBrowser, openReaderPage, waitForReference, type ReaderPage } from "../support/browser.ts";
 import { freePort } from "../support/net.ts";
@@ -151,6 +153,25 @@ describe.skipIf(executable === undefined)("the reference in a browser, offline",
       });
     });
   }
+
+  it("shows the health-data note where Redoc shows a field's description: beside a $ref (insured), and for anyOf its alternative's (race)", async () => {
+    const note = DATA_NOTES.phi.replace(/\*\*|`/g, "");
+    for (const [hash, response, field] of [["#/users/createinsurance", undefined, "insured"], ["#/users/getlatestuserinfo", "200", "race"]] as const) {
+      const reader = await open(`${fileUrl}${hash}`);
+      // The field as a reader reads it, from its name on, once the response that holds it is opened.
+      const row = () =>
+        reader.page.evaluate(([name, status]) => {
+          for (const button of document.querySelectorAll("button")) {
+            if (status !== undefined && button.innerText.trim().startsWith(status) && button.getAttribute("aria-expanded") !== "true") button.click();
+          }
+          const text = document.body.innerText;
+          const start = text.indexOf(`\n${name}\n`);
+          return start < 0 ? "" : text.slice(start, start + 1500);
+        }, [field, response] as const);
+      await expect.poll(row, { message: `${hash} ${field}` }).toContain(note);
+      await reader.page.close();
+    }
+  });
 
   it("axe-core finds no critical or serious violation on the introduction, an operation and an event", async () => {
     const found: string[] = [];
