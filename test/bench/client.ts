@@ -60,7 +60,7 @@ export async function sizeFigures(): Promise<Figure[]> {
     const api = createClient({ baseUrl: "https://api.svc.example", apiKey: "sk_test" });${THREE_CALLS}`);
   const bare = await bundledSize(`import createClient from "openapi-fetch";
     const api = createClient({ baseUrl: "https://api.svc.example", headers: { "x-svc-api-key": "sk_test" } });${THREE_CALLS}`);
-  return [figure("client: 3-call consumer, esbuild minified + gzip", ours, "bytes", "bare openapi-fetch, same calls", bare, "<= 4600 bytes")];
+  return [figure("client: 3-call consumer, esbuild minified + gzip", ours, "bytes", "bare openapi-fetch, same calls", bare, "<= 4900 bytes")];
 }
 
 /**
