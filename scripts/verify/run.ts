@@ -105,8 +105,8 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
             mock: target.mock,
             allowWrites: options.allowWrites,
             ...(harDir === undefined ? {} : { harDir }),
-            // One limiter for every request verify sends: the workflows' share the operation pass's rate.
-            ...(options.rate === undefined ? {} : { limiter: sender.limiter }),
+            // One limiter, deadline and size limit for every request verify sends: the workflows' keep the pass's.
+            sender,
             log: (line) => out.log(line),
           });
           workflowChecks.forEach(record);
@@ -132,7 +132,6 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
         });
       }
     }
-
   } catch (error) {
     // A fault of verify's own, or one a server provoked: one failed check, and the reports are still written.
     record({ suite: "verify", name: "verify runs to its end", status: "failed", detail: `verify stopped: ${(error as Error).stack ?? String(error)}`.slice(0, 2000), ms: 0 });

@@ -11,7 +11,7 @@ import { runTool } from "../lib/tools.ts";
 import type { Check } from "./checks.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
 import { checkDelivery } from "./delivery.ts";
-import { Sender } from "./http.ts";
+import type { Sender } from "./http.ts";
 import { startWorkflowProxy } from "./workflow-proxy.ts";
 import { deleteLeftovers, leftoverUsers, type Leftover } from "./workflow-leftovers.ts";
 
@@ -33,9 +33,9 @@ export interface WorkflowRunOptions {
   harDir?: string;
   /**
    * The sender whose rate, deadline and size limit respect's requests keep (they all go through a proxy on 127.0.0.1
-   * that sends them with a sender sharing its limiter); by default one with no rate and verify's defaults.
+   * that sends them with a sender sharing its limiter): verify's own, required so that no caller can leave it out.
    */
-  sender?: Sender;
+  sender: Sender;
   /** Where the workflows are (openapi/workflows/; tests point elsewhere). */
   dir?: string;
   log: (line: string) => void;
@@ -187,7 +187,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
   const receiver: Receiver | undefined = needsReceiver ? await startReceiver() : undefined;
   const scratch = await mkdtemp(path.join(os.tmpdir(), "svc-verify-"));
   // Every workflow request through the proxy, on every run: respect alone would follow a redirect with the credentials.
-  const sender = options.sender ?? new Sender({ rate: undefined });
+  const { sender } = options;
   const proxy = await startWorkflowProxy(options.baseUrl, sender.sibling());
   const server = proxy.url;
   const leftovers: Leftover[] = [];

@@ -42,6 +42,7 @@ const options = (baseUrl: string, mock: boolean): WorkflowRunOptions => ({
   managementKey: `mk_test_workflows_${Math.random().toString(36).slice(2)}`,
   mock,
   allowWrites: true,
+  sender: new Sender({ rate: undefined }),
   log: () => {},
 });
 
