@@ -2,18 +2,20 @@
 import { type OperationRef } from "./errors.cjs";
 /** The default of `maxResponseBytes`: far above any answer of the contract, far below what hurts a process. */
 export declare const MAX_RESPONSE_BYTES: number;
-/** Whether fetch undid every Content-Encoding an answer names (always true outside Node). */
-export declare const encodingUndone: (encoding: string | null) => boolean;
+/** Why an answer's body was not taken as text: past the size limit, in an encoding fetch did not undo, or not UTF-8. */
+export type Unread = "too_large" | "encoding" | "not_utf8";
 /**
- * The stream's bytes, or undefined as soon as they pass `limit`: the stream is then cancelled, which drops the
- * connection. Decompressed bytes are counted, so a small compressed answer that inflates past the limit stops there.
+ * The answer's body as UTF-8 text, read to at most `limit` bytes after decompression, or why not (past the limit also
+ * when Content-Length says so before any byte is read). A body not read whole is cancelled, which drops the connection.
  */
-export declare function readAtMost(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | undefined>;
-/** The bytes as text, or undefined when they are not UTF-8. */
-export declare function utf8Text(bytes: Uint8Array): string | undefined;
+export declare function readText(response: Response, limit: number): Promise<{
+    text: string;
+} | {
+    unread: Unread;
+}>;
 /**
  * The body as text. Throws `ApiRedirectError` for a 3xx (or a browser's opaque redirect), `ApiResponseTooLargeError`
- * past `limit` bytes (also when Content-Length says so before any byte is read), and `ApiError` for bytes that are not
- * UTF-8 (which would read as U+FFFD: data the server never sent) or are still in an encoding fetch did not undo.
+ * past `limit` bytes, and `ApiError` for bytes that are not UTF-8 (which would read as U+FFFD: data the server never
+ * sent) or are still in an encoding fetch did not undo.
  */
 export declare function readBody(response: Response, operation: OperationRef, limit: number): Promise<string>;

@@ -104,26 +104,32 @@ async function readAtMost(body, limit) {
   return bytes;
 }
 var utf8 = new TextDecoder("utf-8", { fatal: true });
-function utf8Text(bytes) {
+async function readText(response, limit) {
+  const { headers, body } = response;
+  const refused = !encodingUndone(headers.get("content-encoding")) ? "encoding" : Number(headers.get("content-length")) > limit ? "too_large" : void 0;
+  if (refused) {
+    await body?.cancel();
+    return { unread: refused };
+  }
+  const bytes = await readAtMost(body, limit);
+  if (!bytes) return { unread: "too_large" };
   try {
-    return utf8.decode(bytes);
+    return { text: utf8.decode(bytes) };
   } catch {
+    return { unread: "not_utf8" };
   }
 }
 async function readBody(response, operation, limit) {
   const { status, headers, body } = response;
-  const encoding = headers.get("content-encoding");
   if (response.type == "opaqueredirect" || status > 299 && status < 400) {
     void body?.cancel();
     throw new ApiRedirectError(operation, status, headers.get("location"));
   }
-  const bytes = Number(headers.get("content-length")) > limit ? void body?.cancel() : await readAtMost(body, limit);
-  if (!bytes) throw new ApiResponseTooLargeError(operation, status, limit);
-  const text = encodingUndone(encoding) ? utf8Text(bytes) : void 0;
-  if (text === void 0) {
-    throw new ApiError({ status, body: void 0, operation, response, message: `${named(operation)} answered ${status} in bytes that are not UTF-8 text${encoding ? ` (Content-Encoding ${encoding})` : ""}` });
-  }
-  return text;
+  const read = await readText(response, limit);
+  if ("text" in read) return read.text;
+  if (read.unread == "too_large") throw new ApiResponseTooLargeError(operation, status, limit);
+  const encoding = headers.get("content-encoding");
+  throw new ApiError({ status, body: void 0, operation, response, message: `${named(operation)} answered ${status} in bytes that are not UTF-8 text${encoding ? ` (Content-Encoding ${encoding})` : ""}` });
 }
 
 // src/client/request.ts

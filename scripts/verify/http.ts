@@ -3,7 +3,7 @@
 // required to be UTF-8; never throws, so a refused connection, a silent server or a hostile answer becomes a check that
 // names it.
 import { setTimeout as sleep } from "node:timers/promises";
-import { encodingUndone, readAtMost, utf8Text } from "../../src/client/body.ts";
+import { MAX_RESPONSE_BYTES, readText, type Unread } from "../../src/client/body.ts";
 
 export interface HttpRequest {
   method: string;
@@ -37,7 +37,7 @@ export class RateLimiter {
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 /** The most bytes of one answer verify reads: the client's default. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+export const DEFAULT_MAX_RESPONSE_BYTES: number = MAX_RESPONSE_BYTES;
 
 /** Why fetch failed, in the words of the cause (ECONNREFUSED, ENOTFOUND, ...) rather than undici's "fetch failed". */
 function describeFailure(error: unknown, timeoutMs: number): string {
@@ -94,20 +94,16 @@ export class Sender {
         signal: AbortSignal.timeout(this.#timeoutMs),
       });
       const { status, headers } = response;
-      const encoding = headers.get("content-encoding");
-      const tooLarge = `answered ${status} with a body over ${this.#maxBytes} bytes, verify's limit (--max-response-bytes); verify stopped reading it`;
-      if (!encodingUndone(encoding)) {
-        await response.body?.cancel();
-        return failure(`answered ${status} in Content-Encoding ${encoding}, which fetch does not undo (it asked for gzip, deflate or br)`);
+      const read = await readText(response, this.#maxBytes);
+      if ("unread" in read) {
+        const why: Record<Unread, string> = {
+          encoding: `answered ${status} in Content-Encoding ${headers.get("content-encoding")}, which fetch does not undo (it asked for gzip, deflate or br)`,
+          too_large: `answered ${status} with a body over ${this.#maxBytes} bytes, verify's limit (--max-response-bytes); verify stopped reading it`,
+          not_utf8: `answered ${status} with a body that is not UTF-8`,
+        };
+        return failure(why[read.unread]);
       }
-      if (Number(headers.get("content-length")) > this.#maxBytes) {
-        await response.body?.cancel();
-        return failure(tooLarge);
-      }
-      const bytes = await readAtMost(response.body, this.#maxBytes);
-      if (bytes === undefined) return failure(tooLarge);
-      const text = utf8Text(bytes);
-      if (text === undefined) return failure(`answered ${status} with a body that is not UTF-8`);
+      const { text } = read;
       return { kind: "answer", status, headers, text, ms: performance.now() - started };
     } catch (error) {
       return failure(describeFailure(error, this.#timeoutMs));

@@ -11,14 +11,14 @@ export const MAX_RESPONSE_BYTES: number = 16 * 1024 * 1024;
 const UNDONE = /^ *((x-)?gzip|deflate|br|identity) *$/i;
 
 /** Whether fetch undid every Content-Encoding an answer names (always true outside Node). */
-export const encodingUndone = (encoding: string | null): boolean =>
+const encodingUndone = (encoding: string | null): boolean =>
   !encoding || !globalThis.process?.versions?.node || encoding.split(",").every((token) => UNDONE.test(token));
 
 /**
  * The stream's bytes, or undefined as soon as they pass `limit`: the stream is then cancelled, which drops the
  * connection. Decompressed bytes are counted, so a small compressed answer that inflates past the limit stops there.
  */
-export async function readAtMost(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | undefined> {
+async function readAtMost(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | undefined> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (body) {
@@ -40,30 +40,43 @@ export async function readAtMost(body: ReadableStream<Uint8Array> | null, limit:
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** The bytes as text, or undefined when they are not UTF-8. */
-export function utf8Text(bytes: Uint8Array): string | undefined {
+/** Why an answer's body was not taken as text: past the size limit, in an encoding fetch did not undo, or not UTF-8. */
+export type Unread = "too_large" | "encoding" | "not_utf8";
+
+/**
+ * The answer's body as UTF-8 text, read to at most `limit` bytes after decompression, or why not (past the limit also
+ * when Content-Length says so before any byte is read). A body not read whole is cancelled, which drops the connection.
+ */
+export async function readText(response: Response, limit: number): Promise<{ text: string } | { unread: Unread }> {
+  const { headers, body } = response;
+  const refused: Unread | undefined = !encodingUndone(headers.get("content-encoding")) ? "encoding" : Number(headers.get("content-length")) > limit ? "too_large" : undefined;
+  if (refused) {
+    await body?.cancel();
+    return { unread: refused };
+  }
+  const bytes = await readAtMost(body, limit);
+  if (!bytes) return { unread: "too_large" };
   try {
-    return utf8.decode(bytes);
-  } catch {}
+    return { text: utf8.decode(bytes) };
+  } catch {
+    return { unread: "not_utf8" };
+  }
 }
 
 /**
  * The body as text. Throws `ApiRedirectError` for a 3xx (or a browser's opaque redirect), `ApiResponseTooLargeError`
- * past `limit` bytes (also when Content-Length says so before any byte is read), and `ApiError` for bytes that are not
- * UTF-8 (which would read as U+FFFD: data the server never sent) or are still in an encoding fetch did not undo.
+ * past `limit` bytes, and `ApiError` for bytes that are not UTF-8 (which would read as U+FFFD: data the server never
+ * sent) or are still in an encoding fetch did not undo.
  */
 export async function readBody(response: Response, operation: OperationRef, limit: number): Promise<string> {
   const { status, headers, body } = response;
-  const encoding = headers.get("content-encoding");
   if (response.type == "opaqueredirect" || (status > 299 && status < 400)) {
     void body?.cancel();
     throw new ApiRedirectError(operation, status, headers.get("location"));
   }
-  const bytes = Number(headers.get("content-length")) > limit ? void body?.cancel() : await readAtMost(body, limit);
-  if (!bytes) throw new ApiResponseTooLargeError(operation, status, limit);
-  const text = encodingUndone(encoding) ? utf8Text(bytes) : undefined;
-  if (text === undefined) {
-    throw new ApiError({ status, body: undefined, operation, response, message: `${named(operation)} answered ${status} in bytes that are not UTF-8 text${encoding ? ` (Content-Encoding ${encoding})` : ""}` });
-  }
-  return text;
+  const read = await readText(response, limit);
+  if ("text" in read) return read.text;
+  if (read.unread == "too_large") throw new ApiResponseTooLargeError(operation, status, limit);
+  const encoding = headers.get("content-encoding");
+  throw new ApiError({ status, body: undefined, operation, response, message: `${named(operation)} answered ${status} in bytes that are not UTF-8 text${encoding ? ` (Content-Encoding ${encoding})` : ""}` });
 }
