@@ -2,13 +2,9 @@
 // in the reader's document only (the published bundle keeps the mark as it is, with no prose added).
 import { isObject, walkObjects, type JsonObject } from "../../src/contract/json.ts";
 import { deref } from "../../src/contract/operations.ts";
+import { DATA_MARK, REMOVED, type DataKind } from "../../src/contract/redact.ts";
 
-export const DATA_MARK = "x-svc-data";
-
-/** The placeholders the package's outputs are to write for a marked value (the redaction that writes them comes next). */
-export const REMOVED = { phi: "[phi removed]", secret: "[secret removed]" } as const;
-
-export type DataKind = keyof typeof REMOVED;
+export { DATA_MARK, REMOVED, type DataKind };
 
 /** How a reader sees each kind named: the note's bold opening, and the introduction's words for it. */
 export const DATA_LABELS: Record<DataKind, string> = { phi: "Health data (PHI)", secret: "Secret" };

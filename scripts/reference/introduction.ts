@@ -101,7 +101,8 @@ function dataSection(document: JsonObject): string {
     [
       "What the package does with marked values:",
       "- The client's error messages never carry an answer's body; a redirect is never followed, so no credential is sent to another origin.",
-      `- Not yet: verify's reports and HAR files and the mock's log still write marked values as they came. The redaction that reads these marks (a health-data value written as \`${REMOVED.phi}\`, a secret as \`${REMOVED.secret}\`, a credential as at most its last four characters) is the next change to land; until then, keep verify's reports of a server with real data private.`,
+      `- verify's console, JSON and JUnit reports and HAR files, and the mock's log, write a health-data value as \`${REMOVED.phi}\` and a secret as \`${REMOVED.secret}\`, remove a value removed once wherever a message echoes it, and write a credential as at most its last four characters; an answer verify cannot read as JSON is named by its size, not quoted. \`--show-data\` writes them as they came, for a server on a loopback address only.`,
+      "- The one value printed on purpose: `npm run events` without `--secret` prints the signing secret it made, for the person running it to give to the receiver.",
     ].join("\n"),
   );
 }

@@ -32,7 +32,7 @@ export async function cleanUp(context: VerifyContext): Promise<void> {
     const value = option === undefined ? undefined : context.options.credentials[option];
     const credential = option === undefined || value === undefined ? undefined : { header: context.credentials.header(option), value };
     const answer = await context.sender.send(buildRequest(context.options.baseUrl, remove, { path: record.path, query: {} }, credential));
-    const verdict = judge(context.validator, context.document, remove, answer, { kind: "success" });
+    const verdict = judge(context, remove, answer, { kind: "success" });
     context.record({ ...base, status: verdict.status, ...(verdict.detail === undefined ? {} : { detail: verdict.detail }), ms: Math.round(answer.ms) });
   }
 }

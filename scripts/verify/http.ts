@@ -4,6 +4,7 @@
 // names it.
 import { setTimeout as sleep } from "node:timers/promises";
 import { MAX_RESPONSE_BYTES, readText, type Unread } from "../../src/client/body.ts";
+import type { Redactor } from "../../src/contract/redact.ts";
 
 export interface HttpRequest {
   method: string;
@@ -54,23 +55,38 @@ export interface SenderOptions {
   maxResponseBytes?: number;
   /** A limiter shared with another sender, so that both keep one rate (the workflows' proxy shares the pass's). */
   limiter?: RateLimiter;
+  /** Learns the marked values and credentials of every request and answer, so that verify's outputs leave them out. */
+  redactor?: Redactor;
 }
 
 export class Sender {
   readonly limiter: RateLimiter;
   readonly #timeoutMs: number;
   readonly #maxBytes: number;
+  readonly #redactor: Redactor | undefined;
   #sent = 0;
 
   constructor(options: SenderOptions) {
     this.limiter = options.limiter ?? new RateLimiter(options.rate);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.#redactor = options.redactor;
   }
 
-  /** A sender with the same limiter (one rate for both), deadline and size limit, counting its own requests. */
+  /** A sender with the same limiter (one rate for both), deadline, size limit and redactor, counting its own requests. */
   sibling(): Sender {
-    return new Sender({ rate: undefined, limiter: this.limiter, timeoutMs: this.#timeoutMs, maxResponseBytes: this.#maxBytes });
+    return new Sender({
+      rate: undefined,
+      limiter: this.limiter,
+      timeoutMs: this.#timeoutMs,
+      maxResponseBytes: this.#maxBytes,
+      ...(this.#redactor === undefined ? {} : { redactor: this.#redactor }),
+    });
+  }
+
+  /** The longest one request may take, body included. */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
   }
 
   /** How many requests went out. */
@@ -79,6 +95,12 @@ export class Sender {
   }
 
   async send(request: HttpRequest): Promise<HttpAnswer> {
+    const answer = await this.#send(request);
+    this.#redactor?.observe(request, answer.kind === "answer" ? answer : undefined);
+    return answer;
+  }
+
+  async #send(request: HttpRequest): Promise<HttpAnswer> {
     await this.limiter.take();
     this.#sent++;
     const started = performance.now();

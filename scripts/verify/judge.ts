@@ -5,6 +5,7 @@ import { isObject, type JsonObject } from "../../src/contract/json.ts";
 import { isJsonContentType, type ContractValidator } from "../../src/contract/validator.ts";
 import type { CheckStatus } from "./checks.ts";
 import type { HttpAnswer } from "./http.ts";
+import type { Redactor } from "../../src/contract/redact.ts";
 
 /** What a check expects: a success (a declared 4xx but 401 is noted, not failed), a refusal with one of these statuses, or any declared 4xx. */
 export type Expectation = { kind: "success" } | { kind: "refusal"; statuses: number[] } | { kind: "invalid" };
@@ -29,7 +30,8 @@ function errorSummary(body: unknown): string {
 }
 
 /** The body as JSON when the response declares it, with what is wrong with the content type, the text or the fields. */
-function readBody(validator: ContractValidator, document: JsonObject, op: ContractOperation, status: number, answer: Extract<HttpAnswer, { kind: "answer" }>): { body?: unknown; problems: string[] } {
+function readBody(context: JudgeContext, op: ContractOperation, status: number, answer: Extract<HttpAnswer, { kind: "answer" }>): { body?: unknown; problems: string[] } {
+  const { validator, document } = context;
   const where = `${op.operationId} ${status}`;
   const responses = (op.operation.responses ?? {}) as JsonObject;
   const declared = deref(document, responses[String(status)] ?? responses.default);
@@ -46,21 +48,29 @@ function readBody(validator: ContractValidator, document: JsonObject, op: Contra
   try {
     body = JSON.parse(answer.text);
   } catch {
-    problems.push(`${where}: the body is not JSON (${answer.text === "" ? "empty" : JSON.stringify(answer.text.slice(0, 60))})`);
+    // Not quoted: what the contract cannot read, the redaction cannot either.
+    problems.push(`${where}: the body is not JSON (${answer.text === "" ? "empty" : context.redactor.opaque(answer.text)})`);
     return { problems };
   }
   for (const detail of validator.validateResponse(op, status, body)) problems.push(`${where}: ${detail.field === "" ? "the body" : detail.field} ${detail.message}`);
   return { body, problems };
 }
 
-export function judge(validator: ContractValidator, document: JsonObject, op: ContractOperation, answer: HttpAnswer, expectation: Expectation): Verdict {
+/** What judging needs of the run: the contract, its validator, and the redactor that decides what of an answer a detail may quote. */
+export interface JudgeContext {
+  validator: ContractValidator;
+  document: JsonObject;
+  redactor: Redactor;
+}
+
+export function judge(context: JudgeContext, op: ContractOperation, answer: HttpAnswer, expectation: Expectation): Verdict {
   if (answer.kind === "failure") return { status: "failed", detail: `${op.operationId}: ${answer.error}` };
   const status = answer.status;
   const declared = declaredStatuses(op);
   if (!declared.includes(String(status)) && !declared.includes("default")) {
     return { status: "failed", detail: `${op.operationId} answered ${status}, which it does not declare (it declares ${declared.join(", ")})` };
   }
-  const { body, problems } = readBody(validator, document, op, status, answer);
+  const { body, problems } = readBody(context, op, status, answer);
   const notes: string[] = [];
   const said = errorSummary(body);
   if (expectation.kind === "success") {

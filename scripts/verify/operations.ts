@@ -12,6 +12,7 @@ import type { HttpAnswer, Sender } from "./http.ts";
 import { invalidCalls } from "./invalid-calls.ts";
 import { judge, type Expectation } from "./judge.ts";
 import type { VerifyOptions } from "./options.ts";
+import type { Redactor } from "../../src/contract/redact.ts";
 
 export interface VerifyContext {
   document: JsonObject;
@@ -19,6 +20,8 @@ export interface VerifyContext {
   validator: ContractValidator;
   credentials: CredentialMap;
   sender: Sender;
+  /** Learns from the sender what each request and answer carried; every check's name and detail goes through it. */
+  redactor: Redactor;
   options: VerifyOptions;
   fixtures: Fixtures;
   /** Called with each check as it is made: the console line is printed at once. */
@@ -60,7 +63,7 @@ async function check(
   expectation: Expectation,
 ): Promise<{ status?: number; body?: unknown }> {
   const answer = await send(context, op, call, credential);
-  const verdict = judge(context.validator, context.document, op, answer, expectation);
+  const verdict = judge(context, op, answer, expectation);
   context.record({ suite, name, status: verdict.status, ...(verdict.detail === undefined ? {} : { detail: verdict.detail }), operationId: op.operationId, ms: Math.round(answer.ms) });
   return answer.kind === "answer" ? { status: answer.status, body: verdict.body } : {};
 }

@@ -23,8 +23,14 @@ refusals, invalid calls, then the document's workflows; cleans up what it create
                             created first
   --report-dir <dir>        where verify-report.json and verify-junit.xml go (default test-output/verify)
   --har                     the workflows' requests and answers as HAR files, in the report folder's har/
+  --show-data               write health data and secrets as they came instead of [phi removed] and
+                            [secret removed] (refused unless the server is on a loopback address)
   --skip-workflows          run the operation checks only
   --help                    this text
+
+Every report, console line and HAR file writes a value the contract marks x-svc-data phi or secret as a
+placeholder, a value removed once is removed wherever it is echoed, and a credential as at most its last four
+characters; an answer that is not JSON is named by its size, not quoted.
 
 Redirects are never followed (verify's own requests, and the workflows', which go through a proxy of verify's).
 
@@ -54,6 +60,8 @@ export interface VerifyOptions {
   maxResponseBytes: number;
   reportDir: string;
   har: boolean;
+  /** Write marked values (x-svc-data phi and secret) as they came; only for a loopback target. Credentials stay masked. */
+  showData: boolean;
   skipWorkflows: boolean;
 }
 
@@ -85,6 +93,7 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
         only: { type: "string", multiple: true },
         "report-dir": { type: "string" },
         har: { type: "boolean" },
+        "show-data": { type: "boolean" },
         "skip-workflows": { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -102,12 +111,17 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") return { error: `--base-url ${values["base-url"]} is not an http:// or https:// URL` };
   if (url.search !== "" || url.hash !== "") return { error: `--base-url ${values["base-url"]} must not carry a query or fragment` };
+  // The base URL is written in every report: a password in it would be too.
+  if (url.username !== "" || url.password !== "") return { error: `--base-url must not carry a user name or password (${url.host}); give the credential with --api-key` };
   // Not documented for users: lets the tests exercise the remote rules against a mock on this machine.
   const loopback = isLoopback(url) && env.SVC_VERIFY_TREAT_AS_REMOTE !== "1";
   const apiKey = values["api-key"] || undefined;
   const managementKey = values["management-key"] || undefined;
   if (!loopback && apiKey === undefined) {
     return { error: `--api-key <key> is required for ${url.host}, which is not a loopback address (127.0.0.1, localhost, [::1])` };
+  }
+  if (values["show-data"] === true && !loopback) {
+    return { error: `--show-data writes health data and secrets into the reports, so it is refused for ${url.host}, which is not a loopback address (127.0.0.1, localhost, [::1])` };
   }
   let rate: number | undefined = loopback ? undefined : REMOTE_RATE;
   if (values.rate !== undefined) {
@@ -144,6 +158,7 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       maxResponseBytes: limits["max-response-bytes"]!,
       reportDir: path.resolve(values["report-dir"] ?? path.join("test-output", "verify")),
       har: values.har === true,
+      showData: values["show-data"] === true,
       // The workflows are not one operation's: --only, asking for some operations' checks, leaves them out.
       skipWorkflows: values["skip-workflows"] === true || values.only !== undefined,
     },

@@ -5,6 +5,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { listOperations } from "../../src/contract/operations.ts";
 import { ContractValidator } from "../../src/contract/validator.ts";
+import { Redactor } from "../../src/contract/redact.ts";
 import type { JsonObject } from "../../src/contract/json.ts";
 import { readBundle } from "../lib/paths.ts";
 import type { Check } from "./checks.ts";
@@ -48,12 +49,17 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
   const startedAt = new Date();
   const started = performance.now();
   const checks: Check[] = [];
+  // Everything verify writes (the console, both reports) passes here: a check's words may quote what a server said.
+  const redactor = new Redactor(document, { show: options.showData });
   const record = (check: Check) => {
-    checks.push(check);
-    out.log(checkLine(check));
+    const written: Check = { ...check, name: redactor.text(check.name), ...(check.detail === undefined ? {} : { detail: redactor.text(check.detail) }) };
+    checks.push(written);
+    out.log(checkLine(written));
   };
-  const sender = new Sender({ rate: options.rate, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes });
+  const sender = new Sender({ rate: options.rate, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, redactor });
 
+  const remember = () => Object.values(options.credentials).forEach((value) => value !== undefined && redactor.rememberCredential(value));
+  remember();
   let target: Target = { reachable: false, error: "not probed" };
   try {
     target = await probeTarget(sender, options.baseUrl);
@@ -74,6 +80,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
           ...(ownKeys.managementKey ? { managementKey: `mk_test_verify_${run}` } : {}),
         },
       };
+      remember();
     }
 
     if (!target.reachable) {
@@ -87,6 +94,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
         validator,
         credentials: new CredentialMap(document, operations, validator),
         sender,
+        redactor,
         options,
         fixtures: new Fixtures(`verify-${randomBytes(4).toString("hex")}`, lifecycles(operations)),
         record,
@@ -107,7 +115,8 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
             ...(harDir === undefined ? {} : { harDir }),
             // One limiter, deadline and size limit for every request verify sends: the workflows' keep the pass's.
             sender,
-            log: (line) => out.log(line),
+            redactor,
+            log: (line) => out.log(redactor.text(line)),
           });
           workflowChecks.forEach(record);
         } catch (error) {
@@ -127,7 +136,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
           suite: "cleanup",
           name: "the mock forgets this run's team and org (DELETE /_mock/state)",
           status: ok ? "passed" : "failed",
-          ...(ok ? {} : { detail: forgotten.kind === "answer" ? `answered ${forgotten.status}: ${forgotten.text.slice(0, 200)}` : forgotten.error }),
+          ...(ok ? {} : { detail: forgotten.kind === "answer" ? `answered ${forgotten.status}: ${redactor.opaque(forgotten.text, 200)}` : forgotten.error }),
           ms: Math.round(forgotten.ms),
         });
       }

@@ -12,6 +12,8 @@ import type { Check } from "./checks.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
 import { checkDelivery } from "./delivery.ts";
 import type { Sender } from "./http.ts";
+import type { Redactor } from "../../src/contract/redact.ts";
+import { redactHarFile } from "./har.ts";
 import { startWorkflowProxy } from "./workflow-proxy.ts";
 import { deleteLeftovers, leftoverUsers, type Leftover } from "./workflow-leftovers.ts";
 
@@ -36,6 +38,8 @@ export interface WorkflowRunOptions {
    * that sends them with a sender sharing its limiter): verify's own, required so that no caller can leave it out.
    */
   sender: Sender;
+  /** What takes marked values and credentials out of the steps' details and the HAR files (the sender's, which learns from every request). */
+  redactor: Redactor;
   /** Where the workflows are (openapi/workflows/; tests point elsewhere). */
   dir?: string;
   log: (line: string) => void;
@@ -121,8 +125,15 @@ const excerpt = (value: unknown): string => {
   return text === undefined ? "no body" : text.length > 300 ? `${text.slice(0, 300)}…` : text;
 };
 
+/** An answer's body as a step's detail quotes it: marked values removed, a body that is not JSON by its size only. */
+function answerExcerpt(step: RespectStep, operationId: string, redactor: Redactor): string {
+  const body = step.response!.body;
+  if (typeof body === "string" && body !== "") return redactor.opaque(body);
+  return excerpt(redactor.response(redactor.operationById(operationId), step.response!.statusCode, body));
+}
+
 /** What a failed step is told: each failed criterion, then what the server answered. */
-function difference(step: RespectStep): string {
+function difference(step: RespectStep, operationId: string, redactor: Redactor): string {
   const failed = step.checks.filter((check) => !check.passed);
   const criteria = failed.map((check) => {
     // respect's messages are for a terminal: colours, then a code frame of the body (which the answer below shows).
@@ -135,7 +146,7 @@ function difference(step: RespectStep): string {
     const said = check.condition ?? (check.name === "schema check" || check.name === "status code check" ? lines.join(" ").replace(/\s+/g, " ").slice(0, 300) : (lines[0] ?? ""));
     return `${check.name} ${said}`.trim();
   });
-  const answer = step.response === undefined ? "no response" : `got ${step.response.statusCode} ${excerpt(step.response.body)}`;
+  const answer = step.response === undefined ? "no response" : `got ${step.response.statusCode} ${answerExcerpt(step, operationId, redactor)}`;
   return `${criteria.join("; ") || "failed"}; ${answer}`;
 }
 
@@ -144,7 +155,7 @@ function difference(step: RespectStep): string {
  * did not run at all, or stopped on its own (a timeout), fails at its first step not done, with respect's reason:
  * a runner that cannot run must not pass as a run with nothing to report.
  */
-function stepChecks(workflow: Workflow, ran: RespectWorkflow | undefined, notRun: string): Check[] {
+function stepChecks(workflow: Workflow, ran: RespectWorkflow | undefined, notRun: string, redactor: Redactor): Check[] {
   const suite = `workflow ${workflow.workflowId}`;
   const checks: Check[] = [];
   let stopped: string | undefined;
@@ -162,7 +173,7 @@ function stepChecks(workflow: Workflow, ran: RespectWorkflow | undefined, notRun
       continue;
     }
     const passed = done.status === "success" && done.checks.every((check) => check.passed);
-    checks.push({ suite, name, status: passed ? "passed" : "failed", ...(passed ? {} : { detail: difference(done) }), operationId: step.operationId, ms: done.totalTimeMs ?? 0 });
+    checks.push({ suite, name, status: passed ? "passed" : "failed", ...(passed ? {} : { detail: difference(done, step.operationId, redactor) }), operationId: step.operationId, ms: done.totalTimeMs ?? 0 });
     if (!passed) stopped = `not run: step ${step.stepId} failed`;
   }
   return checks;
@@ -201,6 +212,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
   try {
     for (const [file, chosen] of runnable) {
       const log = path.join(scratch, `${file}.json`);
+      const har = options.harDir === undefined ? undefined : path.join(options.harDir, `${file.replace(/\.arazzo\.yaml$/, "")}.har`);
       const args = [
         "respect",
         path.join(dir, file),
@@ -212,11 +224,14 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
         `${MOCK_SOURCE}=${server}`,
         "--json-output",
         log,
+        // respect waits on the proxy, which answers within the sender's deadline: a little longer, so the proxy's 502 wins.
         "--max-fetch-timeout",
-        "30000",
-        ...(options.harDir === undefined ? [] : ["--har-output", path.join(options.harDir, `${file.replace(/\.arazzo\.yaml$/, "")}.har`)]),
+        String(Math.max(30_000, sender.timeoutMs + 5_000)),
+        ...(har === undefined ? [] : ["--har-output", har]),
       ];
       const run = await runTool("redocly", args, { allowFailure: true });
+      // Before anything else reads it: the HAR as respect wrote it holds every body and credential in full.
+      if (har !== undefined) await redactHarFile(har, options.redactor);
       let ran: RespectWorkflow[] = [];
       let notRun = `respect ran no workflow of ${file} (exit ${run.code})`;
       try {
@@ -229,7 +244,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
       }
       for (const workflow of chosen) {
         const executed = ran.find((each) => each.workflowId === workflow.workflowId);
-        const stepsChecked = stepChecks(workflow, executed, notRun);
+        const stepsChecked = stepChecks(workflow, executed, notRun, options.redactor);
         checks.push(...stepsChecked);
         // On the mock, verify forgets the whole run's state instead.
         if (executed !== undefined && !options.mock) leftovers.push(...leftoverUsers(workflow, executed));

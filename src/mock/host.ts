@@ -3,6 +3,7 @@
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import type { JsonObject } from "../contract/json.ts";
+import { Redactor } from "../contract/redact.ts";
 import type { Inventor } from "./dynamic.ts";
 import { sendError, sendOnSocket } from "./http.ts";
 import { createPipeline, type StatefulOptions } from "./pipeline.ts";
@@ -27,6 +28,8 @@ export interface MockHostOptions {
 export function createMockHost(options: MockHostOptions): http.Server {
   const log = options.log ?? (() => {});
   const handle = createPipeline({ ...options, log });
+  // The log's URLs keep out the query parameters the contract marks as health data or secrets.
+  const redactor = new Redactor(options.document);
   const server = http.createServer(
     { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 500 },
     (req, res) => {
@@ -34,7 +37,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
         // The caller went away mid-request (its body cut short): no one is left to answer.
         if ((error as NodeJS.ErrnoException).code === "ECONNRESET") return void res.destroy();
         // A fault of the mock itself: answered for what it is, in the contract's declared 500, with its stack in the log.
-        log(`mock fault on ${req.method} ${String(req.url).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+        log(`mock fault on ${req.method} ${redactor.url(String(req.method), String(req.url)).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
         if (!res.headersSent) sendError(res, 500, "internal_error", "The mock failed on this request because of a fault of its own; its log has the details.");
         else res.destroy();
       });

@@ -1,6 +1,6 @@
 // The stateful mock's event deliveries: signed, retried on failure, a redirect taken as the answer (not followed), at
 // most DELIVERY_CONCURRENCY in flight with DELIVERY_QUEUE waiting and the rest dropped and logged, and the team's log
-// kept to its last DELIVERY_LOG entries.
+// kept to its last DELIVERY_LOG entries; the mock's log writes an endpoint's URL without its query.
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { listenOnLoopback, type Listening } from "../../scripts/lib/loopback-server.ts";
@@ -77,7 +77,8 @@ describe("event deliveries", () => {
       most = Math.max(most, ++open);
       held.push(res);
     });
-    const team = teamWith(url);
+    // A receiver's token in its query: the mock's log leaves it out.
+    const team = teamWith(`${url}/hook?token=rcv_query_token_0123456789`);
     const lines: string[] = [];
     const deliver = createDeliverer((line) => lines.push(line));
     const extra = 5;
@@ -85,6 +86,8 @@ describe("event deliveries", () => {
     await until(() => held.length === DELIVERY_CONCURRENCY);
     expect(team.deliveries.filter((entry) => entry.attempts === 0)).toHaveLength(extra);
     expect(lines.filter((line) => line.includes("dropped"))).toHaveLength(extra);
+    expect(lines[0]).toContain(`${url}/hook?[query not logged]`);
+    expect(lines.join("\n")).not.toContain("rcv_query_token_0123456789");
     // Answer everything, now and as it comes: the queue drains through the same few slots.
     const answerAll = setInterval(() => {
       for (const res of held.splice(0)) {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import type { Report } from "../../scripts/verify/report.ts";
 import { runVerify } from "../../scripts/verify/run.ts";
-import { Sender } from "../../scripts/verify/http.ts";
+import { senderAndRedactor } from "../support/verify-sender.ts";
 import { runWorkflows } from "../../scripts/verify/workflows.ts";
 import { toolEnv } from "../../scripts/lib/tools.ts";
 import { startHostile, startRecorder, type HostileKind } from "../support/hostile-servers.ts";
@@ -81,7 +81,7 @@ describe("the workflows against a redirect to another origin", () => {
         managementKey: undefined,
         mock: false,
         allowWrites: true,
-        sender: new Sender({ rate: undefined }),
+        ...senderAndRedactor(),
         dir: path.join(repoRoot, "test/fixtures/workflows-redirect"),
         log: () => undefined,
       });

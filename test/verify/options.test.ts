@@ -57,4 +57,14 @@ describe("npm run verify's options", () => {
     expect(given).toMatchObject({ options: { timeoutMs: 250, maxResponseBytes: 1024 } });
     expect(readVerifyOptions(["--base-url", "http://127.0.0.1:1"], {})).toMatchObject({ options: { timeoutMs: 15_000, maxResponseBytes: 16 * 1024 * 1024 } });
   });
+
+  it("shows marked values only to a loopback target, and takes no credential in the URL, which every report writes", () => {
+    expect(options("--base-url", "http://127.0.0.1:1", "--show-data").showData).toBe(true);
+    expect(options("--base-url", "http://127.0.0.1:1").showData).toBe(false);
+    expect(error("--base-url", "https://staging.example", "--api-key", "k", "--show-data")).toMatch(/^--show-data .* refused for staging.example, which is not a loopback address/);
+    expect(readVerifyOptions(["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--show-data"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" })).toEqual({ error: expect.stringContaining("--show-data") });
+    const withPassword = error("--base-url", "https://user:pa55word-long@staging.example", "--api-key", "k");
+    expect(withPassword).toMatch(/must not carry a user name or password/);
+    expect(withPassword).not.toContain("pa55word-long");
+  });
 });

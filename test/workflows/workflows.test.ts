@@ -9,6 +9,7 @@ import { workflowProblems } from "../../scripts/lint-workflows.ts";
 import { readWorkflows, runWorkflows, type WorkflowRunOptions } from "../../scripts/verify/workflows.ts";
 import { repoRoot } from "../../scripts/lib/paths.ts";
 import { Sender } from "../../scripts/verify/http.ts";
+import { senderAndRedactor } from "../support/verify-sender.ts";
 import { responseExample } from "../support/contract.ts";
 
 const FIXTURES = path.join(repoRoot, "test/fixtures/workflows");
@@ -42,7 +43,7 @@ const options = (baseUrl: string, mock: boolean): WorkflowRunOptions => ({
   managementKey: `mk_test_workflows_${Math.random().toString(36).slice(2)}`,
   mock,
   allowWrites: true,
-  sender: new Sender({ rate: undefined }),
+  ...senderAndRedactor(),
   log: () => {},
 });
 

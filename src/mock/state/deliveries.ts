@@ -51,7 +51,7 @@ export function createDeliverer(log: (line: string) => void): Deliver {
     for (const hook of team.webhooks.values()) {
       if (!hook.enabled || !takesKind(hook, event.event_type)) continue;
       if (queue.length >= DELIVERY_QUEUE) {
-        log(`mock webhook ${event.event_type} to ${hook.url}: dropped, ${DELIVERY_QUEUE} deliveries already wait`);
+        log(`mock webhook ${event.event_type} to ${logged(hook.url)}: dropped, ${DELIVERY_QUEUE} deliveries already wait`);
         logDelivery(team, { event_type: event.event_type, webhook_id: hook.id, url: hook.url, status: null, attempts: 0 });
         continue;
       }
@@ -60,6 +60,16 @@ export function createDeliverer(log: (line: string) => void): Deliver {
     }
     next();
   };
+}
+
+/** An endpoint's URL as the log writes it: a receiver's query often carries a token of its own, and is left out. */
+function logged(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}${parsed.search === "" ? "" : "?[query not logged]"}`;
+  } catch {
+    return "[not a URL]";
+  }
 }
 
 async function deliverOne({ team, hook, event }: Job, log: (line: string) => void): Promise<void> {
@@ -86,7 +96,7 @@ async function deliverOne({ team, hook, event }: Job, log: (line: string) => voi
       if (status >= 200 && status < 300) break;
     } catch (error) {
       status = null;
-      log(`mock webhook ${event.event_type} to ${hook.url}, attempt ${attempts}: ${(error as Error).message}`);
+      log(`mock webhook ${event.event_type} to ${logged(hook.url)}, attempt ${attempts}: ${(error as Error).message}`);
     }
     const delay = RETRY_DELAYS_MS[attempts - 1];
     if (delay !== undefined && attempts < ATTEMPTS) await sleep(delay);
