@@ -6,7 +6,7 @@ import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../scripts/lib/paths.ts";
+import { repoRoot } from "../scripts/build/lib/paths.ts";
 import { freshCopy } from "./support/fresh-copy.ts";
 
 const run = promisify(execFile);
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const lines = "  /v2/widgets:\n    $ref: widgets/paths/v2_widgets.yaml\n  /v2/widgets/{widget_id}:\n    $ref: widgets/paths/v2_widgets_{widget_id}.yaml\n";
   await writeFile(root, (await readFile(root, "utf8")).replace(/^paths:\n/m, `paths:\n${lines}`));
   // What npm start runs when the inputs changed: the build, then lint, failing in one line.
-  built = await run(process.execPath, ["--import", "tsx", "scripts/build.ts", "--no-reference", "--lint"], { cwd: copy, maxBuffer: 1 << 24 })
+  built = await run(process.execPath, ["--import", "tsx", "scripts/commands/rebuild.ts"], { cwd: copy, maxBuffer: 1 << 24 })
     .then(({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }))
     .catch((error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, output: `${error.stdout}${error.stderr}` }));
   if (built.code !== 0) return;

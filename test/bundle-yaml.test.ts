@@ -3,8 +3,8 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { toPortableYaml } from "../scripts/bundle.ts";
-import { bundleJsonPath, bundleYamlPath } from "../scripts/lib/paths.ts";
+import { toPortableYaml } from "../scripts/build/bundle.ts";
+import { bundleJsonPath, bundleYamlPath } from "../scripts/build/lib/paths.ts";
 
 const yamlText = readFileSync(bundleYamlPath, "utf8");
 const json: unknown = JSON.parse(readFileSync(bundleJsonPath, "utf8"));

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../scripts/lib/paths.ts";
+import { repoRoot } from "../scripts/build/lib/paths.ts";
 import type { JsonObject } from "../src/contract/json.ts";
 import { contract, operations } from "./support/contract.ts";
 

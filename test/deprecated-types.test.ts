@@ -3,7 +3,7 @@
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../scripts/lib/paths.ts";
+import { repoRoot } from "../scripts/build/lib/paths.ts";
 import { isObject, walkObjects, type JsonObject } from "../src/contract/json.ts";
 import { contract } from "./support/contract.ts";
 

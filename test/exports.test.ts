@@ -2,7 +2,7 @@
 import path from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../scripts/lib/paths.ts";
+import { repoRoot } from "../scripts/build/lib/paths.ts";
 
 function exportedNames(entry: string): { names: string[]; globals: Set<string> } {
   const options: ts.CompilerOptions = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ["lib.es2023.d.ts", "lib.dom.d.ts"], types: ["node"], noEmit: true };

@@ -1,8 +1,8 @@
 // The committed files in generated/ are what the scripts make from the current sources; a stale or leftover one fails with its name.
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { renderArtifacts, staleArtifacts } from "../scripts/build.ts";
-import { generatedDir } from "../scripts/lib/paths.ts";
+import { renderArtifacts, staleArtifacts } from "../scripts/build/build.ts";
+import { generatedDir } from "../scripts/build/lib/paths.ts";
 
 /** Files in generated/ that no render makes: its README, and the reference, which is built but not committed. */
 const NOT_RENDERED = ["README.md", "reference.html"];

@@ -1,10 +1,10 @@
 // Starts the mock once for the suite, and bare Prism beside it for the tests that show what Prism alone answers; stops
 // both, and kills bare Prism by its pid whatever happens (the mock's own Prism, for dynamic answers, is in its process).
 import type { TestProject } from "vitest/node";
-import { startMock, type RunningMock } from "../scripts/lib/mock-server.ts";
+import { startMock, type RunningMock } from "../scripts/commands/mock-server.ts";
 import { startPrism, type PrismProcess } from "./support/bare-prism.ts";
 import { freePort } from "./support/net.ts";
-import { bundleJsonPath } from "../scripts/lib/paths.ts";
+import { bundleJsonPath } from "../scripts/build/lib/paths.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

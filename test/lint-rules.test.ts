@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { repoRoot } from "../scripts/lib/paths.ts";
-import { runTool } from "../scripts/lib/tools.ts";
+import { repoRoot } from "../scripts/build/lib/paths.ts";
+import { runTool } from "../scripts/build/lib/tools.ts";
 
 type Doc = Record<string, any>;
 const op = (doc: Doc) => doc.paths["/v2/things/{thing_id}"].get;

@@ -1,6 +1,6 @@
 // The contract passes Spectral (sources and bundle) and Redocly (sources and bundle) with no finding at all.
 import { describe, expect, it } from "vitest";
-import { redoclyProblems, spectralFindings } from "../scripts/lint.ts";
+import { redoclyProblems, spectralFindings } from "../scripts/commands/lint.ts";
 
 describe("lint", () => {
   it("Spectral finds nothing in the sources or the bundle", async () => {

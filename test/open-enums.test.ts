@@ -3,12 +3,12 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { renderTypes } from "../scripts/generate-types.ts";
+import { renderTypes } from "../scripts/build/generate-types.ts";
 import { ContractValidator } from "../src/contract/validator.ts";
 import { closeNonExhaustiveEnums, hasGuessedValues } from "../src/contract/open-enums.ts";
 import { deref } from "../src/contract/operations.ts";
 import type { JsonObject } from "../src/contract/json.ts";
-import { startMock, type RunningMock } from "../scripts/lib/mock-server.ts";
+import { startMock, type RunningMock } from "../scripts/commands/mock-server.ts";
 import { contract, operation, requestExample } from "./support/contract.ts";
 import { TEST_API_KEY } from "./support/mock.ts";
 

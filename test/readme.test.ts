@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot } from "../scripts/lib/paths.ts";
+import { repoRoot } from "../scripts/build/lib/paths.ts";
 
 const readme = readFileSync(path.join(repoRoot, "README.md"), "utf8");
 describe("README events example", () => {

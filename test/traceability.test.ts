@@ -5,10 +5,10 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { documentSections, mustTrace, renderTraceability } from "../scripts/generate-traceability.ts";
-import { generatedDir, repoRoot } from "../scripts/lib/paths.ts";
+import { documentSections, mustTrace, renderTraceability } from "../scripts/build/generate-traceability.ts";
+import { generatedDir, repoRoot } from "../scripts/build/lib/paths.ts";
 import { copyOf } from "./support/fresh-copy.ts";
-import { readWorkflows } from "../scripts/verify/workflows.ts";
+import { readWorkflows } from "../src/verify/workflows.ts";
 
 const table = readFileSync(path.join(generatedDir, "traceability.md"), "utf8");
 const rows = table.split("\n").filter((line) => /^\| \d/.test(line));

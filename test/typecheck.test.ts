@@ -1,6 +1,6 @@
 // The scripts, tests and generated client type-check, including test/types/, whose @ts-expect-error lines fail the build if the types loosen.
 import { describe, expect, it } from "vitest";
-import { runTool } from "../scripts/lib/tools.ts";
+import { runTool } from "../scripts/build/lib/tools.ts";
 
 describe("TypeScript", () => {
   it("type-checks the package with tsc", async () => {

@@ -7,7 +7,7 @@ import type { paths } from "../../generated/schema.js";
  */
 export type OperationRow = readonly [operationId: string, credential: string | null, statuses: readonly number[], paging?: readonly [items: string, sizeDefault: number, sizeMax: number]];
 
-/** A client entry's operation table, as scripts/generate-tables.ts writes it (generated/operations.ts, management-operations.ts). */
+/** A client entry's operation table, as scripts/build/generate-tables.ts writes it (generated/operations.ts, management-operations.ts). */
 export interface OperationTable {
   /** Each credential's option: the header it is sent as, then any header that stands in for it when set on a call. */
   readonly credentials: { readonly [option: string]: readonly string[] };

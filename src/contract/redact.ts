@@ -1,6 +1,7 @@
 // Takes out of a request or an answer what the contract marks `x-svc-data: phi` or `secret`, and masks credentials,
 // before anything of it is written (verify's reports and HAR files, the mock's log): each marked value becomes a
 // placeholder saying what was removed, and every value removed once is removed from free text too (a message echoing it).
+import { Credentials } from "./credentials.ts";
 import { isObject, type JsonObject } from "./json.ts";
 import { deref, type ContractOperation } from "./operations.ts";
 import { createRouter, type Router } from "./router.ts";
@@ -65,10 +66,7 @@ export class Redactor {
     this.#document = document;
     this.#router = createRouter(document);
     this.#collectNames(document, 0);
-    const schemes = isObject(document.components) && isObject(document.components.securitySchemes) ? document.components.securitySchemes : {};
-    for (const scheme of Object.values(schemes)) {
-      if (isObject(scheme) && scheme.in === "header" && typeof scheme.name === "string") this.#credentialHeaders.add(scheme.name.toLowerCase());
-    }
+    for (const header of new Credentials(document).headerKeys()) this.#credentialHeaders.add(header);
   }
 
   #collectNames(node: unknown, depth: number): void {

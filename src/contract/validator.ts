@@ -1,6 +1,7 @@
 // Validates requests and responses against the bundled contract with Ajv (JSON Schema 2020-12), closing the gaps in Prism's own checks.
 import type { Ajv2020, ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { anchorRefs, CONTRACT_ID, createContractAjv } from "./ajv.ts";
+import { Credentials } from "./credentials.ts";
 import { deref, type ContractOperation } from "./operations.ts";
 import { isObject, type JsonObject } from "./json.ts";
 import { closeNonExhaustiveEnums } from "./open-enums.ts";
@@ -137,9 +138,11 @@ export class ContractValidator {
   readonly #responseValidators = new WeakMap<ContractOperation, Map<number, ValidateFunction | null | string>>();
   /** The security headers of each operation's alternatives, lower-case, worked out once. */
   readonly #acceptedHeaders = new WeakMap<ContractOperation, string[][]>();
+  readonly #credentials: Credentials;
 
   constructor(document: JsonObject) {
     this.#document = document;
+    this.#credentials = new Credentials(document);
     const closed = closeNonExhaustiveEnums(document);
     this.#requests = createContractAjv(closed);
     // Query and path values arrive as text: "25" must count as the integer 25, "a" as the list ["a"].
@@ -159,8 +162,9 @@ export class ContractValidator {
 
   /** The header of a security scheme, lower-case. */
   #schemeHeader(name: string): string {
-    const schemes = (this.#document.components as JsonObject).securitySchemes as JsonObject;
-    return String(deref(this.#document, schemes[name]).name).toLowerCase();
+    const credential = this.#credentials.scheme(name);
+    if (credential === undefined) throw new Error(`no security scheme ${name} in the contract`);
+    return credential.headerKey;
   }
 
   /** The security header an operation needs (its first requirement's), by the scheme's definition. */
@@ -187,9 +191,7 @@ export class ContractValidator {
     if (accepted.some((headersOfOne) => headersOfOne.every(present))) return undefined;
     const wanted = accepted.map((headersOfOne) => headersOfOne.join(" and ")).join(", or ");
     const acceptedHeaders = new Set(accepted.flat());
-    const others = Object.values((this.#document.components as JsonObject).securitySchemes as JsonObject)
-      .map((scheme) => String(deref(this.#document, scheme).name).toLowerCase())
-      .filter((header) => !acceptedHeaders.has(header) && present(header));
+    const others = this.#credentials.headerKeys().filter((header) => !acceptedHeaders.has(header) && present(header));
     return others.length === 0
       ? `The ${wanted} header is missing.`
       : `This operation takes ${wanted}; ${others.join(" and ")} is another kind of credential and is not accepted here.`;

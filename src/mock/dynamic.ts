@@ -4,7 +4,6 @@ import type http from "node:http";
 import { canonicalPath, type RouteMatch } from "../contract/router.ts";
 import { detailsLine, type ContractValidator } from "../contract/validator.ts";
 import type { Choice } from "./answers.ts";
-import { FORWARDED_HEADERS } from "./http.ts";
 
 /** How many answers Prism may invent for one dynamic request before the declared example stands in. */
 const DYNAMIC_ATTEMPTS = 3;
@@ -47,17 +46,19 @@ export interface DynamicRequest {
   /** The parsed body, as the pipeline read it. */
   body: unknown;
   choice: Choice;
+  /** The request headers Prism is given: those an answer depends on. */
+  headers: string[];
 }
 
 export async function dynamicAnswer(
   invent: Inventor | undefined,
   validator: ContractValidator,
-  { req, match, url, method, body, choice }: DynamicRequest,
+  { req, match, url, method, body, choice, headers: forwarded }: DynamicRequest,
   log: (line: string) => void,
 ): Promise<DynamicOutcome> {
   if (invent === undefined) return { why: PRISM_NOT_INSTALLED };
   const headers: Record<string, string> = {};
-  for (const name of FORWARDED_HEADERS) {
+  for (const name of forwarded) {
     const value = req.headers[name];
     if (typeof value === "string") headers[name] = value;
   }

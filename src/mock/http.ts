@@ -62,7 +62,8 @@ export function readBody(req: http.IncomingMessage): Promise<string | undefined>
   });
 }
 
-export const FORWARDED_HEADERS = ["accept", "content-type", "prefer", "x-svc-api-key", "x-svc-link-token", "x-management-key", "x-svc-org-key"];
+/** The headers a request's answer depends on besides the credentials (which `Credentials.headerKeys()` names). */
+export const ANSWER_HEADERS = ["accept", "content-type", "prefer"];
 
 /** Front ends call the mock from their own dev server's origin, so every answer allows any origin. */
 export function corsHeaders(req: http.IncomingMessage): string[] {
@@ -74,10 +75,11 @@ export function allowCors(req: http.IncomingMessage, res: http.ServerResponse): 
   for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
 }
 
-export function answerPreflight(req: http.IncomingMessage, res: http.ServerResponse, methods: string[]): void {
+/** A CORS preflight's answer: these methods, and the headers asked for (or, when none were named, the ones the mock reads). */
+export function answerPreflight(req: http.IncomingMessage, res: http.ServerResponse, methods: string[], readHeaders: string[]): void {
   res.writeHead(204, {
     "access-control-allow-methods": methods.join(", "),
-    "access-control-allow-headers": req.headers["access-control-request-headers"] ?? FORWARDED_HEADERS.join(", "),
+    "access-control-allow-headers": req.headers["access-control-request-headers"] ?? readHeaders.join(", "),
     "access-control-max-age": "600",
   });
   res.end();

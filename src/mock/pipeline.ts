@@ -8,7 +8,8 @@ import { answersOf, parsePrefer, pick, type Choice, type OperationAnswers, type 
 import { chooseBranch } from "../contract/mock-branches.ts";
 import { DYNAMIC_FALLBACK, dynamicAnswer, type Inventor } from "./dynamic.ts";
 import { serveStatic, type StaticFile } from "./static-files.ts";
-import { acceptsJson, allowCors, answerPreflight, corsHeaders, JSON_TYPE, readBody, requestTarget, sendError } from "./http.ts";
+import { Credentials } from "../contract/credentials.ts";
+import { acceptsJson, ANSWER_HEADERS, allowCors, answerPreflight, corsHeaders, JSON_TYPE, readBody, requestTarget, sendError } from "./http.ts";
 import { listOperations } from "../contract/operations.ts";
 import { StatefulMock } from "./state/handlers.ts";
 import { CONTROL_METHODS, CONTROL_PATH, notStateful } from "./state/control.ts";
@@ -72,6 +73,8 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
   const document = options.stateful === undefined ? options.document : allowLoopbackWebhooks(options.document);
   const router = createRouter(document);
   const validator = new ContractValidator(document);
+  /** The request headers an answer depends on: the content negotiation, Prefer, and every credential. */
+  const readHeaders = [...ANSWER_HEADERS, ...new Credentials(document).headerKeys()];
   const stateful = options.stateful === undefined ? undefined : new StatefulMock({ document, operations: listOperations(document), ...options.stateful, log: options.log });
   /** The checked, serialized bodies of stable answers (stored objects that never change), by the object. */
   const checkedBodies = new WeakMap<object, Buffer>();
@@ -122,7 +125,7 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
       // A browser's test suite resets and moves the clock too: its preflight is answered like an operation's.
       if (x.method === "OPTIONS" && x.req.headers["access-control-request-method"] !== undefined) {
         allowCors(x.req, x.res);
-        answerPreflight(x.req, x.res, CONTROL_METHODS);
+        answerPreflight(x.req, x.res, CONTROL_METHODS, readHeaders);
         return ANSWERED;
       }
       // Only a request to /_mock/state waits for its body here: every other one goes on without a promise.
@@ -133,7 +136,7 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
     function preflight(x) {
       if (x.method !== "OPTIONS" || x.req.headers["access-control-request-method"] === undefined || !router.pathExists(x.url.pathname)) return undefined;
       allowCors(x.req, x.res);
-      answerPreflight(x.req, x.res, router.methodsAt(x.url.pathname));
+      answerPreflight(x.req, x.res, router.methodsAt(x.url.pathname), readHeaders);
       return ANSWERED;
     },
     function staticFile(x) {
@@ -215,7 +218,7 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
     async function respond(x) {
       let fallback: string[] = [];
       if (x.choice.dynamic === true) {
-        const dynamic = await dynamicAnswer(options.prism, validator, { req: x.req, match: x.match, url: x.url, method: x.method, body: x.body, choice: x.choice }, options.log);
+        const dynamic = await dynamicAnswer(options.prism, validator, { req: x.req, match: x.match, url: x.url, method: x.method, body: x.body, choice: x.choice, headers: readHeaders }, options.log);
         if (dynamic.answer) {
           // The headers the contract requires of that status (a 429's Retry-After), as a declared answer sends them.
           const required = answersFor(x.match).byStatus.get(dynamic.answer.status)?.values().next().value?.headers ?? [];

@@ -9,8 +9,8 @@ import * as esbuild from "esbuild";
 import createFetchClient from "openapi-fetch";
 import { createClient } from "../../generated/client/index.js";
 import type { paths } from "../../generated/schema.js";
-import { repoRoot } from "../../scripts/lib/paths.ts";
-import { binPath } from "../../scripts/lib/tools.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
+import { binPath } from "../../scripts/build/lib/tools.ts";
 
 const run = promisify(execFile);
 

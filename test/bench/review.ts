@@ -1,7 +1,7 @@
 // The review of an unchanged tree (`npm run review -- --base HEAD`) beside `npm run lint` alone, timed in the same run.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { repoRoot } from "../../scripts/lib/paths.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import type { Figure } from "./client.ts";
 
 const run = promisify(execFile);

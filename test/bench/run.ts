@@ -1,7 +1,7 @@
 // `npm run bench`: prints every benchmark figure beside its baseline from the same run, as a ratio, and writes them as JSON to .tmp/bench/.
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { repoRoot } from "../../scripts/lib/paths.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { parseArgs } from "node:util";
 import { clientFigures, type Figure } from "./client.ts";
 import { mockFigures } from "./mock.ts";

@@ -4,7 +4,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../scripts/lib/paths.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { startHostile, type HostileServer } from "../support/hostile-servers.ts";
 
 /** The bound for the client: about 190 MB resident, where reading the bomb whole took 2.15 GB. */

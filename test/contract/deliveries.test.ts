@@ -3,7 +3,7 @@
 // kept to its last DELIVERY_LOG entries; the mock's log writes an endpoint's URL without its query.
 import http from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { listenOnLoopback, type Listening } from "../../scripts/lib/loopback-server.ts";
+import { listenOnLoopback, type Listening } from "../../src/net/loopback-server.ts";
 import { createDeliverer, DELIVERY_CONCURRENCY, DELIVERY_QUEUE } from "../../src/mock/state/deliveries.ts";
 import { DEFAULT_SETTINGS, DELIVERY_LOG, newTeam, type TeamState } from "../../src/mock/state/model.ts";
 import { parseWebhook } from "../../generated/webhooks/index.js";

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRISM_FAILED, PRISM_NOT_INSTALLED, type InventedAnswer, type InventRequest, type Inventor } from "../../src/mock/dynamic.ts";
 import { createMockHost } from "../../src/mock/host.ts";
-import { readBundle } from "../../scripts/lib/paths.ts";
+import { readBundle } from "../../scripts/build/lib/paths.ts";
 import { assertMatchesContract } from "../support/contract.ts";
 import { TEST_API_KEY } from "../support/keys.ts";
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRISM_FAILED } from "../../src/mock/dynamic.ts";
 import { createMockHost } from "../../src/mock/host.ts";
 import { findPrism, prismInventor } from "../../src/mock/prism.ts";
-import { readBundle, repoRoot } from "../../scripts/lib/paths.ts";
+import { readBundle, repoRoot } from "../../scripts/build/lib/paths.ts";
 import { assertMatchesContract, operation, responseExample } from "../support/contract.ts";
 import { VALID_CALLS } from "../support/calls.ts";
 import { CREDENTIALS, validTarget } from "../support/raw-http.ts";

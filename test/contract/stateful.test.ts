@@ -3,12 +3,12 @@
 // against the contract before it is sent.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
+import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 import { createMockHost } from "../../src/mock/host.ts";
 import { listOperations } from "../../src/contract/operations.ts";
 import { validCall } from "../../src/contract/valid-calls.ts";
 import { MAX_RECORD_BODY } from "../../src/mock/state/model.ts";
-import { readBundle, bundleJsonPath } from "../../scripts/lib/paths.ts";
+import { readBundle, bundleJsonPath } from "../../scripts/build/lib/paths.ts";
 import { responseExample } from "../support/contract.ts";
 
 let mock: RunningMock;

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readBundle } from "../../scripts/lib/paths.ts";
+import { readBundle } from "../../scripts/build/lib/paths.ts";
 import { createMockHost } from "../../src/mock/host.ts";
 import { chooseEncoding, REFERENCE_ALIASES } from "../../src/mock/static-files.ts";
 import { request as rawRequest } from "node:http";

@@ -2,7 +2,7 @@
 // path item per family, and every kind's example payload valid against its schema, with no `is_final` anywhere.
 import { describe, expect, it } from "vitest";
 import { deref } from "../../src/contract/operations.ts";
-import { examplePayloads } from "../../scripts/send-events.ts";
+import { examplePayloads } from "../../scripts/commands/send-events.ts";
 import { createContractAjv, anchorRefs } from "../../src/contract/ajv.ts";
 import { walkObjects, type JsonObject } from "../../src/contract/json.ts";
 import { contract } from "../support/contract.ts";

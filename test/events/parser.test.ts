@@ -11,7 +11,7 @@ import {
   WebhookPayloadError,
   WebhookVerificationError,
 } from "../../generated/webhooks/index.js";
-import { examplePayloads } from "../../scripts/send-events.ts";
+import { examplePayloads } from "../../scripts/commands/send-events.ts";
 import { contract } from "../support/contract.ts";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";

@@ -4,8 +4,8 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseWebhook } from "../../generated/webhooks/index.js";
-import { sendEvents } from "../../scripts/send-events.ts";
-import { repoRoot } from "../../scripts/lib/paths.ts";
+import { sendEvents } from "../../scripts/commands/send-events.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { startStub, type StubServer } from "../support/stub-server.ts";
 import { contract } from "../support/contract.ts";
 
@@ -47,7 +47,7 @@ describe("npm run events", () => {
 
   it("runs as a command: one kind, a summary line, exit 0 when delivered and 1 when refused", async () => {
     receiverSecret = SECRET;
-    const args = ["tsx", "scripts/send-events.ts", "--to", receiver.url, "--kind", "daily.data.sleep_cycle.created", "--secret", SECRET];
+    const args = ["tsx", "scripts/commands/send-events.ts", "--to", receiver.url, "--kind", "daily.data.sleep_cycle.created", "--secret", SECRET];
     const ok = await run("npx", args, { cwd: repoRoot });
     expect(ok.stdout).toMatch(/^204 .* daily\.data\.sleep_cycle\.created {2}delivered$/m);
     expect(ok.stdout).toContain("events: 1 delivered, 0 refused or unanswered");
@@ -71,7 +71,7 @@ describe("npm run events", () => {
   });
 
   it("says so, and exits 2, for a kind the contract does not have", async () => {
-    const failed = await run("npx", ["tsx", "scripts/send-events.ts", "--to", receiver.url, "--kind", "daily.data.nothing.created"], { cwd: repoRoot }).catch(
+    const failed = await run("npx", ["tsx", "scripts/commands/send-events.ts", "--to", receiver.url, "--kind", "daily.data.nothing.created"], { cwd: repoRoot }).catch(
       (error: { code: number; stderr: string }) => error,
     );
     expect("code" in failed ? failed.code : 0).toBe(2);

@@ -1,7 +1,7 @@
 // publint (strict) and Are the Types Wrong (node16 profile) find nothing wrong with the package as npm would pack it.
 import { describe, expect, it } from "vitest";
-import { binPath } from "../../scripts/lib/tools.ts";
-import { repoRoot } from "../../scripts/lib/paths.ts";
+import { binPath } from "../../scripts/build/lib/tools.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { run } from "../support/packed.ts";
 
 describe("package checks", () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { maskCredential, Redactor, REMOVED } from "../../src/contract/redact.ts";
 import type { JsonObject } from "../../src/contract/json.ts";
-import { redactHarEntry } from "../../scripts/verify/har.ts";
+import { redactHarEntry } from "../../src/verify/har.ts";
 import { contract, operation, requestExample, responseExample } from "../support/contract.ts";
 
 const insurance = requestExample("createInsurance", "commercial_plan") as JsonObject;
@@ -107,7 +107,7 @@ describe("the redactor on query parameters and compositions it meets in other co
           properties: { tokens: { type: "object", "x-svc-data": "none", additionalProperties: { type: "string", "x-svc-data": "secret" } } },
         },
       },
-      securitySchemes: { key: { type: "apiKey", in: "header", name: "X-Key" } },
+      securitySchemes: { TeamApiKey: { type: "apiKey", in: "header", name: "X-Key" } },
     },
   };
 

@@ -10,10 +10,10 @@ import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listOperations } from "../../src/contract/operations.ts";
-import { readBundle, referenceHtmlPath, repoRoot } from "../../scripts/lib/paths.ts";
-import { referenceStale } from "../../scripts/build.ts";
-import { DATA_NOTES } from "../../scripts/reference/data-notes.ts";
-import { referenceDocument } from "../../scripts/reference/document.ts";
+import { readBundle, referenceHtmlPath, repoRoot } from "../../scripts/build/lib/paths.ts";
+import { referenceStale } from "../../scripts/build/build.ts";
+import { DATA_NOTES } from "../../scripts/build/reference/data-notes.ts";
+import { referenceDocument } from "../../scripts/build/reference/document.ts";
 import { BROWSER_INSTALL, findBrowser, launchBrowser, openReaderPage, waitForReference, type ReaderPage } from "../support/browser.ts";
 import { freePort } from "../support/net.ts";
 import { launchStart } from "../support/start-process.ts";
@@ -31,7 +31,7 @@ let eventKinds: string[];
 
 beforeAll(async () => {
   if (executable === undefined) return;
-  if (await referenceStale()) await (await import("../../scripts/build-docs.ts")).buildReference();
+  if (await referenceStale()) await (await import("../../scripts/build/build-docs.ts")).buildReference();
   const document = referenceDocument(await readBundle());
   operationSummaries = listOperations(document).map((op) => String(op.operation.summary));
   eventKinds = Object.keys(document.webhooks as object);

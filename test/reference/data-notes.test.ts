@@ -3,10 +3,10 @@
 // explains the marks and what the package does with marked values, and the published bundle gets none of this prose.
 import { beforeAll, describe, expect, it } from "vitest";
 import { isObject, walkObjects, type JsonObject } from "../../src/contract/json.ts";
-import { readBundle } from "../../scripts/lib/paths.ts";
-import { DATA_LABELS, DATA_MARK, DATA_NOTES, markedName, markedNodes, REMOVED, shownDescription } from "../../scripts/reference/data-notes.ts";
-import { referenceDocument } from "../../scripts/reference/document.ts";
-import { unwrapMarkdown } from "../../scripts/reference/prose.ts";
+import { readBundle } from "../../scripts/build/lib/paths.ts";
+import { DATA_LABELS, DATA_MARK, DATA_NOTES, markedName, markedNodes, REMOVED, shownDescription } from "../../scripts/build/reference/data-notes.ts";
+import { referenceDocument } from "../../scripts/build/reference/document.ts";
+import { unwrapMarkdown } from "../../scripts/build/reference/prose.ts";
 
 let contract: JsonObject;
 let reference: JsonObject;

@@ -6,11 +6,11 @@ import type { JsonObject } from "../../src/contract/json.ts";
 import { deref, listOperations } from "../../src/contract/operations.ts";
 import { CONTROL_PATH } from "../../src/mock/state/control.ts";
 import { ANOTHER_MFA_CODE, WRONG_MFA_CODE } from "../../src/mock/state/link.ts";
-import { readBundle } from "../../scripts/lib/paths.ts";
-import { BADGES } from "../../scripts/reference/badges.ts";
-import { referenceDocument } from "../../scripts/reference/document.ts";
-import { expandEventOperations, FAMILY_TAGS } from "../../scripts/reference/event-operations.ts";
-import { unwrapMarkdown } from "../../scripts/reference/prose.ts";
+import { readBundle } from "../../scripts/build/lib/paths.ts";
+import { BADGES } from "../../scripts/build/reference/badges.ts";
+import { referenceDocument } from "../../scripts/build/reference/document.ts";
+import { expandEventOperations, FAMILY_TAGS } from "../../scripts/build/reference/event-operations.ts";
+import { unwrapMarkdown } from "../../scripts/build/reference/prose.ts";
 
 let contract: JsonObject;
 let reference: JsonObject;

@@ -6,10 +6,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { listOperations } from "../../src/contract/operations.ts";
-import { readBundle, repoRoot } from "../../scripts/lib/paths.ts";
-import { runTool } from "../../scripts/lib/tools.ts";
-import { serviceBaseUrl, type CodeSample } from "../../scripts/reference/code-samples.ts";
-import { referenceDocument } from "../../scripts/reference/document.ts";
+import { readBundle, repoRoot } from "../../scripts/build/lib/paths.ts";
+import { runTool } from "../../scripts/build/lib/tools.ts";
+import { serviceBaseUrl, type CodeSample } from "../../scripts/build/reference/code-samples.ts";
+import { referenceDocument } from "../../scripts/build/reference/document.ts";
 import { mockUrl } from "../support/mock.ts";
 
 const run = promisify(execFile);

@@ -1,7 +1,7 @@
 // The breaking-change detector on pairs of small documents: a base, and the same document with one change, per rule of
 // openapi/breaking-changes.md, each with the classification it must get.
 import { describe, expect, it } from "vitest";
-import { diffContracts, type ContractChange } from "../../scripts/review/contract-diff.ts";
+import { diffContracts, type ContractChange } from "../../scripts/commands/review/contract-diff.ts";
 
 type Doc = Record<string, any>;
 

@@ -6,8 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../scripts/lib/paths.ts";
-import { review } from "../../scripts/review.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
+import { review } from "../../scripts/commands/review.ts";
 
 const run = promisify(execFile);
 const FIXTURE = path.join(repoRoot, "test/fixtures/review/repo");
@@ -92,7 +92,7 @@ describe("npm run review", () => {
     const summary = path.join(dir, "..", `${path.basename(dir)}-summary.md`);
     made.push(summary);
     const env = { ...process.env, GITHUB_STEP_SUMMARY: summary };
-    const cli = await run(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts/review.ts"), "--root", dir, "--base", "HEAD", "--format", "github-actions"], { cwd: repoRoot, env }).then(
+    const cli = await run(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts/commands/review.ts"), "--root", dir, "--base", "HEAD", "--format", "github-actions"], { cwd: repoRoot, env }).then(
       () => ({ code: 0, stdout: "" }),
       (error: { code: number; stdout: string }) => error,
     );
@@ -110,7 +110,7 @@ describe("npm run review", () => {
     });
     await git(dir, "commit", "-qam", "broken");
     await writeFile(path.join(dir, "openapi/openapi.yaml"), await readFile(path.join(FIXTURE, "openapi/openapi.yaml"), "utf8"));
-    const cli = await run(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts/review.ts"), "--root", dir, "--base", "HEAD"], { cwd: repoRoot }).then(
+    const cli = await run(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts/commands/review.ts"), "--root", dir, "--base", "HEAD"], { cwd: repoRoot }).then(
       () => ({ code: 0, stderr: "" }),
       (error: { code: number; stderr: string }) => error,
     );

@@ -4,8 +4,8 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../scripts/lib/paths.ts";
-import { staleWaivers, waiversInForce } from "../../scripts/review/waivers.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
+import { staleWaivers, waiversInForce } from "../../scripts/commands/review/waivers.ts";
 
 const FIXTURE = path.join(repoRoot, "test/fixtures/review/repo");
 const made: string[] = [];

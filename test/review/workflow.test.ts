@@ -6,7 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import YAML from "yaml";
-import { repoRoot } from "../../scripts/lib/paths.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
 
 const run = promisify(execFile);
 
@@ -28,7 +28,7 @@ describe(".github/workflows/review.yml", async () => {
     const accept = String(review.env.ACCEPT_BREAKING);
     expect(accept).toContain("'breaking-change'");
     options.push(...[...accept.matchAll(/--[a-z-]+/g)].map((match) => match[0]));
-    const { stdout: usage } = await run(process.execPath, ["--import", "tsx", "scripts/review.ts", "--help"], { cwd: repoRoot });
+    const { stdout: usage } = await run(process.execPath, ["--import", "tsx", "scripts/commands/review.ts", "--help"], { cwd: repoRoot });
     for (const option of options) expect(usage, option).toContain(option);
     expect(options).toEqual(expect.arrayContaining(["--base", "--format", "--accept-breaking"]));
     expect(String(review.run)).toContain("github-actions");

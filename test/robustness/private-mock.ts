@@ -1,5 +1,5 @@
 // A mock of the robustness suite's own, started like the suite's (startMock), so a request that takes the mock down fails these tests and not every other file sharing test/global-setup.ts's mock.
-import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
+import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 
 let running: RunningMock | undefined;
 

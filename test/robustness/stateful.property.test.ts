@@ -5,7 +5,7 @@
 import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
+import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 import { operations, validator } from "../support/contract.ts";
 
 const RUNS = Math.max(20, Math.round(Number(process.env.ROBUSTNESS_RUNS ?? 300) / 6));

@@ -1,7 +1,7 @@
 // A proxy on 127.0.0.1 in front of a server (a mock the test started) that passes every exchange through but the ones
 // a test alters: a server right except for one thing, to show that a checker finds exactly that thing.
 import http from "node:http";
-import { listenOnLoopback } from "../../scripts/lib/loopback-server.ts";
+import { listenOnLoopback } from "../../src/net/loopback-server.ts";
 
 export interface Exchange {
   method: string;

@@ -3,8 +3,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { waitForPort } from "./net.ts";
-import { repoRoot } from "../../scripts/lib/paths.ts";
-import { toolEnv } from "../../scripts/lib/tools.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
+import { toolEnv } from "../../scripts/build/lib/tools.ts";
 
 const PRISM_CLI = path.join(repoRoot, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
 

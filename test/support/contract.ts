@@ -1,7 +1,7 @@
 // Reads the bundled contract for tests: its operations, their declared examples, and an Ajv validator of requests and responses.
 import { ContractValidator } from "../../src/contract/validator.ts";
 import { deref, listOperations, type ContractOperation } from "../../src/contract/operations.ts";
-import { readBundle } from "../../scripts/lib/paths.ts";
+import { readBundle } from "../../scripts/build/lib/paths.ts";
 import type { JsonObject } from "../../src/contract/json.ts";
 
 export const contract = (await readBundle()) as JsonObject;

@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { cp, mkdir, mkdtemp, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { repoRoot } from "../../scripts/lib/paths.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
 
 export async function freshCopy(): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "svc-start-"));

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { findPrism, loadPrism, type PrismHttp } from "../../src/mock/prism.ts";
-import { readBundle, repoRoot } from "../../scripts/lib/paths.ts";
+import { readBundle, repoRoot } from "../../scripts/build/lib/paths.ts";
 
 const entry = findPrism([path.join(repoRoot, "package.json")])!;
 const prismHttp = process.argv[2] === "english" ? loadPrism(entry).prismHttp : (createRequire(entry)(entry) as PrismHttp);

@@ -4,9 +4,9 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { binPath, toolEnv } from "../../scripts/lib/tools.ts";
-import { repoRoot } from "../../scripts/lib/paths.ts";
-import type { Report } from "../../scripts/verify/report.ts";
+import { binPath, toolEnv } from "../../scripts/build/lib/tools.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
+import type { Report } from "../../src/verify/report.ts";
 
 export interface VerifyRun {
   code: number;
@@ -23,7 +23,7 @@ export function runVerify(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs
   const reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-report-"));
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(binPath("tsx"), ["scripts/verify.ts", "--report-dir", reportDir, ...args], { cwd: repoRoot, env: { ...toolEnv, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(binPath("tsx"), ["src/verify/cli.ts", "--report-dir", reportDir, ...args], { cwd: repoRoot, env: { ...toolEnv, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk) => (stdout += chunk));

@@ -1,6 +1,6 @@
 // Launches `npm start` (scripts/start.ts, as npm runs it) as a new process on a port, and waits until it says it listens.
 import { spawn, type ChildProcess } from "node:child_process";
-import { binPath, toolEnv } from "../../scripts/lib/tools.ts";
+import { binPath, toolEnv } from "../../scripts/build/lib/tools.ts";
 
 export interface StartProcess {
   child: ChildProcess;
@@ -10,7 +10,7 @@ export interface StartProcess {
 
 /** Resolves once the process printed "Stop with Ctrl-C"; rejects, with what it printed, if it exits or takes too long. */
 export async function launchStart(cwd: string, port: number, timeoutMs: number, options: string[] = []): Promise<StartProcess> {
-  const child = spawn(binPath("tsx"), ["scripts/start.ts", "--port", String(port), ...options], { cwd, env: toolEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(binPath("tsx"), ["scripts/commands/start.ts", "--port", String(port), ...options], { cwd, env: toolEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), timeoutMs);

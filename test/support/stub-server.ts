@@ -1,6 +1,6 @@
 // A scripted HTTP server on 127.0.0.1 for the client's tests: each test says how to answer and reads what arrived, and when.
 import http from "node:http";
-import { listenOnLoopback } from "../../scripts/lib/loopback-server.ts";
+import { listenOnLoopback } from "../../src/net/loopback-server.ts";
 
 export interface Arrival {
   method: string;

@@ -1,7 +1,7 @@
 // `npm run verify` finds what is wrong with a server that is right but for one thing: a proxy in front of the stateful
 // mock alters one kind of answer, and verify must report exactly that failure, naming the operation, and exit 1.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
+import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 import { startAlteringProxy, type Alter } from "../support/altering-proxy.ts";
 import { failures, runVerify } from "../support/run-verify.ts";
 

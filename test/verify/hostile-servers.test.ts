@@ -7,12 +7,12 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../../scripts/lib/paths.ts";
-import type { Report } from "../../scripts/verify/report.ts";
-import { runVerify } from "../../scripts/verify/run.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
+import type { Report } from "../../src/verify/report.ts";
+import { runVerify } from "../../src/verify/run.ts";
 import { senderAndRedactor } from "../support/verify-sender.ts";
-import { runWorkflows } from "../../scripts/verify/workflows.ts";
-import { toolEnv } from "../../scripts/lib/tools.ts";
+import { runWorkflows } from "../../src/verify/workflows.ts";
+import { toolEnv } from "../../scripts/build/lib/tools.ts";
 import { startHostile, startRecorder, type HostileKind } from "../support/hostile-servers.ts";
 
 let recorder: Awaited<ReturnType<typeof startRecorder>>;

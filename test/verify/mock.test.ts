@@ -2,7 +2,7 @@
 // every check passes and the reports say what the console said; on the stateless mock the operation pass runs to its
 // end and finds nothing wrong, while the flows that need state fail, naming the step and the difference.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
+import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 import { operations } from "../support/contract.ts";
 import { failures, runVerify, type VerifyRun } from "../support/run-verify.ts";
 import { parseXml } from "../support/xml.ts";

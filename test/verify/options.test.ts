@@ -1,8 +1,8 @@
 // `npm run verify`'s command line: what a loopback server and a remote one get by default, and the one line that
 // says what is wrong with a command line it cannot run.
 import { describe, expect, it } from "vitest";
-import { CREDENTIAL_PLACEHOLDERS } from "../../scripts/reference/code-samples.ts";
-import { readVerifyOptions, REMOTE_RATE, type VerifyOptions } from "../../scripts/verify/options.ts";
+import { CREDENTIAL_PLACEHOLDERS } from "../../src/contract/credentials.ts";
+import { readVerifyOptions, REMOTE_RATE, type VerifyOptions } from "../../src/verify/options.ts";
 
 function options(...argv: string[]): VerifyOptions {
   const read = readVerifyOptions(argv, {});

@@ -3,10 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { isObject } from "../../src/contract/json.ts";
 import { validCalls } from "../../src/contract/valid-calls.ts";
-import { requestInput } from "../../scripts/verify/calls.ts";
-import { Fixtures, lifecycles } from "../../scripts/verify/fixtures.ts";
-import { invalidCalls, MAX_INVALID_CALLS } from "../../scripts/verify/invalid-calls.ts";
-import { passOrder } from "../../scripts/verify/operations.ts";
+import { requestInput } from "../../src/verify/calls.ts";
+import { Fixtures, lifecycles } from "../../src/verify/fixtures.ts";
+import { invalidCalls, MAX_INVALID_CALLS } from "../../src/verify/invalid-calls.ts";
+import { passOrder } from "../../src/verify/operations.ts";
 import { contract, operation, operations, validator } from "../support/contract.ts";
 
 const pairs = lifecycles(operations);

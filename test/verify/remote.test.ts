@@ -1,7 +1,7 @@
 // `npm run verify`'s rules for a server that is not on this machine: an API key is required before anything is sent,
 // writes run only with --allow-writes, a check needing a credential not given is skipped naming it; and --rate holds.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { isWrite } from "../../scripts/verify/calls.ts";
+import { isWrite } from "../../src/verify/calls.ts";
 import { operations } from "../support/contract.ts";
 import { startAlteringProxy, type AlteringProxy } from "../support/altering-proxy.ts";
 import { failures, runVerify } from "../support/run-verify.ts";

@@ -4,8 +4,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Check } from "../../scripts/verify/checks.ts";
-import { checkLine, junitXml, summarize, writeReports, type Report } from "../../scripts/verify/report.ts";
+import type { Check } from "../../src/verify/checks.ts";
+import { checkLine, junitXml, summarize, writeReports, type Report } from "../../src/verify/report.ts";
 import { parseXml } from "../support/xml.ts";
 
 const NASTY = `getOrg answered 500 <html>&nbsp;"quoted" 'single' \u0001bell\u0000 ✓ ok`;

@@ -2,8 +2,8 @@
 // spaces them by verify's limiter, and answers 502 naming what happened when the target cannot be reached, redirects
 // (never followed), answers too much, in an encoding left undone or in bytes that are not UTF-8.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { Sender } from "../../scripts/verify/http.ts";
-import { startWorkflowProxy, type WorkflowProxy } from "../../scripts/verify/workflow-proxy.ts";
+import { Sender } from "../../src/verify/http.ts";
+import { startWorkflowProxy, type WorkflowProxy } from "../../src/verify/workflow-proxy.ts";
 import { startHostile, startRecorder, type HostileKind } from "../support/hostile-servers.ts";
 import { freePort } from "../support/net.ts";
 

@@ -3,12 +3,12 @@
 // received and verified) and the stateless mock (the flows that need state fail, naming the step and the difference).
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startMock, type RunningMock } from "../../scripts/lib/mock-server.ts";
-import { redoclyProblems } from "../../scripts/lint.ts";
-import { workflowProblems } from "../../scripts/lint-workflows.ts";
-import { readWorkflows, runWorkflows, type WorkflowRunOptions } from "../../scripts/verify/workflows.ts";
-import { repoRoot } from "../../scripts/lib/paths.ts";
-import { Sender } from "../../scripts/verify/http.ts";
+import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
+import { redoclyProblems } from "../../scripts/commands/lint.ts";
+import { workflowProblems } from "../../scripts/commands/lint-workflows.ts";
+import { readWorkflows, runWorkflows, type WorkflowRunOptions } from "../../src/verify/workflows.ts";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
+import { Sender } from "../../src/verify/http.ts";
 import { senderAndRedactor } from "../support/verify-sender.ts";
 import { responseExample } from "../support/contract.ts";
 

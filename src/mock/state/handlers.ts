@@ -1,6 +1,7 @@
 // The stateful mock's dispatcher: finds the team, token or org a request's credential reaches and hands the call to
 // the operation's handler; an operation without one answers from the examples, once the user or team of its path is
 // known to be there. A cap reached is the declared 429 naming it, never a record dropped.
+import { Credentials, type CredentialKind } from "../../contract/credentials.ts";
 import type { JsonObject } from "../../contract/json.ts";
 import { deref, type ContractOperation } from "../../contract/operations.ts";
 import { Examples, refuse, type StateAnswer, type StateCall } from "./answers.ts";
@@ -51,32 +52,27 @@ export interface StatefulMockOptions {
   log: (line: string) => void;
 }
 
-/** Which credential a security scheme is: the regular API's team key, the link token, or a management key. */
-type CredentialKind = "team" | "token" | "management";
-const SCHEME_KINDS: Record<string, CredentialKind> = { TeamApiKey: "team", LinkToken: "token", ManagementKey: "management", OrgKey: "management" };
 
 export class StatefulMock {
   readonly store: StateStore;
   readonly #examples: Examples;
   readonly #deliver: Deliver;
-  /** Each scheme's header, lower-case. */
-  readonly #headers = new Map<string, string>();
+  readonly #credentials: Credentials;
 
   constructor(options: StatefulMockOptions) {
     this.store = new StateStore(options.caps, options.defaults);
     this.#examples = new Examples(options.document, options.operations);
     this.#deliver = createDeliverer(options.log);
-    const schemes = ((options.document.components as JsonObject).securitySchemes ?? {}) as JsonObject;
-    for (const [name, scheme] of Object.entries(schemes)) this.#headers.set(name, String(deref(options.document, scheme).name).toLowerCase());
+    this.#credentials = new Credentials(options.document);
   }
 
   /** The first credential the request sends of the schemes an operation accepts, with its kind. */
   credential(operation: ContractOperation, headers: StateCall["headers"]): { kind: CredentialKind; value: string } | undefined {
     for (const alternative of operation.securityAlternatives) {
       for (const scheme of alternative) {
-        const value = headers[this.#headers.get(scheme) ?? ""];
-        const kind = SCHEME_KINDS[scheme];
-        if (typeof value === "string" && value !== "" && kind !== undefined) return { kind, value };
+        const credential = this.#credentials.scheme(scheme);
+        const value = credential === undefined ? undefined : headers[credential.headerKey];
+        if (typeof value === "string" && value !== "" && credential !== undefined) return { kind: credential.kind, value };
       }
     }
     return undefined;
@@ -84,7 +80,7 @@ export class StatefulMock {
 
   /** The header of a scheme, lower-case (`x-svc-api-key` for TeamApiKey). */
   header(scheme: string): string {
-    return this.#headers.get(scheme) ?? "";
+    return this.#credentials.scheme(scheme)?.headerKey ?? "";
   }
 
   /**

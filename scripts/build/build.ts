@@ -1,0 +1,116 @@
+// Makes every file in generated/ (bundle, types, client, mock command, traceability table, reference) from openapi/, writing only what changed; does
+// nothing, in milliseconds, when the hash of its inputs is the one generated/inputs.sha256 recorded.
+import { readdir, readFile, stat, writeFile, mkdir } from "node:fs/promises";
+import path from "node:path";
+import { isMain } from "./lib/cli.ts";
+import { bundleJsonPath, generatedDir, referenceHtmlPath, repoRoot } from "./lib/paths.ts";
+import { inputsHash } from "./inputs-hash.ts";
+
+const INPUTS_HASH = "inputs.sha256";
+/** What makes the reference from the bundle: build-docs.ts and everything in scripts/reference/. */
+const referenceScriptsDir = path.join(repoRoot, "scripts", "build", "reference");
+
+/** Every committed artifact, by its name under generated/, as the current sources make it. */
+/**
+ * Every committed artifact, by its name under generated/, as the current sources make it: the bundle first, then,
+ * through `onBundle`, a chance to start work that needs only the bundle (the reference) while the rest renders.
+ */
+export async function renderArtifacts(onBundle?: (bundle: Record<string, string>) => Promise<void>): Promise<Record<string, string>> {
+  // Loaded here, not at the top: a build with nothing to do must not pay for TypeScript, Redocly and esbuild. The
+  // bundle (a Redocly process) starts first, and TypeScript and esbuild load while it runs.
+  const { bundleContract, renderBundle } = await import("./bundle.ts");
+  const bundling = bundleContract();
+  const [{ renderTypes }, { renderClient }, { renderMockCommand }, { renderTraceability }] = await Promise.all([
+    import("./generate-types.ts"),
+    import("./generate-client.ts"),
+    import("./build-mock.ts"),
+    import("./generate-traceability.ts"),
+  ]);
+  const document = await bundling;
+  const { yaml, json } = renderBundle(document);
+  const bundle = { "openapi.yaml": yaml, "openapi.json": json };
+  const alongside = onBundle?.(bundle);
+  const types = await renderTypes(structuredClone(document));
+  const rest = {
+    "schema.d.ts": types,
+    "schema.d.cts": types,
+    ...(await renderClient(document)),
+    ...(await renderMockCommand()),
+    "traceability.md": await renderTraceability(),
+    [INPUTS_HASH]: await inputsHash(),
+  };
+  await alongside;
+  return { ...bundle, ...rest };
+}
+
+/** Whether generated/ was made from exactly the current inputs (the reference aside, which is not committed). */
+export async function upToDate(): Promise<boolean> {
+  const [recorded, current] = await Promise.all([readFile(path.join(generatedDir, INPUTS_HASH), "utf8").catch(() => ""), inputsHash()]);
+  return recorded === current;
+}
+
+/** The names of committed artifacts whose file differs from what the sources make now. */
+export async function staleArtifacts(rendered: Record<string, string>): Promise<string[]> {
+  const stale: string[] = [];
+  for (const [name, text] of Object.entries(rendered)) {
+    const current = await readFile(path.join(generatedDir, name), "utf8").catch(() => undefined);
+    if (current !== text) stale.push(name);
+  }
+  return stale;
+}
+
+async function isOlder(file: string, than: string): Promise<boolean> {
+  const [a, b] = await Promise.all([stat(file).catch(() => undefined), stat(than)]);
+  return a === undefined || a.mtimeMs < b.mtimeMs;
+}
+
+/** Whether the reference is missing or older than the bundle it shows or the scripts that make it from the bundle. */
+export async function referenceStale(): Promise<boolean> {
+  const makers = [path.join(repoRoot, "scripts", "build", "build-docs.ts"), ...(await readdir(referenceScriptsDir)).map((name) => path.join(referenceScriptsDir, name))];
+  for (const source of [bundleJsonPath, ...makers]) if (await isOlder(referenceHtmlPath, source)) return true;
+  return false;
+}
+
+/**
+ * Brings the committed artifacts of generated/ up to date and returns what it rewrote: nothing, without rendering,
+ * when the inputs' hash is the recorded one. The reference is built too unless `reference: false` (npm start builds
+ * it after the mock listens).
+ */
+export async function build(options: { log?: (line: string) => void; reference?: boolean } = {}): Promise<string[]> {
+  const log = options.log ?? console.log;
+  const written: string[] = [];
+  const write = async (files: Record<string, string>) => {
+    const stale = await staleArtifacts(files);
+    for (const name of stale) {
+      await mkdir(path.dirname(path.join(generatedDir, name)), { recursive: true });
+      await writeFile(path.join(generatedDir, name), files[name]!);
+    }
+    written.push(...stale);
+  };
+  const reference = async () => {
+    const { buildReference } = await import("./build-docs.ts");
+    await buildReference();
+    log("build: wrote generated/reference.html");
+    written.push("reference.html");
+  };
+  if (await upToDate()) {
+    log("build: generated/ is up to date (its inputs are unchanged)");
+    if (options.reference !== false && (await referenceStale())) await reference();
+    return written;
+  }
+  // The bundle is written as soon as it is made, so the reference (Redocly, the slowest step) is built from it while
+  // the types and the client render: a full build takes the longer of the two, not their sum.
+  const rendered = await renderArtifacts(async (bundle) => {
+    await write(bundle);
+    if (options.reference !== false && (await referenceStale())) await reference();
+  });
+  await write(rendered);
+  const artifacts = written.filter((name) => name !== "reference.html");
+  log(artifacts.length ? `build: wrote ${artifacts.map((n) => `generated/${n}`).join(", ")}` : "build: generated/ is up to date");
+  return written;
+}
+
+if (isMain(import.meta.url)) {
+  // --no-reference: leave the reference to the caller (npm start builds it after listening).
+  await build({ reference: !process.argv.slice(2).includes("--no-reference") });
+}

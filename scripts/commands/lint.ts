@@ -1,0 +1,80 @@
+// Lints the contract with Spectral (sources and bundle) and Redocly (sources), and returns each finding as one line;
+// `npm start` uses it when the contract changed, the lint tests hold the same commands, and the review reads the same
+// results for any tree (a fixture repository, or the ruleset with its waivers left out).
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { repoRoot } from "../build/lib/paths.ts";
+import { runTool } from "../build/lib/tools.ts";
+
+export interface SpectralFinding {
+  code: string;
+  message: string;
+  source?: string;
+  path: (string | number)[];
+  severity: number;
+  range?: { start: { line: number } };
+}
+
+export interface RedoclyProblem {
+  ruleId: string;
+  severity: string;
+  message: string;
+  location?: { source?: { ref?: string }; pointer?: string }[];
+}
+
+function lastLine(text: string): string {
+  return text.split("\n").map((line) => line.trim()).filter(Boolean).at(-1) ?? "(no output)";
+}
+
+/** A tool's JSON report: its output from the first `opening` character on (tools print banners before it). */
+function report<T>(tool: string, run: { stdout: string; stderr: string }, opening: "[" | "{"): T {
+  const start = run.stdout.indexOf(opening);
+  if (start < 0) throw new Error(`${tool} gave no report: ${lastLine(run.stderr || run.stdout)}`);
+  return JSON.parse(run.stdout.slice(start)) as T;
+}
+
+/** Spectral's findings on a tree's sources and, when it has one, its bundle; `ruleset` may be a copy elsewhere. */
+export async function spectralFindings({ root = repoRoot, ruleset = ".spectral.yaml" }: { root?: string; ruleset?: string } = {}): Promise<SpectralFinding[]> {
+  const targets = ["openapi/openapi.yaml", ...(existsSync(path.join(root, "generated/openapi.json")) ? ["generated/openapi.json"] : [])];
+  const run = await runTool("spectral", ["lint", "--ruleset", ruleset, "--format", "json", "--quiet", "--fail-severity", "hint", ...targets], { allowFailure: true, cwd: root });
+  return report<SpectralFinding[]>("spectral", run, "[");
+}
+
+/**
+ * The JSON objects a tool printed one after another (Redocly prints one report per API of redocly.yaml), found by
+ * counting braces outside strings.
+ */
+export function concatenatedObjects<T>(text: string): T[] {
+  const objects: T[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (inString) {
+      if (char === "\\") i++;
+      else if (char === '"') inString = false;
+    } else if (char === '"' && depth > 0) inString = true;
+    else if (char === "{") {
+      if (depth++ === 0) start = i;
+    } else if (char === "}" && depth > 0 && --depth === 0) objects.push(JSON.parse(text.slice(start, i + 1)) as T);
+  }
+  return objects;
+}
+
+/** Redocly's problems with the tree's redocly.yaml (or another `config`), on every API it lists (sources, workflows) or on `file`. */
+export async function redoclyProblems(file?: string, { root = repoRoot, config }: { root?: string; config?: string } = {}): Promise<RedoclyProblem[]> {
+  const run = await runTool("redocly", ["lint", ...(file ? [file] : []), ...(config ? ["--config", config] : []), "--format", "json"], { allowFailure: true, cwd: root });
+  const reports = concatenatedObjects<{ problems?: RedoclyProblem[] }>(run.stdout).filter((each) => Array.isArray(each.problems));
+  if (reports.length === 0) throw new Error(`redocly lint gave no report: ${lastLine(run.stderr || run.stdout)}`);
+  return reports.flatMap((each) => each.problems!);
+}
+
+/** Every finding of both linters, one line each: the rule, the message, and where. */
+export async function lintProblems(): Promise<string[]> {
+  const [spectral, redocly] = await Promise.all([spectralFindings(), redoclyProblems()]);
+  return [
+    ...spectral.map((f) => `${f.code}: ${f.message} at ${f.source?.replace(process.cwd(), ".") ?? ""}#/${f.path.join("/")}`),
+    ...redocly.map((p) => `${p.ruleId}: ${p.message} at ${p.location?.[0]?.source?.ref ?? ""}${p.location?.[0]?.pointer ?? ""}`),
+  ];
+}

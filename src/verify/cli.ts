@@ -1,0 +1,17 @@
+// `npm run verify -- --base-url <url>`: checks a running server against the bundled contract (generated/openapi.json),
+// operation by operation and through the document's workflows, and writes a JSON and a JUnit report of the checks
+// (scripts/verify/run.ts).
+import { runVerify } from "./run.ts";
+
+// Node's fetch can leave a promise that nothing will settle (an answer inflating without end, a socket gone quiet)
+// while its only timer is unref'd: the event loop would empty and the process exit 13 with no report. A timer of our
+// own keeps the loop up until every deadline has fired and the run has ended by its own rules.
+const keepAlive = setInterval(() => undefined, 60_000);
+try {
+  process.exitCode = await runVerify(process.argv.slice(2));
+} catch (error) {
+  console.error(`verify: ${(error as Error).stack ?? String(error)}`);
+  process.exitCode = 2;
+} finally {
+  clearInterval(keepAlive);
+}

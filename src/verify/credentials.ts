@@ -1,0 +1,54 @@
+// Which credential each operation takes and under which header: its first security requirement's, looked up in the
+// contract's credential table (src/contract/credentials.ts, which the client is built from too).
+import type { ContractOperation } from "../contract/operations.ts";
+import type { JsonObject } from "../contract/json.ts";
+import type { ContractValidator } from "../contract/validator.ts";
+import { Credentials as CredentialTable, CREDENTIAL_SOURCES, type CredentialOption } from "../contract/credentials.ts";
+import type { Credential } from "./calls.ts";
+import type { Credentials } from "./options.ts";
+
+export type { CredentialOption };
+
+/** Where verify gets a credential, for the reason a check is skipped without it. */
+export const OPTION_FLAGS: Record<CredentialOption, string> = CREDENTIAL_SOURCES;
+
+export class CredentialMap {
+  readonly #options = new Map<string, CredentialOption>();
+  readonly #headers = new Map<CredentialOption, string>();
+
+  constructor(document: JsonObject, operations: ContractOperation[], validator: ContractValidator) {
+    const table = new CredentialTable(document);
+    for (const op of operations) {
+      const scheme = op.securitySchemes[0];
+      const option = scheme === undefined ? undefined : table.scheme(scheme)?.option;
+      const header = validator.credentialHeader(op);
+      if (option == null || header === undefined) continue;
+      this.#options.set(op.operationId, option);
+      this.#headers.set(option, header);
+    }
+  }
+
+  /** The client option whose credential the operation takes; undefined for an operation that takes none. */
+  optionOf(op: ContractOperation): CredentialOption | undefined {
+    return this.#options.get(op.operationId);
+  }
+
+  isManagement(op: ContractOperation): boolean {
+    return this.optionOf(op) === "managementKey";
+  }
+
+  /** The header of a credential, as its security scheme names it. */
+  header(option: CredentialOption): string {
+    const header = this.#headers.get(option);
+    if (header === undefined) throw new Error(`verify: no operation of the contract takes the ${option} credential`);
+    return header;
+  }
+
+  /** The operation's own credential with its value, or the option it lacks. */
+  credentialFor(op: ContractOperation, values: Credentials): { credential?: Credential; missing?: CredentialOption } {
+    const option = this.optionOf(op);
+    if (option === undefined) return {};
+    const value = values[option];
+    return value === undefined ? { missing: option } : { credential: { header: this.header(option), value } };
+  }
+}

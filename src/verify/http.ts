@@ -1,0 +1,134 @@
+// Sends verify's requests to the server under test: at most `rate` a second across every caller, each with a deadline
+// that covers the body too, no redirect followed, at most a limit of bytes read (after decompression), and the text
+// required to be UTF-8; never throws, so a refused connection, a silent server or a hostile answer becomes a check that
+// names it.
+import { setTimeout as sleep } from "node:timers/promises";
+import { MAX_RESPONSE_BYTES, readText, type Unread } from "../client/body.ts";
+import type { Redactor } from "../contract/redact.ts";
+
+export interface HttpRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export type HttpAnswer =
+  | { kind: "answer"; status: number; headers: Headers; text: string; ms: number }
+  | { kind: "failure"; error: string; ms: number };
+
+/** Spaces requests at least 1/rate seconds apart, in the order they asked; unlimited when rate is undefined. */
+export class RateLimiter {
+  readonly #intervalMs: number;
+  #next = 0;
+
+  constructor(rate: number | undefined) {
+    this.#intervalMs = rate === undefined ? 0 : 1000 / rate;
+  }
+
+  /** Resolves when the caller may send; the slot is taken at once, so concurrent callers queue rather than burst. */
+  async take(): Promise<void> {
+    if (this.#intervalMs === 0) return;
+    const now = performance.now();
+    const at = Math.max(now, this.#next);
+    this.#next = at + this.#intervalMs;
+    if (at > now) await sleep(at - now);
+  }
+}
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** The most bytes of one answer verify reads: the client's default. */
+export const DEFAULT_MAX_RESPONSE_BYTES: number = MAX_RESPONSE_BYTES;
+
+/** Why fetch failed, in the words of the cause (ECONNREFUSED, ENOTFOUND, ...) rather than undici's "fetch failed". */
+function describeFailure(error: unknown, timeoutMs: number): string {
+  const named = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (named.name === "TimeoutError") return `no answer within ${timeoutMs / 1000} s`;
+  const cause = named.cause;
+  if (cause?.code !== undefined) return `connection failed: ${cause.code}${cause.message ? ` (${cause.message})` : ""}`;
+  return `request failed: ${cause?.message ?? named.message ?? String(error)}`;
+}
+
+export interface SenderOptions {
+  rate: number | undefined;
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  /** A limiter shared with another sender, so that both keep one rate (the workflows' proxy shares the pass's). */
+  limiter?: RateLimiter;
+  /** Learns the marked values and credentials of every request and answer, so that verify's outputs leave them out. */
+  redactor?: Redactor;
+}
+
+export class Sender {
+  readonly limiter: RateLimiter;
+  readonly #timeoutMs: number;
+  readonly #maxBytes: number;
+  readonly #redactor: Redactor | undefined;
+  #sent = 0;
+
+  constructor(options: SenderOptions) {
+    this.limiter = options.limiter ?? new RateLimiter(options.rate);
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    this.#redactor = options.redactor;
+  }
+
+  /** A sender with the same limiter (one rate for both), deadline, size limit and redactor, counting its own requests. */
+  sibling(): Sender {
+    return new Sender({
+      rate: undefined,
+      limiter: this.limiter,
+      timeoutMs: this.#timeoutMs,
+      maxResponseBytes: this.#maxBytes,
+      ...(this.#redactor === undefined ? {} : { redactor: this.#redactor }),
+    });
+  }
+
+  /** The longest one request may take, body included. */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
+  }
+
+  /** How many requests went out. */
+  get sent(): number {
+    return this.#sent;
+  }
+
+  async send(request: HttpRequest): Promise<HttpAnswer> {
+    const answer = await this.#send(request);
+    this.#redactor?.observe(request, answer.kind === "answer" ? answer : undefined);
+    return answer;
+  }
+
+  async #send(request: HttpRequest): Promise<HttpAnswer> {
+    await this.limiter.take();
+    this.#sent++;
+    const started = performance.now();
+    const failure = (error: string): HttpAnswer => ({ kind: "failure", error, ms: performance.now() - started });
+    try {
+      // One signal for the head and the body: a server that sends its head and then stalls is caught as well.
+      const response = await fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body === undefined ? {} : { body: request.body }),
+        // A redirect is an answer of its own, judged against the contract, not followed.
+        redirect: "manual",
+        signal: AbortSignal.timeout(this.#timeoutMs),
+      });
+      const { status, headers } = response;
+      const read = await readText(response, this.#maxBytes);
+      if ("unread" in read) {
+        const why: Record<Unread, string> = {
+          encoding: `answered ${status} in Content-Encoding ${headers.get("content-encoding")}, which fetch does not undo (it asked for gzip, deflate or br)`,
+          too_large: `answered ${status} with a body over ${this.#maxBytes} bytes, verify's limit (--max-response-bytes); verify stopped reading it`,
+          not_utf8: `answered ${status} with a body that is not UTF-8`,
+        };
+        return failure(why[read.unread]);
+      }
+      const { text } = read;
+      return { kind: "answer", status, headers, text, ms: performance.now() - started };
+    } catch (error) {
+      return failure(describeFailure(error, this.#timeoutMs));
+    }
+  }
+}

@@ -1,0 +1,90 @@
+// Judges one answer against what the contract declares for the operation: its status (declared, and the kind the
+// check expects), its content type and its body (ContractValidator.validateResponse), as a check's status and detail.
+import { deref, type ContractOperation } from "../contract/operations.ts";
+import { isObject, type JsonObject } from "../contract/json.ts";
+import { isJsonContentType, type ContractValidator } from "../contract/validator.ts";
+import type { CheckStatus } from "./checks.ts";
+import type { HttpAnswer } from "./http.ts";
+import type { Redactor } from "../contract/redact.ts";
+
+/** What a check expects: a success (a declared 4xx but 401 is noted, not failed), a refusal with one of these statuses, or any declared 4xx. */
+export type Expectation = { kind: "success" } | { kind: "refusal"; statuses: number[] } | { kind: "invalid" };
+
+export interface Verdict {
+  status: CheckStatus;
+  detail?: string;
+  /** The parsed JSON body, when there was one. */
+  body?: unknown;
+}
+
+function declaredStatuses(op: ContractOperation): string[] {
+  return Object.keys((op.operation.responses ?? {}) as JsonObject);
+}
+
+/** `400 invalid_request: The request has 1 invalid part.`, from the error body if the answer has one. */
+function errorSummary(body: unknown): string {
+  if (!isObject(body)) return "";
+  const code = typeof body.code === "string" ? ` ${body.code}` : "";
+  const message = typeof body.message === "string" ? `: ${body.message.length > 120 ? `${body.message.slice(0, 117)}...` : body.message}` : "";
+  return `${code}${message}`;
+}
+
+/** The body as JSON when the response declares it, with what is wrong with the content type, the text or the fields. */
+function readBody(context: JudgeContext, op: ContractOperation, status: number, answer: Extract<HttpAnswer, { kind: "answer" }>): { body?: unknown; problems: string[] } {
+  const { validator, document } = context;
+  const where = `${op.operationId} ${status}`;
+  const responses = (op.operation.responses ?? {}) as JsonObject;
+  const declared = deref(document, responses[String(status)] ?? responses.default);
+  const json = isObject(declared?.content) && isObject(declared.content["application/json"]);
+  const contentType = answer.headers.get("content-type") ?? undefined;
+  if (!json) {
+    // No JSON declared for this status: whatever came is judged by the validator (which refuses a body it does not declare).
+    const problems = validator.validateResponse(op, status, answer.text === "" ? undefined : answer.text);
+    return { problems: problems.map((detail) => `${where}: ${detail.message}`) };
+  }
+  const problems: string[] = [];
+  if (!isJsonContentType(contentType)) problems.push(`${where}: content-type ${contentType ?? "missing"}, not application/json`);
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    // Not quoted: what the contract cannot read, the redaction cannot either.
+    problems.push(`${where}: the body is not JSON (${answer.text === "" ? "empty" : context.redactor.opaque(answer.text)})`);
+    return { problems };
+  }
+  for (const detail of validator.validateResponse(op, status, body)) problems.push(`${where}: ${detail.field === "" ? "the body" : detail.field} ${detail.message}`);
+  return { body, problems };
+}
+
+/** What judging needs of the run: the contract, its validator, and the redactor that decides what of an answer a detail may quote. */
+export interface JudgeContext {
+  validator: ContractValidator;
+  document: JsonObject;
+  redactor: Redactor;
+}
+
+export function judge(context: JudgeContext, op: ContractOperation, answer: HttpAnswer, expectation: Expectation): Verdict {
+  if (answer.kind === "failure") return { status: "failed", detail: `${op.operationId}: ${answer.error}` };
+  const status = answer.status;
+  const declared = declaredStatuses(op);
+  if (!declared.includes(String(status)) && !declared.includes("default")) {
+    return { status: "failed", detail: `${op.operationId} answered ${status}, which it does not declare (it declares ${declared.join(", ")})` };
+  }
+  const { body, problems } = readBody(context, op, status, answer);
+  const notes: string[] = [];
+  const said = errorSummary(body);
+  if (expectation.kind === "success") {
+    if (status >= 500) problems.unshift(`${op.operationId} answered ${status}${said}`);
+    // The call carried the credential the operation takes: a 401 means a wrong key, or a server refusing a right one;
+    // either way nothing else of the run says much, and a green run would hide it.
+    else if (status === 401) problems.unshift(`${op.operationId} answered 401${said}: the credential it was sent was refused`);
+    else if (status >= 400) notes.push(`answered ${status} (declared)${said}`);
+    else if (status < 200 || status >= 300) problems.unshift(`${op.operationId} answered ${status} to its valid call`);
+  } else if (expectation.kind === "refusal") {
+    if (!expectation.statuses.includes(status)) problems.unshift(`${op.operationId} answered ${status}${said}; expected ${expectation.statuses.join(" or ")}`);
+  } else if (status < 400 || status >= 500) {
+    problems.unshift(`${op.operationId} answered ${status}${said} to an invalid call; expected a 4xx it declares`);
+  }
+  if (problems.length > 0) return { status: "failed", detail: problems.join("; "), body };
+  return { status: "passed", ...(notes.length > 0 ? { detail: notes.join("; ") } : {}), body };
+}

@@ -1,0 +1,166 @@
+// Reads `npm run verify`'s command line into its settings: the target, the credentials (placeholders only for a
+// loopback target), whether writes may run, the rate; or the one line saying what is wrong with it.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { CREDENTIAL_PLACEHOLDERS } from "../contract/credentials.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from "./http.ts";
+
+export const USAGE = `Usage: npm run verify -- --base-url <url> [options]
+
+Checks a running server against the contract (generated/openapi.json): every operation's valid call, credential
+refusals, invalid calls, then the document's workflows; cleans up what it created.
+
+  --base-url <url>          the server, e.g. http://127.0.0.1:4010 (required)
+  --api-key <key>           the team API key (required unless the server is on 127.0.0.1, localhost or [::1])
+  --management-key <key>    a management key; without it, management checks are skipped on a remote server
+  --allow-writes            the server is a test environment: POST, PUT, PATCH and DELETE may run
+                            (always on for a loopback server)
+  --rate <n>                at most n requests a second (default 20; unlimited on a loopback server)
+  --timeout-ms <ms>         the longest one request may take, answer body included (default 15000)
+  --max-response-bytes <n>  the most bytes of one answer verify reads, after decompression (default 16777216);
+                            a larger answer fails its check
+  --only <operationId>      check only this operation (repeatable; no workflows); what it needs is still
+                            created first
+  --report-dir <dir>        where verify-report.json and verify-junit.xml go (default test-output/verify)
+  --har                     the workflows' requests and answers as HAR files, in the report folder's har/
+  --show-data               write health data and secrets as they came instead of [phi removed] and
+                            [secret removed] (refused unless the server is on a loopback address)
+  --skip-workflows          run the operation checks only
+  --help                    this text
+
+Every report, console line and HAR file writes a value the contract marks x-svc-data phi or secret as a
+placeholder, a value removed once is removed wherever it is echoed, and a credential as at most its last four
+characters; an answer that is not JSON is named by its size, not quoted.
+
+Redirects are never followed (verify's own requests, and the workflows', which go through a proxy of verify's).
+
+Exit status: 0 when nothing failed, 1 when a check failed (the reports are written whatever the server did), 2 for a
+command line it cannot run.`;
+
+/** The credential each client option carries; the link token is never given: verify makes one with createLinkToken. */
+export interface Credentials {
+  apiKey?: string;
+  managementKey?: string;
+  linkToken?: string;
+}
+
+export interface VerifyOptions {
+  /** Without a trailing slash: the contract's paths are appended to it. */
+  baseUrl: string;
+  /** Served from 127.0.0.1, localhost or [::1]: a test environment, where placeholders stand in for credentials. */
+  loopback: boolean;
+  credentials: Credentials;
+  /** Which credentials the user gave (a missing one's checks are skipped, naming its option). */
+  given: { apiKey: boolean; managementKey: boolean };
+  allowWrites: boolean;
+  /** Requests a second; undefined for no limit. */
+  rate: number | undefined;
+  only: string[] | undefined;
+  timeoutMs: number;
+  maxResponseBytes: number;
+  reportDir: string;
+  har: boolean;
+  /** Write marked values (x-svc-data phi and secret) as they came; only for a loopback target. Credentials stay masked. */
+  showData: boolean;
+  skipWorkflows: boolean;
+}
+
+export type ReadOptions = { options: VerifyOptions } | { help: string } | { error: string };
+
+/** The default rate for a server that is not on this machine: gentle enough for a shared test environment. */
+export const REMOTE_RATE = 20;
+
+const LOOPBACK_HOSTS = new Set(["localhost", "[::1]", "::1"]);
+
+export function isLoopback(url: URL): boolean {
+  return LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
+}
+
+export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): ReadOptions {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        "base-url": { type: "string" },
+        "api-key": { type: "string" },
+        "management-key": { type: "string" },
+        "allow-writes": { type: "boolean" },
+        rate: { type: "string" },
+        "timeout-ms": { type: "string" },
+        "max-response-bytes": { type: "string" },
+        only: { type: "string", multiple: true },
+        "report-dir": { type: "string" },
+        har: { type: "boolean" },
+        "show-data": { type: "boolean" },
+        "skip-workflows": { type: "boolean" },
+        help: { type: "boolean" },
+      },
+    }));
+  } catch (error) {
+    return { error: `${(error as Error).message} (npm run verify -- --help lists the options)` };
+  }
+  if (values.help) return { help: USAGE };
+  if (values["base-url"] === undefined) return { error: "--base-url <url> is required: the server to verify, e.g. http://127.0.0.1:4010" };
+  let url: URL;
+  try {
+    url = new URL(values["base-url"]);
+  } catch {
+    return { error: `--base-url ${values["base-url"]} is not a URL (e.g. http://127.0.0.1:4010)` };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { error: `--base-url ${values["base-url"]} is not an http:// or https:// URL` };
+  if (url.search !== "" || url.hash !== "") return { error: `--base-url ${values["base-url"]} must not carry a query or fragment` };
+  // The base URL is written in every report: a password in it would be too.
+  if (url.username !== "" || url.password !== "") return { error: `--base-url must not carry a user name or password (${url.host}); give the credential with --api-key` };
+  // Not documented for users: lets the tests exercise the remote rules against a mock on this machine.
+  const loopback = isLoopback(url) && env.SVC_VERIFY_TREAT_AS_REMOTE !== "1";
+  const apiKey = values["api-key"] || undefined;
+  const managementKey = values["management-key"] || undefined;
+  if (!loopback && apiKey === undefined) {
+    return { error: `--api-key <key> is required for ${url.host}, which is not a loopback address (127.0.0.1, localhost, [::1])` };
+  }
+  if (values["show-data"] === true && !loopback) {
+    return { error: `--show-data writes health data and secrets into the reports, so it is refused for ${url.host}, which is not a loopback address (127.0.0.1, localhost, [::1])` };
+  }
+  let rate: number | undefined = loopback ? undefined : REMOTE_RATE;
+  if (values.rate !== undefined) {
+    rate = Number(values.rate);
+    if (!Number.isFinite(rate) || rate <= 0) return { error: `--rate ${values.rate} is not a positive number of requests a second` };
+  }
+  const limits: Record<string, number> = {};
+  for (const [flag, fallback] of [
+    ["timeout-ms", DEFAULT_TIMEOUT_MS],
+    ["max-response-bytes", DEFAULT_MAX_RESPONSE_BYTES],
+  ] as const) {
+    const given = values[flag];
+    limits[flag] = given === undefined ? fallback : Number(given);
+    if (!Number.isInteger(limits[flag]) || limits[flag]! <= 0) return { error: `--${flag} ${given} is not a whole number above 0` };
+  }
+  const credentials: Credentials = loopback
+    ? {
+        // The mock takes any non-empty credential: the reference's placeholders are enough, and obviously not keys.
+        apiKey: apiKey ?? CREDENTIAL_PLACEHOLDERS.apiKey,
+        managementKey: managementKey ?? CREDENTIAL_PLACEHOLDERS.managementKey,
+        linkToken: CREDENTIAL_PLACEHOLDERS.linkToken,
+      }
+    : { apiKey, ...(managementKey === undefined ? {} : { managementKey }) };
+  return {
+    options: {
+      baseUrl: url.href.replace(/\/+$/, ""),
+      loopback,
+      credentials,
+      given: { apiKey: apiKey !== undefined, managementKey: managementKey !== undefined },
+      allowWrites: loopback || values["allow-writes"] === true,
+      rate,
+      only: values.only,
+      timeoutMs: limits["timeout-ms"]!,
+      maxResponseBytes: limits["max-response-bytes"]!,
+      reportDir: path.resolve(values["report-dir"] ?? path.join("test-output", "verify")),
+      har: values.har === true,
+      showData: values["show-data"] === true,
+      // The workflows are not one operation's: --only, asking for some operations' checks, leaves them out.
+      skipWorkflows: values["skip-workflows"] === true || values.only !== undefined,
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// Runs `redocly respect` (the optional peer dependency @redocly/cli) quietly and offline, to completion, whatever it
+// exits with: its JSON log says what ran.
+import { spawn } from "node:child_process";
+import { redoclyCommand, RESPECT_PACKAGE } from "./package-files.ts";
+
+export interface RespectRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** What a run of verify without @redocly/cli says of every workflow. */
+export const RESPECT_MISSING = `needs ${RESPECT_PACKAGE} to run the workflows (npm install --save-dev ${RESPECT_PACKAGE})`;
+
+export function respectInstalled(): boolean {
+  return redoclyCommand() !== undefined;
+}
+
+export function runRespect(args: string[]): Promise<RespectRun> {
+  const command = redoclyCommand();
+  if (command === undefined) return Promise.reject(new Error(RESPECT_MISSING));
+  return new Promise((resolve, reject) => {
+    // No telemetry or update checks: the machine may have no network, and a check run is not the place to ask.
+    const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_UPDATE_NOTIFIER: "1" };
+    const child = spawn(process.execPath, [command, "respect", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}

@@ -1,0 +1,164 @@
+// verify's run, from its command line to its exit status: the operation pass, the cleanup, the workflows, and the
+// reports, which are written whatever the server does (a fault verify meets on the way is a failed check of its own).
+import { randomBytes } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { listOperations } from "../contract/operations.ts";
+import { ContractValidator } from "../contract/validator.ts";
+import { Redactor } from "../contract/redact.ts";
+import type { JsonObject } from "../contract/json.ts";
+import { readBundle } from "./package-files.ts";
+import type { Check } from "./checks.ts";
+import { cleanUp } from "./cleanup.ts";
+import { CredentialMap } from "./credentials.ts";
+import { Fixtures, lifecycles } from "./fixtures.ts";
+import { Sender } from "./http.ts";
+import { runOperationPass, type VerifyContext } from "./operations.ts";
+import { readVerifyOptions } from "./options.ts";
+import { checkLine, summarize, summaryLine, writeReports, type Report } from "./report.ts";
+import { probeTarget, type Target } from "./target.ts";
+import { runWorkflows } from "./workflows.ts";
+
+/** Where verify's lines go: the console for the command, a collector for a test that runs it in-process. */
+export interface VerifyOutput {
+  log(line: string): void;
+  error(line: string): void;
+}
+
+/** Runs verify with a command line; resolves to its exit status: 0 nothing failed, 1 a check failed, 2 a command line it cannot run. */
+export async function runVerify(argv: string[], out: VerifyOutput = console): Promise<number> {
+  const read = readVerifyOptions(argv);
+  if ("help" in read) {
+    out.log(read.help);
+    return 0;
+  }
+  if ("error" in read) {
+    out.error(`verify: ${read.error}`);
+    return 2;
+  }
+  let options = read.options;
+
+  const document = (await readBundle()) as JsonObject;
+  const operations = listOperations(document);
+  const unknown = (options.only ?? []).filter((id) => !operations.some((op) => op.operationId === id));
+  if (unknown.length > 0) {
+    out.error(`verify: --only ${unknown.join(", ")}: no such operation in the contract`);
+    return 2;
+  }
+
+  const startedAt = new Date();
+  const started = performance.now();
+  const checks: Check[] = [];
+  // Everything verify writes (the console, both reports) passes here: a check's words may quote what a server said.
+  const redactor = new Redactor(document, { show: options.showData });
+  const record = (check: Check) => {
+    const written: Check = { ...check, name: redactor.text(check.name), ...(check.detail === undefined ? {} : { detail: redactor.text(check.detail) }) };
+    checks.push(written);
+    out.log(checkLine(written));
+  };
+  const sender = new Sender({ rate: options.rate, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, redactor });
+
+  const remember = () => Object.values(options.credentials).forEach((value) => value !== undefined && redactor.rememberCredential(value));
+  remember();
+  let target: Target = { reachable: false, error: "not probed" };
+  try {
+    target = await probeTarget(sender, options.baseUrl);
+    const writes = options.allowWrites ? "writes allowed" : "no writes (--allow-writes to run them)";
+    const rate = options.rate === undefined ? "no rate limit" : `at most ${options.rate} requests/s`;
+    out.log(`verify: ${options.baseUrl}: ${target.reachable ? (target.mock ? "the package's stateful mock" : "a server") : "unreachable"}; ${writes}; ${rate}`);
+
+    // On the stateful mock, a run with keys of its own: its users, clock moves and settings never reach the team of the
+    // reference's placeholder keys (which the samples use) nor another run's, and it forgets them at the end.
+    const ownKeys = target.reachable && target.mock ? { apiKey: !options.given.apiKey, managementKey: !options.given.managementKey } : { apiKey: false, managementKey: false };
+    if (ownKeys.apiKey || ownKeys.managementKey) {
+      const run = randomBytes(8).toString("hex");
+      options = {
+        ...options,
+        credentials: {
+          ...options.credentials,
+          ...(ownKeys.apiKey ? { apiKey: `sk_test_verify_${run}` } : {}),
+          ...(ownKeys.managementKey ? { managementKey: `mk_test_verify_${run}` } : {}),
+        },
+      };
+      remember();
+    }
+
+    if (!target.reachable) {
+      // Every request would wait out the same failure: one check says it, and nothing else is tried.
+      record({ suite: "target", name: `${options.baseUrl} answers`, status: "failed", detail: target.error, ms: 0 });
+    } else {
+      const validator = new ContractValidator(document);
+      const context: VerifyContext = {
+        document,
+        operations,
+        validator,
+        credentials: new CredentialMap(document, operations, validator),
+        sender,
+        redactor,
+        options,
+        fixtures: new Fixtures(`verify-${randomBytes(4).toString("hex")}`, lifecycles(operations)),
+        record,
+      };
+      await runOperationPass(context);
+      await cleanUp(context);
+      if (!options.skipWorkflows) {
+        // respect writes one HAR per workflow file into this folder, named after the file.
+        const harDir = options.har ? path.join(options.reportDir, "har") : undefined;
+        try {
+          if (harDir !== undefined) await mkdir(harDir, { recursive: true });
+          const workflowChecks = await runWorkflows({
+            baseUrl: options.baseUrl,
+            apiKey: options.credentials.apiKey,
+            managementKey: options.credentials.managementKey,
+            mock: target.mock,
+            allowWrites: options.allowWrites,
+            ...(harDir === undefined ? {} : { harDir }),
+            // One limiter, deadline and size limit for every request verify sends: the workflows' keep the pass's.
+            sender,
+            redactor,
+            log: (line) => out.log(redactor.text(line)),
+          });
+          workflowChecks.forEach(record);
+        } catch (error) {
+          // The reports are still written: a runner that cannot run is one failed check, not a lost run.
+          record({ suite: "workflow", name: "the workflows run", status: "failed", detail: (error as Error).message, ms: 0 });
+        }
+      }
+      if (ownKeys.apiKey || ownKeys.managementKey) {
+        const credentials = context.credentials;
+        const headers: Record<string, string> = {
+          ...(ownKeys.apiKey ? { [credentials.header("apiKey")]: options.credentials.apiKey! } : {}),
+          ...(ownKeys.managementKey ? { [credentials.header("managementKey")]: options.credentials.managementKey! } : {}),
+        };
+        const forgotten = await sender.send({ method: "DELETE", url: `${options.baseUrl}/_mock/state`, headers });
+        const ok = forgotten.kind === "answer" && forgotten.status === 200;
+        record({
+          suite: "cleanup",
+          name: "the mock forgets this run's team and org (DELETE /_mock/state)",
+          status: ok ? "passed" : "failed",
+          ...(ok ? {} : { detail: forgotten.kind === "answer" ? `answered ${forgotten.status}: ${redactor.opaque(forgotten.text, 200)}` : forgotten.error }),
+          ms: Math.round(forgotten.ms),
+        });
+      }
+    }
+  } catch (error) {
+    // A fault of verify's own, or one a server provoked: one failed check, and the reports are still written.
+    record({ suite: "verify", name: "verify runs to its end", status: "failed", detail: `verify stopped: ${(error as Error).stack ?? String(error)}`.slice(0, 2000), ms: 0 });
+  }
+  const report: Report = {
+    baseUrl: options.baseUrl,
+    mock: target.reachable && target.mock,
+    allowWrites: options.allowWrites,
+    rate: options.rate ?? null,
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - started),
+    requests: sender.sent,
+    summary: summarize(checks),
+    checks,
+  };
+  const written = await writeReports(options.reportDir, report);
+  out.log("");
+  out.log(summaryLine(report));
+  out.log(`reports: ${path.relative(process.cwd(), written.json)}, ${path.relative(process.cwd(), written.junit)}`);
+  return report.summary.failed > 0 ? 1 : 0;
+}

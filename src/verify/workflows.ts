@@ -1,0 +1,269 @@
+// Runs the document's flows (openapi/workflows/*.arazzo.yaml) against a server with `redocly respect`, and turns its
+// JSON log into one check per step, naming the criterion that failed and what the server answered instead. The
+// connection workflow's event is received here and checked with the package's own ./webhooks parser.
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import YAML from "yaml";
+import { WORKFLOWS_DIR } from "./package-files.ts";
+import { RESPECT_MISSING, respectInstalled, runRespect } from "./respect.ts";
+import type { Check } from "./checks.ts";
+import { startReceiver, type Receiver } from "./receiver.ts";
+import { checkDelivery } from "./delivery.ts";
+import type { Sender } from "./http.ts";
+import type { Redactor } from "../contract/redact.ts";
+import { redactHarFile } from "./har.ts";
+import { startWorkflowProxy } from "./workflow-proxy.ts";
+import { deleteLeftovers, leftoverUsers, type Leftover } from "./workflow-leftovers.ts";
+
+export { WORKFLOWS_DIR };
+/** The source description of the mock-only control endpoint: a workflow with a step on it is mock-only. */
+export const MOCK_SOURCE = "mock";
+/** The workflow whose event the harness receives, and the step that registers the receiver's endpoint. */
+export const EVENT_WORKFLOW = { id: "connection-webhook", endpointStep: "createEndpoint", userStep: "createUser", teamStep: "createTeam" };
+
+export interface WorkflowRunOptions {
+  baseUrl: string;
+  apiKey: string | undefined;
+  managementKey: string | undefined;
+  /** The target answers /_mock/state: the mock-only workflows run too. */
+  mock: boolean;
+  /** Write operations may run (a loopback target, or --allow-writes). */
+  allowWrites: boolean;
+  /** Where respect's HAR files go (one per workflow file, named after it), when asked. */
+  harDir?: string;
+  /**
+   * The sender whose rate, deadline and size limit respect's requests keep (they all go through a proxy on 127.0.0.1
+   * that sends them with a sender sharing its limiter): verify's own, required so that no caller can leave it out.
+   */
+  sender: Sender;
+  /** What takes marked values and credentials out of the steps' details and the HAR files (the sender's, which learns from every request). */
+  redactor: Redactor;
+  /** Where the workflows are (openapi/workflows/; tests point elsewhere). */
+  dir?: string;
+  log: (line: string) => void;
+}
+
+export interface WorkflowStep {
+  stepId: string;
+  /** The operation's id without its source (`createUser`), and the source (`svc` or `mock`). */
+  operationId: string;
+  source: string;
+}
+
+export interface Workflow {
+  file: string;
+  workflowId: string;
+  steps: WorkflowStep[];
+  /** Inputs the workflow requires (apiKey, managementKey, clientUserId, provider, webhookUrl). */
+  inputs: string[];
+  mockOnly: boolean;
+  /** The interface document's sections the flow shows (`x-svc-traces`), for the traceability table. */
+  traces: string[];
+}
+
+/** Every workflow of every file, read from the YAML (respect runs them; this decides which may run where). */
+export async function readWorkflows(dir = WORKFLOWS_DIR): Promise<Workflow[]> {
+  const files = (await readdir(dir)).filter((file) => file.endsWith(".arazzo.yaml")).sort();
+  const workflows: Workflow[] = [];
+  for (const file of files) {
+    const document = YAML.parse(await readFile(path.join(dir, file), "utf8")) as {
+      workflows: { workflowId: string; inputs?: { required?: string[] }; steps: { stepId: string; operationId: string }[]; "x-svc-traces"?: unknown[] }[];
+    };
+    for (const workflow of document.workflows) {
+      const steps = workflow.steps.map((step) => {
+        const match = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(step.operationId);
+        if (match === null) throw new Error(`${file} ${workflow.workflowId}/${step.stepId}: operationId ${step.operationId} does not name its source ($sourceDescriptions.<name>.<operationId>)`);
+        return { stepId: step.stepId, source: match[1]!, operationId: match[2]! };
+      });
+      workflows.push({
+        file,
+        workflowId: workflow.workflowId,
+        steps,
+        inputs: workflow.inputs?.required ?? [],
+        mockOnly: steps.some((step) => step.source === MOCK_SOURCE),
+        traces: (workflow["x-svc-traces"] ?? []).map(String),
+      });
+    }
+  }
+  return workflows;
+}
+
+/** Why a workflow cannot run against this target, or undefined when it can. */
+function skipReason(workflow: Workflow, options: WorkflowRunOptions): string | undefined {
+  if (!respectInstalled()) return RESPECT_MISSING;
+  if (workflow.mockOnly && !options.mock) return "mock-only: it uses the stateful mock's /_mock/state, which this server does not answer";
+  if (!options.allowWrites) return "it writes (creates users and records); pass --allow-writes if the target is a test environment";
+  if (workflow.inputs.includes("apiKey") && options.apiKey === undefined) return "needs a team API key (--api-key)";
+  if (workflow.inputs.includes("managementKey") && options.managementKey === undefined) return "needs a management key (--management-key)";
+  return undefined;
+}
+
+interface RespectCheck {
+  name: string;
+  passed: boolean;
+  message?: string;
+  condition?: string;
+}
+interface RespectStep {
+  stepId: string;
+  request?: { method: string; url: string; headers?: Record<string, string> };
+  response?: { statusCode: number; body: unknown };
+  checks: RespectCheck[];
+  status: string;
+  totalTimeMs?: number;
+}
+export interface RespectWorkflow {
+  workflowId: string;
+  executedSteps: RespectStep[];
+  status: string;
+  globalTimeoutError?: unknown;
+}
+
+const excerpt = (value: unknown): string => {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text === undefined ? "no body" : text.length > 300 ? `${text.slice(0, 300)}…` : text;
+};
+
+/** An answer's body as a step's detail quotes it: marked values removed, a body that is not JSON by its size only. */
+function answerExcerpt(step: RespectStep, operationId: string, redactor: Redactor): string {
+  const body = step.response!.body;
+  if (typeof body === "string" && body !== "") return redactor.opaque(body);
+  return excerpt(redactor.response(redactor.operationById(operationId), step.response!.statusCode, body));
+}
+
+/** What a failed step is told: each failed criterion, then what the server answered. */
+function difference(step: RespectStep, operationId: string, redactor: Redactor): string {
+  const failed = step.checks.filter((check) => !check.passed);
+  const criteria = failed.map((check) => {
+    // respect's messages are for a terminal: colours, then a code frame of the body (which the answer below shows).
+    const lines = (check.message ?? "")
+      .replace(/\u001b\[[0-9;]*m/g, "")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "" && !/^(>\s*)?\d+ \|/.test(line) && !/^\|/.test(line) && !/^>$/.test(line));
+    // A criterion says its condition; the contract's checks say what was expected and received.
+    const said = check.condition ?? (check.name === "schema check" || check.name === "status code check" ? lines.join(" ").replace(/\s+/g, " ").slice(0, 300) : (lines[0] ?? ""));
+    return `${check.name} ${said}`.trim();
+  });
+  const answer = step.response === undefined ? "no response" : `got ${step.response.statusCode} ${answerExcerpt(step, operationId, redactor)}`;
+  return `${criteria.join("; ") || "failed"}; ${answer}`;
+}
+
+/**
+ * The checks of one workflow from respect's log: a step each, the steps after a failure as not run. A workflow respect
+ * did not run at all, or stopped on its own (a timeout), fails at its first step not done, with respect's reason:
+ * a runner that cannot run must not pass as a run with nothing to report.
+ */
+function stepChecks(workflow: Workflow, ran: RespectWorkflow | undefined, notRun: string, redactor: Redactor): Check[] {
+  const suite = `workflow ${workflow.workflowId}`;
+  const checks: Check[] = [];
+  let stopped: string | undefined;
+  for (const step of workflow.steps) {
+    const name = `${workflow.workflowId} / ${step.stepId}`;
+    const done = ran?.executedSteps.find((each) => each.stepId === step.stepId);
+    if (stopped !== undefined) {
+      checks.push({ suite, name, status: "skipped", detail: stopped, operationId: step.operationId, ms: 0 });
+      continue;
+    }
+    if (done === undefined) {
+      const why = ran === undefined ? notRun : ran.globalTimeoutError !== undefined ? `respect stopped the workflow: ${excerpt(ran.globalTimeoutError)}` : `respect did not run the step (workflow ${ran.status})`;
+      checks.push({ suite, name, status: "failed", detail: why, operationId: step.operationId, ms: 0 });
+      stopped = `not run: step ${step.stepId} was not run`;
+      continue;
+    }
+    const passed = done.status === "success" && done.checks.every((check) => check.passed);
+    checks.push({ suite, name, status: passed ? "passed" : "failed", ...(passed ? {} : { detail: difference(done, step.operationId, redactor) }), operationId: step.operationId, ms: done.totalTimeMs ?? 0 });
+    if (!passed) stopped = `not run: step ${step.stepId} failed`;
+  }
+  return checks;
+}
+
+export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]> {
+  const dir = options.dir ?? WORKFLOWS_DIR;
+  const workflows = await readWorkflows(dir);
+  const checks: Check[] = [];
+  const runnable = new Map<string, Workflow[]>();
+  for (const workflow of workflows) {
+    const why = skipReason(workflow, options);
+    if (why !== undefined) {
+      checks.push({ suite: `workflow ${workflow.workflowId}`, name: workflow.workflowId, status: "skipped", detail: why, ms: 0 });
+      continue;
+    }
+    runnable.set(workflow.file, [...(runnable.get(workflow.file) ?? []), workflow]);
+  }
+  if (runnable.size === 0) return checks;
+
+  const needsReceiver = [...runnable.values()].flat().some((workflow) => workflow.workflowId === EVENT_WORKFLOW.id);
+  const receiver: Receiver | undefined = needsReceiver ? await startReceiver() : undefined;
+  const scratch = await mkdtemp(path.join(os.tmpdir(), "svc-verify-"));
+  // Every workflow request through the proxy, on every run: respect alone would follow a redirect with the credentials.
+  const { sender } = options;
+  const proxy = await startWorkflowProxy(options.baseUrl, sender.sibling());
+  const server = proxy.url;
+  const leftovers: Leftover[] = [];
+  const inputs: Record<string, string> = {
+    clientUserId: `verify-${randomBytes(6).toString("hex")}`,
+    provider: "whoop",
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+    ...(options.managementKey === undefined ? {} : { managementKey: options.managementKey }),
+    ...(receiver === undefined ? {} : { webhookUrl: receiver.url }),
+  };
+  try {
+    for (const [file, chosen] of runnable) {
+      const log = path.join(scratch, `${file}.json`);
+      const har = options.harDir === undefined ? undefined : path.join(options.harDir, `${file.replace(/\.arazzo\.yaml$/, "")}.har`);
+      const args = [
+        path.join(dir, file),
+        ...chosen.flatMap((workflow) => ["--workflow", workflow.workflowId]),
+        ...Object.entries(inputs).flatMap(([name, value]) => ["--input", `${name}=${value}`]),
+        "--server",
+        `svc=${server}`,
+        "--server",
+        `${MOCK_SOURCE}=${server}`,
+        "--json-output",
+        log,
+        // respect waits on the proxy, which answers within the sender's deadline: a little longer, so the proxy's 502 wins.
+        "--max-fetch-timeout",
+        String(Math.max(30_000, sender.timeoutMs + 5_000)),
+        ...(har === undefined ? [] : ["--har-output", har]),
+      ];
+      const run = await runRespect(args);
+      // Before anything else reads it: the HAR as respect wrote it holds every body and credential in full.
+      if (har !== undefined) await redactHarFile(har, options.redactor);
+      let ran: RespectWorkflow[] = [];
+      let notRun = `respect ran no workflow of ${file} (exit ${run.code})`;
+      try {
+        const report = JSON.parse(await readFile(log, "utf8")) as { files: Record<string, { executedWorkflows: RespectWorkflow[] }> };
+        ran = Object.values(report.files).flatMap((each) => each.executedWorkflows);
+      } catch {
+        const last = `${run.stderr}\n${run.stdout}`.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !/[║╔╚]|nodedir/.test(line)).at(-1) ?? `exit ${run.code}`;
+        notRun = `respect wrote no log for ${file}: ${last}`;
+        options.log(notRun);
+      }
+      for (const workflow of chosen) {
+        const executed = ran.find((each) => each.workflowId === workflow.workflowId);
+        const stepsChecked = stepChecks(workflow, executed, notRun, options.redactor);
+        checks.push(...stepsChecked);
+        // On the mock, verify forgets the whole run's state instead.
+        if (executed !== undefined && !options.mock) leftovers.push(...leftoverUsers(workflow, executed));
+        if (workflow.workflowId === EVENT_WORKFLOW.id && receiver !== undefined) {
+          const suite = `workflow ${workflow.workflowId}`;
+          const name = `${workflow.workflowId} / delivery of provider.connection.created`;
+          if (stepsChecked.some((check) => check.status !== "passed")) {
+            checks.push({ suite, name, status: "skipped", detail: "not run: the workflow failed", ms: 0 });
+          } else {
+            checks.push({ suite, name, ...(await checkDelivery(receiver, executed!, EVENT_WORKFLOW)) });
+          }
+        }
+      }
+    }
+    checks.push(...(await deleteLeftovers(options.baseUrl, leftovers, sender)));
+  } finally {
+    await receiver?.close();
+    await proxy.close();
+    await rm(scratch, { recursive: true, force: true });
+  }
+  return checks;
+}
