@@ -4,7 +4,7 @@ import path from "node:path";
 import { createMockHost } from "../../src/mock/host.ts";
 import type { StatefulOptions } from "../../src/mock/pipeline.ts";
 import { findPrism, prismInventor } from "../../src/mock/prism.ts";
-import { REFERENCE_ALIASES } from "../../src/mock/static-files.ts";
+import { servedFiles } from "../../src/mock/paths.ts";
 import { bundleJsonPath, bundleYamlPath, readBundle, referenceHtmlPath, repoRoot } from "../build/lib/paths.ts";
 
 export interface RunningMock {
@@ -35,11 +35,7 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
     log: options.log,
     ...(options.stateful === undefined ? {} : { stateful: options.stateful }),
     ...(prism === undefined ? {} : { prism: prismInventor(document, prism, options.log) }),
-    staticFiles: {
-      "/docs": { path: referenceHtmlPath, type: "text/html; charset=utf-8", aliases: REFERENCE_ALIASES, ...(options.referencePending ? { pending: options.referencePending } : {}) },
-      "/openapi.json": { path: bundleJsonPath, type: "application/json" },
-      "/openapi.yaml": { path: bundleYamlPath, type: "application/yaml" },
-    },
+    staticFiles: servedFiles({ bundleJson: bundleJsonPath, bundleYaml: bundleYamlPath, reference: referenceHtmlPath, ...(options.referencePending ? { referencePending: options.referencePending } : {}) }),
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

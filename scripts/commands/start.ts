@@ -1,5 +1,6 @@
 // Serves the mock on 127.0.0.1 (port 4010, or --port N / PORT) with the reference: rebuilds and lints generated/ first
 // only when its inputs changed, listens at once, and builds a missing reference in the background.
+import { MOCK_PATHS } from "../../src/mock/paths.ts";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { referenceStale, upToDate } from "../build/build.ts";
@@ -47,7 +48,7 @@ const mock = await startMock({ port, host, log: (line) => console.error(line), r
   },
 );
 console.log(`
-Mock server:  ${mock.url}   (${stateful ? `stateful: remembers each team's calls; ${mock.url}/_mock/state resets it and moves its clock` : "answers from the contract's examples"}; Prism loads on the first Prefer: dynamic=true)
+Mock server:  ${mock.url}   (${stateful ? `stateful: remembers each team's calls; ${mock.url}${MOCK_PATHS.state} resets it and moves its clock` : "answers from the contract's examples"}; Prism loads on the first Prefer: dynamic=true)
 Reference:    ${mock.url}/docs   (also generated/reference.html)
 Contract:     ${mock.url}/openapi.yaml   ${mock.url}/openapi.json
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { createMockHost } from "./host.ts";
 import { readMockOptions } from "./options.ts";
 import { findPrism, PRISM_PACKAGE, prismInventor } from "./prism.ts";
-import { REFERENCE_ALIASES } from "./static-files.ts";
+import { MOCK_PATHS, servedFiles } from "./paths.ts";
 
 /** The built command sits in generated/mock/; the contract it serves is generated/openapi.json beside it. */
 const generated = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -47,12 +47,8 @@ const server = createMockHost({
   log,
   ...(stateful ? { stateful: {} } : {}),
   ...(prism === undefined ? {} : { prism: prismInventor(document, prism, log) }),
-  staticFiles: {
-    "/openapi.json": { path: specPath, type: "application/json" },
-    "/openapi.yaml": { path: path.join(generated, "openapi.yaml"), type: "application/yaml" },
-    // The reference is not in the package (it would triple the download); the repository's npm start serves it.
-    ...(existsSync(reference) ? { "/docs": { path: reference, type: "text/html; charset=utf-8", aliases: REFERENCE_ALIASES } } : {}),
-  },
+  // The reference is not in the package (it would triple the download); the repository's npm start serves it.
+  staticFiles: servedFiles({ bundleJson: specPath, bundleYaml: path.join(generated, "openapi.yaml"), ...(existsSync(reference) ? { reference } : {}) }),
 });
 server.once("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EADDRINUSE") fail(`port ${port} on ${host} is in use. Stop what holds it, or run: svc-health-mock --port ${port + 1}`);
@@ -61,7 +57,7 @@ server.once("error", (error: NodeJS.ErrnoException) => {
 server.listen(port, host, () => {
   const { port: bound } = server.address() as { port: number };
   const url = `http://${host}:${bound}`;
-  const mode = stateful ? `stateful: remembers each team's calls; ${url}/_mock/state resets it and moves its clock` : "answers from the contract's examples";
+  const mode = stateful ? `stateful: remembers each team's calls; ${url}${MOCK_PATHS.state} resets it and moves its clock` : "answers from the contract's examples";
   console.log(`Mock server:  ${url}   (${mode}${prism ? "; Prism loads on the first Prefer: dynamic=true" : "; Prism is not installed, so dynamic answers are the examples"})
 Contract:     ${url}/openapi.yaml   ${url}/openapi.json
 Try:  curl -s -H 'x-svc-api-key: sk_test_example_not_a_real_key' ${url}/v3/lab_tests/labs

@@ -18,9 +18,6 @@ export interface StaticFile {
   pending?: () => string | undefined;
 }
 
-/** The other paths of the reference: a copied `/docs/` link and an `index.html` land on it too. */
-export const REFERENCE_ALIASES = ["/docs/", "/docs/index.html"];
-
 type Encoding = "br" | "gzip" | "identity";
 
 /** A file as read once per version (its size and modification time): the bytes, each compressed form, and its hash. */

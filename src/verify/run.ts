@@ -16,7 +16,7 @@ import { Sender } from "./http.ts";
 import { runOperationPass, type VerifyContext } from "./operations.ts";
 import { readVerifyOptions } from "./options.ts";
 import { checkLine, summarize, summaryLine, writeReports, type Report } from "./report.ts";
-import { probeTarget, type Target } from "./target.ts";
+import { MOCK_STATE_PATH, probeTarget, type Target } from "./target.ts";
 import { runWorkflows } from "./workflows.ts";
 
 /** Where verify's lines go: the console for the command, a collector for a test that runs it in-process. */
@@ -130,11 +130,11 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
           ...(ownKeys.apiKey ? { [credentials.header("apiKey")]: options.credentials.apiKey! } : {}),
           ...(ownKeys.managementKey ? { [credentials.header("managementKey")]: options.credentials.managementKey! } : {}),
         };
-        const forgotten = await sender.send({ method: "DELETE", url: `${options.baseUrl}/_mock/state`, headers });
+        const forgotten = await sender.send({ method: "DELETE", url: `${options.baseUrl}${MOCK_STATE_PATH}`, headers });
         const ok = forgotten.kind === "answer" && forgotten.status === 200;
         record({
           suite: "cleanup",
-          name: "the mock forgets this run's team and org (DELETE /_mock/state)",
+          name: `the mock forgets this run's team and org (DELETE ${MOCK_STATE_PATH})`,
           status: ok ? "passed" : "failed",
           ...(ok ? {} : { detail: forgotten.kind === "answer" ? `answered ${forgotten.status}: ${redactor.opaque(forgotten.text, 200)}` : forgotten.error }),
           ms: Math.round(forgotten.ms),

@@ -3,8 +3,9 @@
 // does any other server), which runs the mock-only workflows too.
 import { isObject } from "../contract/json.ts";
 import type { Sender } from "./http.ts";
+import { MOCK_PATHS } from "../mock/paths.ts";
 
-export const MOCK_STATE_PATH = "/_mock/state";
+export const MOCK_STATE_PATH = MOCK_PATHS.state;
 
 export type Target = { reachable: true; mock: boolean } | { reachable: false; error: string };
 

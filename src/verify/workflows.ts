@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
 import { WORKFLOWS_DIR } from "./package-files.ts";
+import { MOCK_PATHS } from "../mock/paths.ts";
 import { RESPECT_MISSING, respectInstalled, runRespect } from "./respect.ts";
 import type { Check } from "./checks.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
@@ -93,7 +94,7 @@ export async function readWorkflows(dir = WORKFLOWS_DIR): Promise<Workflow[]> {
 /** Why a workflow cannot run against this target, or undefined when it can. */
 function skipReason(workflow: Workflow, options: WorkflowRunOptions): string | undefined {
   if (!respectInstalled()) return RESPECT_MISSING;
-  if (workflow.mockOnly && !options.mock) return "mock-only: it uses the stateful mock's /_mock/state, which this server does not answer";
+  if (workflow.mockOnly && !options.mock) return `mock-only: it uses the stateful mock's ${MOCK_PATHS.state}, which this server does not answer`;
   if (!options.allowWrites) return "it writes (creates users and records); pass --allow-writes if the target is a test environment";
   if (workflow.inputs.includes("apiKey") && options.apiKey === undefined) return "needs a team API key (--api-key)";
   if (workflow.inputs.includes("managementKey") && options.managementKey === undefined) return "needs a management key (--management-key)";

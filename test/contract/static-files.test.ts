@@ -8,7 +8,8 @@ import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBundle } from "../../scripts/build/lib/paths.ts";
 import { createMockHost } from "../../src/mock/host.ts";
-import { chooseEncoding, REFERENCE_ALIASES } from "../../src/mock/static-files.ts";
+import { chooseEncoding } from "../../src/mock/static-files.ts";
+import { REFERENCE_ALIASES } from "../../src/mock/paths.ts";
 import { request as rawRequest } from "node:http";
 
 const page = `<!doctype html><title>reference</title>${"<p>a reader's page</p>".repeat(2000)}`;

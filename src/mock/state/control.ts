@@ -1,13 +1,14 @@
 // The stateful mock's own endpoint, `/_mock/state` (mock-only: not part of the service's contract; described for the
 // workflows in openapi/workflows/mock-control.openapi.yaml): GET describes the state the credential reaches, PATCH
 // changes a team's mock settings or moves its clock, DELETE forgets it (everything, with no credential).
+import { MOCK_PATHS } from "../paths.ts";
 import type http from "node:http";
 import { refuse, type StateAnswer } from "./answers.ts";
 import { insuranceCount } from "./insurance.ts";
 import { DEFAULT_SETTINGS, isoAt, teamNow, type OrgState, type TeamSettings, type TeamState } from "./model.ts";
 import type { StatefulMock } from "./handlers.ts";
 
-export const CONTROL_PATH = "/_mock/state";
+export const CONTROL_PATH = MOCK_PATHS.state;
 export const CONTROL_METHODS = ["GET", "PATCH", "DELETE"];
 
 /** Each setting's bounds: whole numbers within them, or a boolean. */

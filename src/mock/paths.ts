@@ -1,0 +1,34 @@
+// The paths the mock answers beside the contract's, in one table: its control endpoint (with --stateful) and the files it
+// serves (the bundle, the reference). The mock, its command, npm start, verify and the reference's introduction read them
+// here; adding one is one row.
+import type { StaticFile } from "./static-files.ts";
+
+export const MOCK_PATHS = {
+  /** The stateful mock's control endpoint: describe, change settings and the clock, forget. */
+  state: "/_mock/state",
+  /** The HTML reference, when it was built. */
+  reference: "/docs",
+  bundleJson: "/openapi.json",
+  bundleYaml: "/openapi.yaml",
+} as const;
+
+/** Where a browser may also ask for the reference. */
+export const REFERENCE_ALIASES = [`${MOCK_PATHS.reference}/`, `${MOCK_PATHS.reference}/index.html`];
+
+/** The files of a build the mock serves, by path: the bundle in both forms and, when given, the reference. */
+export function servedFiles(files: { bundleJson: string; bundleYaml: string; reference?: string; referencePending?: () => string | undefined }): Record<string, StaticFile> {
+  return {
+    [MOCK_PATHS.bundleJson]: { path: files.bundleJson, type: "application/json" },
+    [MOCK_PATHS.bundleYaml]: { path: files.bundleYaml, type: "application/yaml" },
+    ...(files.reference === undefined
+      ? {}
+      : {
+          [MOCK_PATHS.reference]: {
+            path: files.reference,
+            type: "text/html; charset=utf-8",
+            aliases: REFERENCE_ALIASES,
+            ...(files.referencePending === undefined ? {} : { pending: files.referencePending }),
+          },
+        }),
+  };
+}
