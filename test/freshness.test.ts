@@ -11,7 +11,7 @@ describe("generated/", () => {
   it("is fresh: regenerating would change nothing", async () => {
     const rendered = await renderArtifacts();
     expect(Object.keys(rendered)).toEqual(
-      expect.arrayContaining(["openapi.json", "openapi.yaml", "schema.d.ts", "schema.d.cts", "operations.ts", "management-operations.ts", "known-values.ts", "events.ts", "traceability.md"].concat(
+      expect.arrayContaining(["openapi.json", "openapi.yaml", "schema.d.ts", "schema.d.cts", "operations.ts", "management-operations.ts", "known-values.ts", "events.ts", "traceability.md", "mock/cli.js", "verify/cli.js", "workflows/mock-control.openapi.yaml", "workflows/users.arazzo.yaml"].concat(
         ...["client/index", "client/core", "management/index", "types/index", "webhooks/index"].map((entry) => [".js", ".cjs", ".d.ts", ".d.cts"].map((end) => `${entry}${end}`)),
       )),
     );

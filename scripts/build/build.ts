@@ -1,5 +1,6 @@
-// Makes every file in generated/ (bundle, types, client, mock command, traceability table, reference) from openapi/, writing only what changed; does
-// nothing, in milliseconds, when the hash of its inputs is the one generated/inputs.sha256 recorded.
+// Makes every file in generated/ (bundle, types, client, the mock and verify commands, the shipped workflows,
+// traceability table, reference) from openapi/, writing only what changed; does nothing, in milliseconds, when the hash
+// of its inputs is the one generated/inputs.sha256 recorded.
 import { readdir, readFile, stat, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { isMain } from "./lib/cli.ts";
@@ -20,10 +21,11 @@ export async function renderArtifacts(onBundle?: (bundle: Record<string, string>
   // bundle (a Redocly process) starts first, and TypeScript and esbuild load while it runs.
   const { bundleContract, renderBundle } = await import("./bundle.ts");
   const bundling = bundleContract();
-  const [{ renderTypes }, { renderClient }, { renderMockCommand }, { renderTraceability }] = await Promise.all([
+  const [{ renderTypes }, { renderClient }, { renderCommands }, { renderWorkflows }, { renderTraceability }] = await Promise.all([
     import("./generate-types.ts"),
     import("./generate-client.ts"),
-    import("./build-mock.ts"),
+    import("./build-commands.ts"),
+    import("./ship-workflows.ts"),
     import("./generate-traceability.ts"),
   ]);
   const document = await bundling;
@@ -35,7 +37,8 @@ export async function renderArtifacts(onBundle?: (bundle: Record<string, string>
     "schema.d.ts": types,
     "schema.d.cts": types,
     ...(await renderClient(document)),
-    ...(await renderMockCommand()),
+    ...(await renderCommands()),
+    ...(await renderWorkflows()),
     "traceability.md": await renderTraceability(),
     [INPUTS_HASH]: await inputsHash(),
   };

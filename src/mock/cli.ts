@@ -1,5 +1,5 @@
 // `svc-health-mock`: the mock as the installed package runs it (`npx svc-health-mock --port 4010`), on the contract the
-// package ships, with no build tools; built into generated/mock/cli.js by scripts/build/build-mock.ts.
+// package ships, with no build tools; built into generated/mock/cli.js by scripts/build/build-commands.ts.
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -1,6 +1,7 @@
-// `npm run verify -- --base-url <url>`: checks a running server against the bundled contract (generated/openapi.json),
-// operation by operation and through the document's workflows, and writes a JSON and a JUnit report of the checks
-// (scripts/verify/run.ts).
+// `svc-health-verify --base-url <url>` (`npm run verify --` in this repository): checks a running server against the
+// bundled contract (generated/openapi.json), operation by operation and through the document's workflows, and writes a
+// JSON and a JUnit report of the checks (src/verify/run.ts); built into generated/verify/cli.js by
+// scripts/build/build-commands.ts.
 import { runVerify } from "./run.ts";
 
 // Node's fetch can leave a promise that nothing will settle (an answer inflating without end, a socket gone quiet)

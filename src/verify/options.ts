@@ -1,14 +1,18 @@
-// Reads `npm run verify`'s command line into its settings: the target, the credentials (placeholders only for a
-// loopback target), whether writes may run, the rate; or the one line saying what is wrong with it.
+// Reads verify's command line (`npx svc-health-verify`, or `npm run verify --` in this repository) into its settings:
+// the target, the credentials (placeholders only for a loopback target), whether writes may run, the rate; or the one
+// line saying what is wrong with it.
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CREDENTIAL_PLACEHOLDERS } from "../contract/credentials.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from "./http.ts";
 
-export const USAGE = `Usage: npm run verify -- --base-url <url> [options]
+export const USAGE = `Usage: npx svc-health-verify --base-url <url> [options]
+       (in the contract's repository: npm run verify -- --base-url <url> [options])
 
-Checks a running server against the contract (generated/openapi.json): every operation's valid call, credential
-refusals, invalid calls, then the document's workflows; cleans up what it created.
+Checks a running server against the contract the package ships (generated/openapi.json): every operation's valid
+call, credential refusals, invalid calls, then the document's workflows (generated/workflows/, run by
+redocly respect: the optional peer dependency @redocly/cli; without it they are skipped, naming the install line);
+cleans up what it created.
 
   --base-url <url>          the server, e.g. http://127.0.0.1:4010 (required)
   --api-key <key>           the team API key (required unless the server is on 127.0.0.1, localhost or [::1])
@@ -99,7 +103,7 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       },
     }));
   } catch (error) {
-    return { error: `${(error as Error).message} (npm run verify -- --help lists the options)` };
+    return { error: `${(error as Error).message} (--help lists the options)` };
   }
   if (values.help) return { help: USAGE };
   if (values["base-url"] === undefined) return { error: "--base-url <url> is required: the server to verify, e.g. http://127.0.0.1:4010" };

@@ -27,6 +27,19 @@ export async function readBundle(): Promise<Record<string, unknown>> {
 /** The package that runs the workflows (`redocly respect`): an optional peer dependency of the package. */
 export const RESPECT_PACKAGE = "@redocly/cli";
 
+/**
+ * The @redocly/cli release verify is tested with: its peer dependency, pinned in the package's own package.json (two
+ * folders up from src/verify/ and from generated/verify/ alike), so the install line verify prints cannot drift from it.
+ */
+export function respectRelease(): string | undefined {
+  try {
+    const manifest = JSON.parse(readFileSync(path.resolve(here, "../../package.json"), "utf8")) as { peerDependencies?: Record<string, string> };
+    return manifest.peerDependencies?.[RESPECT_PACKAGE];
+  } catch {
+    return undefined;
+  }
+}
+
 /** redocly's command as a script for node, or undefined when @redocly/cli is not installed beside the package. */
 export function redoclyCommand(): string | undefined {
   try {

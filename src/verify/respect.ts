@@ -1,7 +1,7 @@
 // Runs `redocly respect` (the optional peer dependency @redocly/cli) quietly and offline, to completion, whatever it
 // exits with: its JSON log says what ran.
 import { spawn } from "node:child_process";
-import { redoclyCommand, RESPECT_PACKAGE } from "./package-files.ts";
+import { redoclyCommand, RESPECT_PACKAGE, respectRelease } from "./package-files.ts";
 
 export interface RespectRun {
   code: number;
@@ -9,8 +9,9 @@ export interface RespectRun {
   stderr: string;
 }
 
-/** What a run of verify without @redocly/cli says of every workflow. */
-export const RESPECT_MISSING = `needs ${RESPECT_PACKAGE} to run the workflows (npm install --save-dev ${RESPECT_PACKAGE})`;
+const release = respectRelease();
+/** What a run of verify without @redocly/cli says of every workflow: the install line names the release the package pins. */
+export const RESPECT_MISSING = `needs ${RESPECT_PACKAGE} to run the workflows (npm install --save-dev ${RESPECT_PACKAGE}${release === undefined ? "" : `@${release}`})`;
 
 export function respectInstalled(): boolean {
   return redoclyCommand() !== undefined;

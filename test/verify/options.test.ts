@@ -49,7 +49,7 @@ describe("npm run verify's options", () => {
     expect(error("--base-url", "http://127.0.0.1:1", "--timeout-ms", "0")).toMatch(/^--timeout-ms 0 is not a whole number above 0$/);
     expect(error("--base-url", "http://127.0.0.1:1", "--max-response-bytes", "1e99x")).toMatch(/^--max-response-bytes 1e99x is not a whole number/);
     for (const message of [error(), error("--base-url", "http://127.0.0.1:1", "--bogus")]) expect(message).not.toContain("\n");
-    expect(readVerifyOptions(["--help"], {})).toEqual({ help: expect.stringContaining("Usage: npm run verify") });
+    expect(readVerifyOptions(["--help"], {})).toEqual({ help: expect.stringContaining("Usage: npx svc-health-verify --base-url <url>") });
   });
 
   it("reads the request deadline and the answer size limit, with the client's defaults", () => {
