@@ -3,7 +3,7 @@
 import type { ContractOperation } from "../contract/operations.ts";
 import { deref } from "../contract/operations.ts";
 import { isObject, type JsonObject } from "../contract/json.ts";
-import { mockBranches, type MockBranch } from "../contract/mock-branches.ts";
+import { mockBranches, type MockBranch } from "./branches.ts";
 
 export interface StaticAnswer {
   status: number;

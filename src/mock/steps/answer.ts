@@ -2,7 +2,7 @@
 // document's rules the request meets), then sent, or invented by Prism when `Prefer: dynamic=true` asks.
 import type { ErrorDetail } from "../../contract/validator.ts";
 import { parsePrefer, pick } from "../answers.ts";
-import { chooseBranch } from "../../contract/mock-branches.ts";
+import { chooseBranch } from "../branches.ts";
 import { DYNAMIC_FALLBACK, dynamicAnswer } from "../dynamic.ts";
 import { corsHeaders, JSON_TYPE } from "../http.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
