@@ -120,7 +120,7 @@ export class RequestValidator {
   }
 
   #validateBody(operation: ContractOperation, body: unknown, details: ErrorDetail[]): void {
-    const requestBody = operation.operation.requestBody === undefined ? undefined : deref(this.#document, operation.operation.requestBody);
+    const requestBody = operation.requestBody;
     if (requestBody === undefined) return;
     if (body === undefined) {
       if (requestBody.required === true) details.push({ location: "body", field: "", message: "a JSON body is required" });

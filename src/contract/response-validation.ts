@@ -3,7 +3,7 @@ import type { ValidateFunction } from "ajv/dist/2020.js";
 import { compileOnce, createContractAjv, jsonSchemaRef, pathPointer } from "./ajv.ts";
 import { bodyField, toDetails, type ErrorDetail } from "./error-details.ts";
 import { isObject, type JsonObject } from "./json.ts";
-import { deref, type ContractOperation } from "./operations.ts";
+import type { ContractOperation } from "./operations.ts";
 
 export class ResponseValidator {
   readonly #document: JsonObject;
@@ -32,7 +32,7 @@ export class ResponseValidator {
     const responses = (operation.operation.responses ?? {}) as JsonObject;
     const key = String(status) in responses ? String(status) : "default" in responses ? "default" : undefined;
     if (key === undefined) return `status ${status} is not declared by ${operation.operationId}`;
-    const response = deref(this.#document, responses[key]);
+    const response = operation.responses[key]!;
     const media = isObject(response.content) ? response.content["application/json"] : undefined;
     if (!isObject(media)) return null;
     this.#compile ??= compileOnce(createContractAjv(this.#document));
