@@ -1,7 +1,7 @@
 // Makes Ajv (JSON Schema 2020-12, with formats) validators over the bundled contract, for the mock host and the tests.
-import { Ajv2020, type Options } from "ajv/dist/2020.js";
+import { Ajv2020, type Options, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { walkObjects } from "./json.ts";
+import { isObject, walkObjects } from "./json.ts";
 
 // ajv-formats is CommonJS; under ESM its function is the default export's default.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => void;
@@ -23,4 +23,30 @@ export function anchorRefs<T>(schema: T): T {
     if (typeof node.$ref === "string" && node.$ref.startsWith("#/")) node.$ref = `${CONTRACT_ID}${node.$ref}`;
   });
   return schema;
+}
+
+/** Compiles each distinct schema once for an Ajv: operations that share a schema share its validator. */
+export function compileOnce(ajv: Ajv2020): (schema: object) => ValidateFunction {
+  const cache = new Map<string, ValidateFunction>();
+  return (schema) => {
+    const key = JSON.stringify(schema);
+    let validate = cache.get(key);
+    if (!validate) {
+      validate = ajv.compile(schema);
+      cache.set(key, validate);
+    }
+    return validate;
+  };
+}
+
+/** The JSON Pointer of a place under an operation's path item (`#/paths/~1v2~1user/post/requestBody`). */
+export function pathPointer(template: string, ...rest: string[]): string {
+  const escape = (token: string) => token.replaceAll("~", "~0").replaceAll("/", "~1");
+  return ["#", "paths", escape(template), ...rest.map(escape)].join("/");
+}
+
+/** Where the JSON schema of a request body or response lives, whether it is inline or a component. */
+export function jsonSchemaRef(node: unknown, inlinePointer: string): string {
+  const base = isObject(node) && typeof node.$ref === "string" ? node.$ref : inlinePointer;
+  return `${CONTRACT_ID}${base}/content/application~1json/schema`;
 }

@@ -1,4 +1,5 @@
-// The bundled contract's operations, each with its parameters and security decoded, and `$ref` following.
+// The bundled contract's operations, each with its parameters, request body and responses resolved once (references
+// followed) and its security decoded, and `$ref` following for what is not resolved yet.
 import { isObject, type JsonObject } from "./json.ts";
 
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
@@ -9,12 +10,18 @@ export interface ContractOperation {
   template: string;
   operationId: string;
   operation: JsonObject;
+  /** Other paths the operation answers at (`x-svc-path-aliases` of its path item). */
+  aliases: string[];
   /** Path-item and operation parameters, with references followed. */
   parameters: JsonObject[];
   /** The security scheme names of the first requirement; empty when the operation needs none. */
   securitySchemes: string[];
   /** Every requirement the operation accepts (any one will do), each as its scheme names: management operations take the management key or the deprecated org key. */
   securityAlternatives: string[][];
+  /** The request body, its reference followed; undefined when the operation takes none. */
+  requestBody: JsonObject | undefined;
+  /** The declared responses by their key (`200`, `4XX`, `default`) in the contract's order, each reference followed. */
+  responses: Record<string, JsonObject>;
 }
 
 /** Follows local `$ref`s (`#/components/...`) until it reaches a value that is not a reference. */
@@ -48,9 +55,12 @@ export function listOperations(document: JsonObject): ContractOperation[] {
         template,
         operationId: String(operation.operationId),
         operation,
+        aliases: (pathItem["x-svc-path-aliases"] ?? []) as string[],
         parameters: [...shared.filter((p) => !ownKeys.has(`${String(p.in)}:${String(p.name)}`)), ...own],
         securitySchemes: Object.keys(security[0] ?? {}),
         securityAlternatives: security.map((requirement) => Object.keys(requirement)),
+        requestBody: operation.requestBody === undefined ? undefined : deref(document, operation.requestBody),
+        responses: Object.fromEntries(Object.entries((operation.responses ?? {}) as JsonObject).map(([key, response]) => [key, deref(document, response)])),
       });
     }
   }

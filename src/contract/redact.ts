@@ -103,14 +103,14 @@ export class Redactor {
 
   /** A request body of the operation (or of none the contract has), marked values removed. */
   request(op: ContractOperation | undefined, body: unknown): unknown {
-    const media = op === undefined ? undefined : deref(this.#document, op.operation.requestBody);
+    const media = op?.requestBody;
     return this.#walk(this.#jsonSchema(media), body, 0);
   }
 
   /** An answer's body for the operation and status (or of an operation the contract does not have), marked values removed. */
   response(op: ContractOperation | undefined, status: number, body: unknown): unknown {
-    const responses = op === undefined ? undefined : deref<JsonObject | undefined>(this.#document, op.operation.responses);
-    const declared = isObject(responses) ? deref(this.#document, responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default) : undefined;
+    const responses = op?.responses;
+    const declared = responses === undefined ? undefined : (responses[String(status)] ?? responses[`${String(status)[0]}XX`] ?? responses.default);
     return this.#walk(this.#jsonSchema(declared), body, 0);
   }
 

@@ -1,5 +1,5 @@
 // Matches a request's method and path to an operation of the contract, aliases included (`x-svc-path-aliases`).
-import { deref, listOperations, type ContractOperation } from "./operations.ts";
+import { listOperations, type ContractOperation } from "./operations.ts";
 import type { JsonObject } from "./json.ts";
 
 export interface RouteMatch {
@@ -44,9 +44,7 @@ export function createRouter(document: JsonObject): Router {
   const operations = listOperations(document);
   const routes: { regex: RegExp; names: string[]; operation: ContractOperation }[] = [];
   for (const operation of operations) {
-    const pathItem = deref(document, (document.paths as JsonObject)[operation.template]);
-    const aliases = (pathItem["x-svc-path-aliases"] ?? []) as string[];
-    for (const template of [operation.template, ...aliases]) {
+    for (const template of [operation.template, ...operation.aliases]) {
       routes.push({ ...templateRegex(template), operation });
     }
   }

@@ -22,7 +22,7 @@ export function validCall(document: JsonObject, op: ContractOperation): ValidCal
     query: { ...((declared.query ?? {}) as Record<string, unknown>) },
   };
   if (typeof declared.body_example === "string") {
-    const media = (deref(document, op.operation.requestBody).content as JsonObject | undefined)?.["application/json"];
+    const media = (op.requestBody?.content as JsonObject | undefined)?.["application/json"];
     const example = isObject(media) && isObject(media.examples) ? media.examples[declared.body_example] : undefined;
     if (example === undefined) throw new Error(`${op.operationId}: ${VALID_CALL} names body_example ${declared.body_example}, which its request body does not have`);
     call.body = deref(document, example).value;

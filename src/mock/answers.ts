@@ -3,7 +3,7 @@
 import type { ContractOperation } from "../contract/operations.ts";
 import { deref } from "../contract/operations.ts";
 import { isObject, type JsonObject } from "../contract/json.ts";
-import { mockBranches, type MockBranch } from "../contract/mock-branches.ts";
+import { mockBranches, type MockBranch } from "./branches.ts";
 
 export interface StaticAnswer {
   status: number;
@@ -49,10 +49,9 @@ function requiredHeaders(document: JsonObject, response: JsonObject): string[] {
 
 export function answersOf(document: JsonObject, operation: ContractOperation): OperationAnswers {
   const byStatus = new Map<number, Map<string, StaticAnswer>>();
-  for (const [key, raw] of Object.entries((operation.operation.responses ?? {}) as JsonObject)) {
+  for (const [key, response] of Object.entries(operation.responses)) {
     if (!/^\d{3}$/.test(key)) continue;
     const status = Number(key);
-    const response = deref(document, raw);
     const media = (response.content as JsonObject | undefined)?.["application/json"];
     const headers = requiredHeaders(document, response);
     const examples = new Map<string, StaticAnswer>();

@@ -92,14 +92,14 @@ function candidates(document: JsonObject, op: ContractOperation, valid: Call): I
     }
   }
   const none: InvalidCall[] = [];
-  if (valid.body !== undefined && deref(document, op.operation.requestBody)?.required === true) {
+  if (valid.body !== undefined && op.requestBody?.required === true) {
     none.push({ what: "no body", call: { path: { ...valid.path }, query: { ...valid.query } } });
   }
   return [byLocation("path"), byLocation("query"), missing, retyped, none];
 }
 
 function requiredFields(document: JsonObject, op: ContractOperation): string[] {
-  const requestBody = deref(document, op.operation.requestBody);
+  const requestBody = op.requestBody;
   const media = isObject(requestBody?.content) ? requestBody.content["application/json"] : undefined;
   const schema = isObject(media) ? deref(document, media.schema) : undefined;
   return Array.isArray(schema?.required) ? (schema.required as string[]) : [];

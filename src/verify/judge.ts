@@ -1,6 +1,6 @@
 // Judges one answer against what the contract declares for the operation: its status (declared, and the kind the
 // check expects), its content type and its body (ContractValidator.validateResponse), as a check's status and detail.
-import { deref, type ContractOperation } from "../contract/operations.ts";
+import type { ContractOperation } from "../contract/operations.ts";
 import { isObject, type JsonObject } from "../contract/json.ts";
 import { isJsonContentType, type ContractValidator } from "../contract/validator.ts";
 import type { CheckStatus } from "./checks.ts";
@@ -18,7 +18,7 @@ export interface Verdict {
 }
 
 function declaredStatuses(op: ContractOperation): string[] {
-  return Object.keys((op.operation.responses ?? {}) as JsonObject);
+  return Object.keys(op.responses);
 }
 
 /** `400 invalid_request: The request has 1 invalid part.`, from the error body if the answer has one. */
@@ -31,10 +31,9 @@ function errorSummary(body: unknown): string {
 
 /** The body as JSON when the response declares it, with what is wrong with the content type, the text or the fields. */
 function readBody(context: JudgeContext, op: ContractOperation, status: number, answer: Extract<HttpAnswer, { kind: "answer" }>): { body?: unknown; problems: string[] } {
-  const { validator, document } = context;
+  const { validator } = context;
   const where = `${op.operationId} ${status}`;
-  const responses = (op.operation.responses ?? {}) as JsonObject;
-  const declared = deref(document, responses[String(status)] ?? responses.default);
+  const declared = op.responses[String(status)] ?? op.responses.default;
   const json = isObject(declared?.content) && isObject(declared.content["application/json"]);
   const contentType = answer.headers.get("content-type") ?? undefined;
   if (!json) {
@@ -56,10 +55,9 @@ function readBody(context: JudgeContext, op: ContractOperation, status: number, 
   return { body, problems };
 }
 
-/** What judging needs of the run: the contract, its validator, and the redactor that decides what of an answer a detail may quote. */
+/** What judging needs of the run: the contract's validator, and the redactor that decides what of an answer a detail may quote. */
 export interface JudgeContext {
   validator: ContractValidator;
-  document: JsonObject;
   redactor: Redactor;
 }
 

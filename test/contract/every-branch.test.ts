@@ -1,7 +1,7 @@
 // Every operation, every declared response and every named example is reachable in the mock through the generated client:
 // by Prefer, by each operation's own valid call, and by each branch of the document's rules the operation declares.
 import { describe, expect, it } from "vitest";
-import { mockBranches } from "../../src/contract/mock-branches.ts";
+import { mockBranches } from "../../src/mock/branches.ts";
 import { assertMatchesContract, declaredExamples, exampleNames, operations, responseExample } from "../support/contract.ts";
 import { callOperation, VALID_CALLS } from "../support/calls.ts";
 import { clientFor, prefer } from "../support/mock.ts";

@@ -48,7 +48,7 @@ export class Examples {
     const key = `${operationId} ${status} ${name ?? ""}`;
     if (!this.#cache.has(key)) {
       const op = this.#byOperation.get(operationId);
-      const response = op === undefined ? undefined : deref(this.#document, (op.operation.responses as JsonObject)[String(status)]);
+      const response = op?.responses[String(status)];
       const media = isObject(response?.content) ? (response.content as JsonObject)["application/json"] : undefined;
       const examples = isObject(media) && isObject(media.examples) ? media.examples : {};
       const chosen = name === undefined ? Object.values(examples)[0] : examples[name];

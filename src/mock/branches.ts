@@ -1,7 +1,7 @@
 // Reads the branches of the interface document's rules that an operation declares (`x-svc-mock-branches`, beside the
 // operation in its path file): which declared answer the mock gives a request that chose none with `Prefer`.
-import { isObject } from "./json.ts";
-import type { ContractOperation } from "./operations.ts";
+import { isObject } from "../contract/json.ts";
+import type { ContractOperation } from "../contract/operations.ts";
 
 export const MOCK_BRANCHES = "x-svc-mock-branches";
 

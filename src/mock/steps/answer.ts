@@ -1,0 +1,45 @@
+// The steps that answer from the contract: the declared answer chosen (by `Prefer`, or by the first branch of the
+// document's rules the request meets), then sent, or invented by Prism when `Prefer: dynamic=true` asks.
+import type { ErrorDetail } from "../../contract/validator.ts";
+import { parsePrefer, pick } from "../answers.ts";
+import { chooseBranch } from "../branches.ts";
+import { DYNAMIC_FALLBACK, dynamicAnswer } from "../dynamic.ts";
+import { corsHeaders, JSON_TYPE } from "../http.ts";
+import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
+
+const preferDetail = (message: string): ErrorDetail[] => [{ location: "header", field: "prefer", message }];
+
+export function branch(x: Exchange, context: StepContext): Outcome {
+  const prefer = typeof x.req.headers.prefer === "string" && x.req.headers.prefer.trim() !== "" ? x.req.headers.prefer : undefined;
+  const answers = context.answersFor(x.match);
+  try {
+    // A Prefer header chooses; otherwise the first branch of the document's rules the request meets (x-svc-mock-branches).
+    x.choice = prefer !== undefined ? parsePrefer(prefer) : (chooseBranch(answers.branches, { body: x.body, query: x.url.searchParams })?.answer ?? {});
+  } catch (error) {
+    const message = (error as Error).message;
+    return { status: 400, code: "invalid_request", message: `The Prefer header is not one the mock understands: ${message}.`, details: preferDetail(message) };
+  }
+  // Chosen even for a dynamic answer: an undeclared status or example is refused alike, and it is the fallback.
+  const answer = pick(answers, x.match.operation.operationId, x.choice);
+  if (typeof answer === "string") return { status: 400, code: "invalid_request", message: `The Prefer header chooses no answer the contract declares: ${answer}.`, details: preferDetail(answer) };
+  x.answer = answer;
+  return undefined;
+}
+
+export async function respond(x: Exchange, context: StepContext): Promise<Outcome> {
+  let fallback: string[] = [];
+  if (x.choice.dynamic === true) {
+    const dynamic = await dynamicAnswer(context.prism, context.validator, { req: x.req, match: x.match, url: x.url, method: x.method, body: x.body, choice: x.choice, headers: context.readHeaders }, context.log);
+    if (dynamic.answer) {
+      // The headers the contract requires of that status (a 429's Retry-After), as a declared answer sends them.
+      const required = context.answersFor(x.match).byStatus.get(dynamic.answer.status)?.values().next().value?.headers ?? [];
+      x.res.writeHead(dynamic.answer.status, ["content-type", JSON_TYPE, "content-length", String(dynamic.answer.body.length), ...required, ...corsHeaders(x.req)]);
+      x.res.end(dynamic.answer.body);
+      return ANSWERED;
+    }
+    fallback = [DYNAMIC_FALLBACK, dynamic.why];
+  }
+  x.res.writeHead(x.answer.status, ["content-type", JSON_TYPE, "content-length", String(x.answer.body.length), ...x.answer.headers, ...corsHeaders(x.req), ...fallback]);
+  x.res.end(x.answer.body);
+  return ANSWERED;
+}

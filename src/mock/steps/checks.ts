@@ -1,0 +1,53 @@
+// The steps that hold a request to its operation: routed (404, 405), its body read, then each refusal the contract
+// declares for every operation (credential 401, Accept 406, size 413, body 415 and 400, parameters and body 422).
+import { acceptsJson, readBody } from "../http.ts";
+import type { Exchange, Outcome, StepContext } from "./exchange.ts";
+
+export function route(x: Exchange, context: StepContext): Outcome {
+  const { router } = context;
+  const match = router.match(x.method, x.url.pathname);
+  if (match) {
+    x.match = match;
+    return undefined;
+  }
+  if (!router.pathExists(x.url.pathname)) return { status: 404, code: "not_found", message: `No operation of the contract answers at ${x.url.pathname}.` };
+  const allow = router.methodsAt(x.url.pathname).join(", ");
+  return { status: 405, code: "method_not_allowed", message: `${x.method} is not an operation of ${x.url.pathname}.`, headers: { allow } };
+}
+
+// From here on, every refusal is one the contract declares for every operation (the transport-level ones are added by
+// the bundle step, x-svc-transport-responses).
+
+export async function receive(x: Exchange): Promise<Outcome> {
+  x.text = await readBody(x.req);
+  x.input = { pathParams: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.text, contentType: x.req.headers["content-type"] };
+  return undefined;
+}
+
+export function credential(x: Exchange, context: StepContext): Outcome {
+  const refusal = context.validator.credentialRefusal(x.match.operation, x.req.headers);
+  return refusal === undefined ? undefined : { status: 401, code: "unauthorized", message: refusal };
+}
+
+export function accept(x: Exchange): Outcome {
+  if (acceptsJson(x.req.headers.accept)) return undefined;
+  return { status: 406, code: "not_acceptable", message: `Every answer is application/json; the Accept header (${x.req.headers.accept}) allows none.` };
+}
+
+export function size(x: Exchange): Outcome {
+  return x.text === undefined ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." } : undefined;
+}
+
+export function body(x: Exchange, context: StepContext): Outcome {
+  const read = context.validator.readBody(x.match.operation, x.input);
+  if ("refusal" in read) return read.refusal;
+  x.body = read.body;
+  return undefined;
+}
+
+export function parameters(x: Exchange, context: StepContext): Outcome {
+  const details = context.validator.validateInput(x.match.operation, x.input, x.body);
+  if (details.length === 0) return undefined;
+  const parts = details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`;
+  return { status: 422, code: "invalid_request", message: `The request has ${parts}.`, details };
+}

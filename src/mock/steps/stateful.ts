@@ -1,0 +1,60 @@
+// The steps of the stateful mock (`--stateful`): `/_mock/state`, and the answer the state makes, sent only when it
+// keeps the contract.
+import { CONTROL_METHODS, CONTROL_PATH, notStateful } from "../state/control.ts";
+import type { StateAnswer } from "../state/answers.ts";
+import { detailsLine } from "../../contract/validator.ts";
+import { allowCors, answerPreflight, corsHeaders, JSON_TYPE, readBody } from "../http.ts";
+import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
+
+/** Says that the stateful mock's own answer broke the contract and was replaced by a 500 (a fault of the mock). */
+export const CONTRACT_VIOLATION = "x-svc-mock-contract-violation";
+
+function sendState(x: Exchange, answer: StateAnswer, serialized?: Buffer): typeof ANSWERED {
+  const body = serialized ?? Buffer.from(JSON.stringify(answer.body));
+  x.res.writeHead(answer.status, ["content-type", JSON_TYPE, "content-length", String(body.length), ...Object.entries(answer.headers ?? {}).flat(), ...corsHeaders(x.req)]);
+  x.res.end(body);
+  return ANSWERED;
+}
+
+export function control(x: Exchange, context: StepContext): Outcome | Promise<Outcome> {
+  if (x.url.pathname !== CONTROL_PATH) return undefined;
+  const { stateful } = context;
+  if (stateful === undefined) return sendState(x, notStateful());
+  // A browser's test suite resets and moves the clock too: its preflight is answered like an operation's.
+  if (x.method === "OPTIONS" && x.req.headers["access-control-request-method"] !== undefined) {
+    allowCors(x.req, x.res);
+    answerPreflight(x.req, x.res, CONTROL_METHODS, context.readHeaders);
+    return ANSWERED;
+  }
+  // Only a request to /_mock/state waits for its body here: every other one goes on without a promise.
+  return readBody(x.req).then((text) =>
+    text === undefined ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." } : sendState(x, stateful.control(x.method, x.req.headers, text)),
+  );
+}
+
+/** Sends a stateful answer once it keeps the contract; undefined (no answer) passes the request on to the examples. */
+function sendRemembered(x: Exchange, context: StepContext, answer: StateAnswer | undefined): Outcome {
+  if (answer === undefined) return undefined;
+  const stable = answer.stable === true && typeof answer.body === "object" && answer.body !== null ? answer.body : undefined;
+  const checked = stable === undefined ? undefined : context.checkedBodies.get(stable);
+  if (checked !== undefined) return sendState(x, answer, checked);
+  // What the state makes is checked like anything Prism invents: an answer that breaks the contract is the mock's fault.
+  const violations = context.validator.validateResponse(x.match.operation, answer.status, answer.body);
+  if (violations.length === 0) {
+    const serialized = Buffer.from(JSON.stringify(answer.body));
+    if (stable !== undefined) context.checkedBodies.set(stable, serialized);
+    return sendState(x, answer, serialized);
+  }
+  const why = detailsLine(violations).slice(0, 300);
+  context.log(`stateful ${x.match.operation.operationId}: the answer ${answer.status} broke the contract: ${why}`);
+  return { status: 500, code: "internal_error", message: "The stateful mock made an answer that breaks the contract; its log has the details.", headers: { [CONTRACT_VIOLATION]: why } };
+}
+
+export function remember(x: Exchange, context: StepContext): Outcome | Promise<Outcome> {
+  const { stateful } = context;
+  // A Prefer header still chooses a declared answer, leaving the state as it is.
+  if (stateful === undefined || x.req.headers.prefer !== undefined) return undefined;
+  const answer = stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.body, bodyLength: x.text === undefined ? 0 : Buffer.byteLength(x.text) });
+  // Most handlers answer at once; waiting only for those that wait keeps a request off the microtask queue.
+  return answer instanceof Promise ? answer.then((settled) => sendRemembered(x, context, settled)) : sendRemembered(x, context, answer);
+}

@@ -1,0 +1,372 @@
+// Each step of the mock's pipeline called alone, on an exchange made by hand (a readable stream for the request, a
+// recorder for the response): what it refuses, what it fills in, what it answers, and when it passes the request on.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import type http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createRouter } from "../../src/contract/router.ts";
+import { answersOf } from "../../src/mock/answers.ts";
+import { DYNAMIC_FALLBACK, PRISM_NOT_INSTALLED } from "../../src/mock/dynamic.ts";
+import { StatefulMock } from "../../src/mock/state/handlers.ts";
+import { ANSWERED, newExchange, type Exchange, type StepContext } from "../../src/mock/steps/exchange.ts";
+import { preflight, staticFile, target } from "../../src/mock/steps/arrival.ts";
+import { accept, body, credential, parameters, receive, route, size } from "../../src/mock/steps/checks.ts";
+import { CONTRACT_VIOLATION, control, remember } from "../../src/mock/steps/stateful.ts";
+import { branch, respond } from "../../src/mock/steps/answer.ts";
+import { contract, operations, validator } from "../support/contract.ts";
+
+const KEY = { "x-svc-api-key": "team-key-1" };
+
+/** What a step wrote on the response. */
+class Recorder {
+  status: number | undefined;
+  headers: Record<string, string> = {};
+  body: string | undefined;
+  setHeader(name: string, value: unknown): void {
+    this.headers[name.toLowerCase()] = String(value);
+  }
+  writeHead(status: number, headers: string[] | Record<string, unknown> = {}): void {
+    this.status = status;
+    const pairs = Array.isArray(headers) ? headers.flatMap((_, i) => (i % 2 === 0 ? [[headers[i]!, headers[i + 1]!]] : [])) : Object.entries(headers);
+    for (const [name, value] of pairs) this.setHeader(String(name), value);
+  }
+  end(chunk?: string | Buffer): void {
+    this.body = chunk === undefined ? "" : chunk.toString();
+  }
+  json(): unknown {
+    return JSON.parse(this.body!);
+  }
+}
+
+/** An exchange as the pipeline makes it, for a request with these headers and body (sent with its length). */
+function exchange(method: string, target: string, headers: Record<string, string> = {}, text?: string): Exchange & { recorder: Recorder } {
+  const stream = Readable.from(text === undefined ? [] : [Buffer.from(text)]);
+  const sent = text === undefined ? headers : { "content-length": String(Buffer.byteLength(text)), ...headers };
+  const req = Object.assign(stream, { method, url: target, headers: sent }) as unknown as http.IncomingMessage;
+  const recorder = new Recorder();
+  return Object.assign(newExchange(req, recorder as unknown as http.ServerResponse), { recorder });
+}
+
+/** The exchange as it stands after the target and the route, without running either step. */
+function routed(method: string, target: string, headers: Record<string, string> = {}, text?: string): Exchange & { recorder: Recorder } {
+  const x = exchange(method, target, headers, text);
+  x.url = new URL(target, "http://mock.invalid");
+  x.match = router.match(x.method, x.url.pathname)!;
+  x.text = text ?? "";
+  x.input = { pathParams: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.text, contentType: x.req.headers["content-type"] };
+  return x;
+}
+
+const router = createRouter(contract);
+
+function context(overrides: Partial<StepContext> = {}): StepContext {
+  return {
+    router,
+    validator,
+    readHeaders: ["accept", "content-type", "prefer", "x-svc-api-key"],
+    staticFiles: new Map(),
+    stateful: undefined,
+    checkedBodies: new WeakMap(),
+    answersFor: (match) => answersOf(contract, match.operation),
+    prism: undefined,
+    log: () => {},
+    ...overrides,
+  };
+}
+
+const statefulMock = () => new StatefulMock({ document: contract, operations, log: () => {} });
+
+describe("target", () => {
+  it("reads an origin-form target into the exchange's URL", () => {
+    const x = exchange("GET", "/v3/lab_tests/labs?page=2");
+    expect(target(x)).toBeUndefined();
+    expect(x.url.pathname).toBe("/v3/lab_tests/labs");
+    expect(x.url.searchParams.get("page")).toBe("2");
+  });
+
+  it("refuses a target that is neither a path nor an absolute URL with a 400", () => {
+    expect(target(exchange("GET", "*"))).toMatchObject({ status: 400, code: "invalid_request" });
+  });
+});
+
+describe("control", () => {
+  it("passes on every path but /_mock/state", () => {
+    const x = routed("GET", "/v3/lab_tests/labs");
+    expect(control(x, context({ stateful: statefulMock() }))).toBeUndefined();
+    expect(x.recorder.status).toBeUndefined();
+  });
+
+  it("answers /_mock/state with a 404 when the mock is not stateful", () => {
+    const x = exchange("GET", "/_mock/state", KEY);
+    x.url = new URL("http://mock.invalid/_mock/state");
+    expect(control(x, context())).toBe(ANSWERED);
+    expect(x.recorder.status).toBe(404);
+    expect(x.recorder.json()).toMatchObject({ code: "not_found" });
+  });
+
+  it("describes the credential's team on the stateful mock", async () => {
+    const x = exchange("GET", "/_mock/state", KEY);
+    x.url = new URL("http://mock.invalid/_mock/state");
+    expect(await control(x, context({ stateful: statefulMock() }))).toBe(ANSWERED);
+    expect(x.recorder.status).toBe(200);
+  });
+
+  it("answers a browser's preflight of /_mock/state with its methods", () => {
+    const x = exchange("OPTIONS", "/_mock/state", { "access-control-request-method": "PATCH", origin: "http://app.test" });
+    x.url = new URL("http://mock.invalid/_mock/state");
+    expect(control(x, context({ stateful: statefulMock() }))).toBe(ANSWERED);
+    expect(x.recorder.status).toBe(204);
+    expect(x.recorder.headers["access-control-allow-methods"]).toBe("GET, PATCH, DELETE");
+  });
+});
+
+describe("preflight", () => {
+  it("answers a CORS preflight of an operation's path with the methods there and the headers the mock reads", () => {
+    const x = exchange("OPTIONS", "/v2/user", { "access-control-request-method": "POST", origin: "http://app.test" });
+    x.url = new URL("http://mock.invalid/v2/user");
+    expect(preflight(x, context())).toBe(ANSWERED);
+    expect(x.recorder.status).toBe(204);
+    expect(x.recorder.headers["access-control-allow-methods"]).toBe("POST");
+    expect(x.recorder.headers["access-control-allow-headers"]).toBe("accept, content-type, prefer, x-svc-api-key");
+    expect(x.recorder.headers["access-control-allow-origin"]).toBe("http://app.test");
+  });
+
+  it("passes on an OPTIONS without Access-Control-Request-Method, and one to an unknown path", () => {
+    const plain = exchange("OPTIONS", "/v2/user");
+    plain.url = new URL("http://mock.invalid/v2/user");
+    expect(preflight(plain, context())).toBeUndefined();
+    const unknown = exchange("OPTIONS", "/v9/nothing", { "access-control-request-method": "GET" });
+    unknown.url = new URL("http://mock.invalid/v9/nothing");
+    expect(preflight(unknown, context())).toBeUndefined();
+  });
+});
+
+describe("staticFile", () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "steps-"));
+  writeFileSync(path.join(folder, "doc.html"), "<p>reference</p>");
+  const files = (pending?: string) =>
+    new Map([
+      ["/docs", { path: path.join(folder, "doc.html"), type: "text/html", pending: () => pending }],
+      ["/missing", { path: path.join(folder, "missing.html"), type: "text/html" }],
+    ]);
+  const at = (method: string, where: string) => {
+    const x = exchange(method, where);
+    x.url = new URL(where, "http://mock.invalid");
+    return x;
+  };
+
+  it("serves a built file", async () => {
+    const x = at("GET", "/docs");
+    expect(await staticFile(x, context({ staticFiles: files() }))).toBe(ANSWERED);
+    expect(x.recorder.status).toBe(200);
+    expect(x.recorder.body).toBe("<p>reference</p>");
+  });
+
+  it("answers a page that reloads itself while the file is being built", () => {
+    const x = at("GET", "/docs");
+    expect(staticFile(x, context({ staticFiles: files("Building the reference") }))).toBe(ANSWERED);
+    expect(x.recorder.headers.refresh).toBe("2");
+    expect(x.recorder.body).toContain("Building the reference");
+  });
+
+  it("refuses a file that has not been built with a 404", async () => {
+    expect(await staticFile(at("GET", "/missing"), context({ staticFiles: files() }))).toMatchObject({ status: 404, code: "not_found" });
+  });
+
+  it("passes on other methods and other paths", () => {
+    expect(staticFile(at("POST", "/docs"), context({ staticFiles: files() }))).toBeUndefined();
+    expect(staticFile(at("GET", "/v3/lab_tests/labs"), context({ staticFiles: files() }))).toBeUndefined();
+  });
+});
+
+describe("route", () => {
+  const at = (method: string, where: string) => {
+    const x = exchange(method, where);
+    x.url = new URL(where, "http://mock.invalid");
+    return x;
+  };
+
+  it("sets the operation and its path parameters", () => {
+    const x = at("DELETE", "/v2/user/u-1");
+    expect(route(x, context())).toBeUndefined();
+    expect(x.match.operation.operationId).toBe("deleteUser");
+    expect(x.match.pathParams).toEqual({ user_id: "u-1" });
+  });
+
+  it("refuses a path no operation answers with a 404", () => {
+    expect(route(at("GET", "/v9/nothing"), context())).toMatchObject({ status: 404, code: "not_found" });
+  });
+
+  it("refuses another method with a 405 whose Allow names the path's methods", () => {
+    expect(route(at("PUT", "/v2/user/u-1"), context())).toMatchObject({ status: 405, code: "method_not_allowed", headers: { allow: "DELETE" } });
+  });
+});
+
+describe("receive", () => {
+  it("reads the body and what the validator reads of the request", async () => {
+    const x = routed("POST", "/v2/user?x=1", { ...KEY, "content-type": "application/json" }, '{"client_user_id":"a"}');
+    x.text = undefined;
+    x.input = undefined!;
+    expect(await receive(x)).toBeUndefined();
+    expect(x.text).toBe('{"client_user_id":"a"}');
+    expect(x.input).toMatchObject({ body: '{"client_user_id":"a"}', contentType: "application/json", pathParams: {} });
+    expect(x.input.query.get("x")).toBe("1");
+  });
+
+  it("leaves the text undefined for a body over 1 MiB", async () => {
+    const x = routed("POST", "/v2/user", KEY, "x".repeat((1 << 20) + 1));
+    expect(await receive(x)).toBeUndefined();
+    expect(x.text).toBeUndefined();
+  });
+});
+
+describe("credential", () => {
+  it("passes on a request with the operation's credential", () => {
+    expect(credential(routed("GET", "/v3/lab_tests/labs", KEY), context())).toBeUndefined();
+  });
+
+  it("refuses one without it with a 401 naming the header", () => {
+    expect(credential(routed("GET", "/v3/lab_tests/labs"), context())).toMatchObject({ status: 401, code: "unauthorized", message: expect.stringContaining("x-svc-api-key") });
+  });
+});
+
+describe("accept", () => {
+  it("passes on JSON, a wildcard, or no Accept", () => {
+    for (const header of [{ accept: "application/json" }, { accept: "*/*" }, {}] as Record<string, string>[]) expect(accept(routed("GET", "/v3/lab_tests/labs", header))).toBeUndefined();
+  });
+
+  it("refuses an Accept that allows no JSON with a 406", () => {
+    expect(accept(routed("GET", "/v3/lab_tests/labs", { accept: "text/html" }))).toMatchObject({ status: 406, code: "not_acceptable" });
+  });
+});
+
+describe("size", () => {
+  it("refuses a body over the limit with a 413, and passes on one within it", () => {
+    const over = routed("POST", "/v2/user", KEY, "{}");
+    over.text = undefined;
+    expect(size(over)).toMatchObject({ status: 413, code: "payload_too_large" });
+    expect(size(routed("POST", "/v2/user", KEY, "{}"))).toBeUndefined();
+  });
+});
+
+describe("body", () => {
+  it("sets the parsed body", () => {
+    const x = routed("POST", "/v2/user", { "content-type": "application/json" }, '{"client_user_id":"a"}');
+    expect(body(x, context())).toBeUndefined();
+    expect(x.body).toEqual({ client_user_id: "a" });
+  });
+
+  it("refuses a body not sent as JSON with a 415", () => {
+    expect(body(routed("POST", "/v2/user", { "content-type": "text/plain" }, "{}"), context())).toMatchObject({ status: 415, code: "unsupported_media_type" });
+  });
+
+  it("refuses a body that is not JSON with a 400", () => {
+    expect(body(routed("POST", "/v2/user", { "content-type": "application/json" }, "{"), context())).toMatchObject({ status: 400, code: "invalid_json" });
+  });
+});
+
+describe("parameters", () => {
+  it("passes on valid parameters", () => {
+    expect(parameters(routed("GET", "/v2/link/bulk_op?size=10"), context())).toBeUndefined();
+  });
+
+  it("refuses invalid ones with a 422 listing each", () => {
+    expect(parameters(routed("GET", "/v2/link/bulk_op?size=1000&page=x"), context())).toMatchObject({
+      status: 422,
+      code: "invalid_request",
+      message: "The request has 2 invalid parts.",
+      details: expect.arrayContaining([expect.objectContaining({ location: "query", field: "size" }), expect.objectContaining({ location: "query", field: "page" })]),
+    });
+  });
+
+  it("refuses a body that breaks its schema with a 422", () => {
+    const x = routed("POST", "/v2/user", KEY);
+    x.body = { client_user_id: 5 };
+    expect(parameters(x, context())).toMatchObject({ status: 422, details: [expect.objectContaining({ location: "body" })] });
+  });
+});
+
+describe("remember", () => {
+  it("passes on without --stateful, and with a Prefer header", () => {
+    expect(remember(routed("GET", "/v3/lab_tests/labs", KEY), context())).toBeUndefined();
+    expect(remember(routed("GET", "/v3/lab_tests/labs", { ...KEY, prefer: "code=200" }), context({ stateful: statefulMock() }))).toBeUndefined();
+  });
+
+  it("sends the state's answer when it keeps the contract", async () => {
+    const x = routed("POST", "/v2/user", KEY, '{"client_user_id":"steps-1"}');
+    x.body = { client_user_id: "steps-1" };
+    expect(await remember(x, context({ stateful: statefulMock() }))).toBe(ANSWERED);
+    expect(x.recorder.status).toBe(200);
+    expect(x.recorder.json()).toMatchObject({ client_user_id: "steps-1" });
+    expect(validator.validateResponse(x.match.operation, 200, x.recorder.json())).toEqual([]);
+  });
+
+  it("replaces an answer that breaks the contract with a 500 saying why, and logs it", async () => {
+    const lines: string[] = [];
+    const broken = { answer: () => ({ status: 200, body: { not: "a lab list" } }) } as unknown as StatefulMock;
+    const outcome = await remember(routed("GET", "/v3/lab_tests/labs", KEY), context({ stateful: broken, log: (line) => lines.push(line) }));
+    expect(outcome).toMatchObject({ status: 500, code: "internal_error", headers: { [CONTRACT_VIOLATION]: expect.any(String) } });
+    expect(lines).toEqual([expect.stringContaining("stateful listLabs: the answer 200 broke the contract")]);
+  });
+});
+
+describe("branch", () => {
+  it("chooses the operation's default answer when nothing chooses", () => {
+    const x = routed("GET", "/v3/orders", KEY);
+    expect(branch(x, context())).toBeUndefined();
+    expect(x.choice).toEqual({});
+    expect(x.answer.status).toBe(200);
+  });
+
+  it("chooses the first branch of the document's rules the request meets", () => {
+    const x = routed("GET", "/v3/orders?interpretation=abnormal", KEY);
+    expect(branch(x, context())).toBeUndefined();
+    expect(x.choice).toEqual({ code: 200, example: "abnormal_results" });
+    expect(x.answer.example).toBe("abnormal_results");
+  });
+
+  it("lets Prefer choose instead", () => {
+    const x = routed("GET", "/v3/orders?interpretation=abnormal", { ...KEY, prefer: "code=401" });
+    expect(branch(x, context())).toBeUndefined();
+    expect(x.answer.status).toBe(401);
+  });
+
+  it("refuses a Prefer it cannot read, or one choosing an undeclared answer, with a 400 on the header", () => {
+    expect(branch(routed("GET", "/v3/orders", { prefer: "code=abc" }), context())).toMatchObject({ status: 400, details: [expect.objectContaining({ location: "header", field: "prefer" })] });
+    expect(branch(routed("GET", "/v3/orders", { prefer: "code=299" }), context())).toMatchObject({ status: 400, message: expect.stringContaining("declares") });
+  });
+});
+
+describe("respond", () => {
+  const chosen = (headers: Record<string, string>) => {
+    const x = routed("GET", "/v3/lab_tests/labs", { ...KEY, ...headers });
+    branch(x, context());
+    return x;
+  };
+
+  it("sends the chosen declared answer", async () => {
+    const x = chosen({});
+    expect(await respond(x, context())).toBe(ANSWERED);
+    expect(x.recorder.status).toBe(200);
+    expect(x.recorder.headers["content-type"]).toBe("application/json");
+    expect(x.recorder.body).toBe(x.answer.body.toString());
+  });
+
+  it("sends Prism's invented answer when it keeps the contract", async () => {
+    const body = JSON.parse(chosen({}).answer.body.toString()) as unknown;
+    const x = chosen({ prefer: "dynamic=true" });
+    expect(await respond(x, context({ prism: async () => ({ status: 200, body }) }))).toBe(ANSWERED);
+    expect(x.recorder.status).toBe(200);
+    expect(x.recorder.json()).toEqual(body);
+    expect(x.recorder.headers[DYNAMIC_FALLBACK]).toBeUndefined();
+  });
+
+  it("falls back to the declared answer, saying why, when Prism is not installed", async () => {
+    const x = chosen({ prefer: "dynamic=true" });
+    expect(await respond(x, context())).toBe(ANSWERED);
+    expect(x.recorder.body).toBe(x.answer.body.toString());
+    expect(x.recorder.headers[DYNAMIC_FALLBACK]).toBe(PRISM_NOT_INSTALLED);
+  });
+});
