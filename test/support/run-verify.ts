@@ -33,13 +33,26 @@ function readReports(reportDir: string): Pick<VerifyRun, "report" | "junit"> {
   return read;
 }
 
-/** verify's run in this process: the console's lines collected as a process's output would be. */
-export async function runVerifyInProcess(args: string[]): Promise<VerifyRun> {
+/**
+ * verify's run in this process: the console's lines collected as a process's output would be. The variables in env are
+ * set for the run and put back after it, so the runs of one file that pass env must not overlap.
+ */
+export async function runVerifyInProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<VerifyRun> {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-report-"));
   const started = performance.now();
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const code = await runVerifyHere(["--report-dir", reportDir, ...args], { log: (line) => stdout.push(line), error: (line) => stderr.push(line) });
+  const before = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, env);
+  let code: number;
+  try {
+    code = await runVerifyHere(["--report-dir", reportDir, ...args], { log: (line) => stdout.push(line), error: (line) => stderr.push(line) });
+  } finally {
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
   return { code, stdout: stdout.map((line) => `${line}\n`).join(""), stderr: stderr.map((line) => `${line}\n`).join(""), ms: performance.now() - started, ...readReports(reportDir) };
 }
 
