@@ -211,12 +211,19 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
     ...(options.managementKey === undefined ? {} : { managementKey: options.managementKey }),
     ...(receiver === undefined ? {} : { webhookUrl: receiver.url }),
   };
+  // respect runs the files of one invocation one after another, in order, as separate runs would, and a node start
+  // costs it about a second: one run for all files, but for HAR files, which respect writes for a run of one file only.
+  // Each file of a run has a workflow chosen (respect refuses a file none of whose workflows is named).
+  const files = [...runnable.keys()];
+  const batches = options.harDir === undefined ? [files] : files.map((file) => [file]);
   try {
-    for (const [file, chosen] of runnable) {
-      const log = path.join(scratch, `${file}.json`);
-      const har = options.harDir === undefined ? undefined : path.join(options.harDir, `${file.replace(/\.arazzo\.yaml$/, "")}.har`);
+    for (const [index, batch] of batches.entries()) {
+      const chosen = batch.flatMap((file) => runnable.get(file)!);
+      const named = batch.join(", ");
+      const log = path.join(scratch, `run-${index}.json`);
+      const har = options.harDir === undefined ? undefined : path.join(options.harDir, `${batch[0]!.replace(/\.arazzo\.yaml$/, "")}.har`);
       const args = [
-        path.join(dir, file),
+        ...batch.map((file) => path.join(dir, file)),
         ...chosen.flatMap((workflow) => ["--workflow", workflow.workflowId]),
         ...Object.entries(inputs).flatMap(([name, value]) => ["--input", `${name}=${value}`]),
         "--server",
@@ -233,18 +240,19 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
       const run = await runRespect(args);
       // Before anything else reads it: the HAR as respect wrote it holds every body and credential in full.
       if (har !== undefined) await redactHarFile(har, options.redactor);
-      let ran: RespectWorkflow[] = [];
-      let notRun = `respect ran no workflow of ${file} (exit ${run.code})`;
+      // What respect ran, by file (its log names each by the path it was given), so no id is looked up in another file.
+      let ran = new Map<string, RespectWorkflow[]>();
+      let notRun = `respect ran no workflow of ${named} (exit ${run.code})`;
       try {
         const report = JSON.parse(await readFile(log, "utf8")) as { files: Record<string, { executedWorkflows: RespectWorkflow[] }> };
-        ran = Object.values(report.files).flatMap((each) => each.executedWorkflows);
+        ran = new Map(Object.entries(report.files).map(([file, each]) => [path.basename(file), each.executedWorkflows]));
       } catch {
         const last = `${run.stderr}\n${run.stdout}`.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !/[║╔╚]|nodedir/.test(line)).at(-1) ?? `exit ${run.code}`;
-        notRun = `respect wrote no log for ${file}: ${last}`;
+        notRun = `respect wrote no log for ${named}: ${last}`;
         options.log(notRun);
       }
       for (const workflow of chosen) {
-        const executed = ran.find((each) => each.workflowId === workflow.workflowId);
+        const executed = ran.get(workflow.file)?.find((each) => each.workflowId === workflow.workflowId);
         const stepsChecked = stepChecks(workflow, executed, notRun, options.redactor);
         checks.push(...stepsChecked);
         // On the mock, verify forgets the whole run's state instead.

@@ -1,5 +1,6 @@
-// Runs `npm run verify`'s script (tsx scripts/verify.ts) as a process of its own, as a user does, with a report folder
-// of its own, and reads what it printed and wrote.
+// Runs `npm run verify` (src/verify/cli.ts) as a process of its own, as a user does, or in this process where the
+// process is not the point (a tsx start costs more than the run), with a report folder of its own, and reads what it
+// printed and wrote.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -7,6 +8,7 @@ import path from "node:path";
 import { binPath, toolEnv } from "../../scripts/build/lib/tools.ts";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import type { Report } from "../../src/verify/report.ts";
+import { runVerify as runVerifyHere } from "../../src/verify/run.ts";
 
 export interface VerifyRun {
   code: number;
@@ -17,6 +19,41 @@ export interface VerifyRun {
   report: Report | undefined;
   /** verify-junit.xml, when the run wrote one. */
   junit: string | undefined;
+}
+
+/** The reports a run wrote into its folder, read, and the folder removed. */
+function readReports(reportDir: string): Pick<VerifyRun, "report" | "junit"> {
+  const jsonPath = path.join(reportDir, "verify-report.json");
+  const junitPath = path.join(reportDir, "verify-junit.xml");
+  const read = {
+    report: existsSync(jsonPath) ? (JSON.parse(readFileSync(jsonPath, "utf8")) as Report) : undefined,
+    junit: existsSync(junitPath) ? readFileSync(junitPath, "utf8") : undefined,
+  };
+  rmSync(reportDir, { recursive: true, force: true });
+  return read;
+}
+
+/**
+ * verify's run in this process: the console's lines collected as a process's output would be. The variables in env are
+ * set for the run and put back after it, so the runs of one file that pass env must not overlap.
+ */
+export async function runVerifyInProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<VerifyRun> {
+  const reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-report-"));
+  const started = performance.now();
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const before = Object.fromEntries(Object.keys(env).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, env);
+  let code: number;
+  try {
+    code = await runVerifyHere(["--report-dir", reportDir, ...args], { log: (line) => stdout.push(line), error: (line) => stderr.push(line) });
+  } finally {
+    for (const [name, value] of Object.entries(before)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+  return { code, stdout: stdout.map((line) => `${line}\n`).join(""), stderr: stderr.map((line) => `${line}\n`).join(""), ms: performance.now() - started, ...readReports(reportDir) };
 }
 
 export function runVerify(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<VerifyRun> {
@@ -35,18 +72,7 @@ export function runVerify(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
-      const jsonPath = path.join(reportDir, "verify-report.json");
-      const junitPath = path.join(reportDir, "verify-junit.xml");
-      const run: VerifyRun = {
-        code: code ?? 1,
-        stdout,
-        stderr,
-        ms: performance.now() - started,
-        report: existsSync(jsonPath) ? (JSON.parse(readFileSync(jsonPath, "utf8")) as Report) : undefined,
-        junit: existsSync(junitPath) ? readFileSync(junitPath, "utf8") : undefined,
-      };
-      rmSync(reportDir, { recursive: true, force: true });
-      resolve(run);
+      resolve({ code: code ?? 1, stdout, stderr, ms: performance.now() - started, ...readReports(reportDir) });
     });
   });
 }

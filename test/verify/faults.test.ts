@@ -1,9 +1,10 @@
 // `npm run verify` finds what is wrong with a server that is right but for one thing: a proxy in front of the stateful
-// mock alters one kind of answer, and verify must report exactly that failure, naming the operation, and exit 1.
+// mock alters one kind of answer, and verify must report exactly that failure, naming the operation, and exit 1. verify
+// runs in this process: what it finds is the point, not its process (test/verify/mock.test.ts runs that).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 import { startAlteringProxy, type Alter } from "../support/altering-proxy.ts";
-import { failures, runVerify } from "../support/run-verify.ts";
+import { failures, runVerifyInProcess } from "../support/run-verify.ts";
 
 let mock: RunningMock | undefined;
 
@@ -18,7 +19,7 @@ afterAll(async () => {
 async function verifyBehind(alter: Alter, { workflows = false } = {}) {
   const proxy = await startAlteringProxy(mock!.url, alter);
   try {
-    return await runVerify(["--base-url", proxy.url, ...(workflows ? [] : ["--skip-workflows"])]);
+    return await runVerifyInProcess(["--base-url", proxy.url, ...(workflows ? [] : ["--skip-workflows"])]);
   } finally {
     await proxy.close();
   }

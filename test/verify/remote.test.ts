@@ -1,10 +1,12 @@
 // `npm run verify`'s rules for a server that is not on this machine: an API key is required before anything is sent,
 // writes run only with --allow-writes, a check needing a credential not given is skipped naming it; and --rate holds.
+// The refusal runs as a process, as a user meets it; the runs that send run in this process (a tsx start is the most
+// of their cost, and what they send is the point).
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { isWrite } from "../../src/verify/calls.ts";
 import { operations } from "../support/contract.ts";
 import { startAlteringProxy, type AlteringProxy } from "../support/altering-proxy.ts";
-import { failures, runVerify } from "../support/run-verify.ts";
+import { failures, runVerify, runVerifyInProcess } from "../support/run-verify.ts";
 
 let proxy: AlteringProxy | undefined;
 
@@ -34,7 +36,7 @@ describe("npm run verify against a server that is not on this machine", () => {
 
   it("with --api-key alone, skips every write (naming --allow-writes) and every management check (naming --management-key), and sends only reads", async () => {
     const before = proxy!.arrivals.length;
-    const run = await runVerify(["--base-url", proxy!.url, "--api-key", "sk_test_remote_not_a_real_key", "--rate", "1000", "--skip-workflows"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" });
+    const run = await runVerifyInProcess(["--base-url", proxy!.url, "--api-key", "sk_test_remote_not_a_real_key", "--rate", "1000", "--skip-workflows"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" });
     expect(failures(run)).toEqual([]);
     expect(run.code, run.stderr).toBe(0);
     const report = run.report!;
@@ -62,7 +64,7 @@ describe("npm run verify against a server that is not on this machine", () => {
 describe("npm run verify --rate", () => {
   it("spaces its requests 1/rate seconds apart", async () => {
     const before = proxy!.arrivals.length;
-    const run = await runVerify(["--base-url", proxy!.url, "--rate", "5", "--only", "listLabTestMarkers", "--skip-workflows"]);
+    const run = await runVerifyInProcess(["--base-url", proxy!.url, "--rate", "5", "--only", "listLabTestMarkers", "--skip-workflows"]);
     expect(run.code, run.stdout).toBe(0);
     const arrivals = proxy!.arrivals.slice(before).map((arrival) => arrival.at);
     expect(arrivals.length).toBe(run.report!.requests);
