@@ -48,12 +48,27 @@ export function concatenatedObjects<T>(text: string): T[] {
   return objects;
 }
 
-/** Redocly's problems with the tree's redocly.yaml (or another `config`), on every API it lists (sources, workflows) or on `file`. */
-export async function redoclyProblems(file?: string, { root = repoRoot, config }: { root?: string; config?: string } = {}): Promise<RedoclyProblem[]> {
-  const run = await runTool("redocly", ["lint", ...(file ? [file] : []), ...(config ? ["--config", config] : []), "--format", "json"], { allowFailure: true, cwd: root });
+/** Redocly's reports, one per API it lints: `targets` (aliases of redocly.yaml or files), or every API the config lists. */
+async function redoclyReports(targets: string[], { root = repoRoot, config }: { root?: string; config?: string } = {}): Promise<RedoclyProblem[][]> {
+  const run = await runTool("redocly", ["lint", ...targets, ...(config ? ["--config", config] : []), "--format", "json"], { allowFailure: true, cwd: root });
   const reports = concatenatedObjects<{ problems?: RedoclyProblem[] }>(run.stdout).filter((each) => Array.isArray(each.problems));
   if (reports.length === 0) throw new Error(`redocly lint gave no report: ${lastLine(run.stderr || run.stdout)}`);
-  return reports.flatMap((each) => each.problems!);
+  return reports.map((each) => each.problems!);
+}
+
+/** Redocly's problems with the tree's redocly.yaml (or another `config`), on every API it lists (sources, workflows) or on `file`. */
+export async function redoclyProblems(file?: string, options: { root?: string; config?: string } = {}): Promise<RedoclyProblem[]> {
+  return (await redoclyReports(file ? [file] : [], options)).flat();
+}
+
+/**
+ * Redocly's problems on each of `targets`, in their order, from one Redocly process (it lints them one after another
+ * and prints a report for each): what several `redocly lint` runs would find, without starting Redocly for each.
+ */
+export async function redoclyProblemsEach(targets: string[], options: { root?: string; config?: string } = {}): Promise<RedoclyProblem[][]> {
+  const reports = await redoclyReports(targets, options);
+  if (reports.length !== targets.length) throw new Error(`redocly lint gave ${reports.length} reports for ${targets.length} targets (${targets.join(", ")})`);
+  return reports;
 }
 
 /** Every finding of both linters, one line each: the rule, the message, and where. */
