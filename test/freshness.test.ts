@@ -7,9 +7,13 @@ import { generatedDir } from "../scripts/build/lib/paths.ts";
 /** Files in generated/ that no render makes: its README, and the reference, which is built but not committed. */
 const NOT_RENDERED = ["README.md", "reference.html"];
 
+// One render serves every test (a render is a Redocly bundle, the types and the client): none of them changes what it reads.
+let rendering: Promise<Record<string, string>> | undefined;
+const render = async () => ({ ...(await (rendering ??= renderArtifacts())) });
+
 describe("generated/", () => {
   it("is fresh: regenerating would change nothing", async () => {
-    const rendered = await renderArtifacts();
+    const rendered = await render();
     expect(Object.keys(rendered)).toEqual(
       expect.arrayContaining(["openapi.json", "openapi.yaml", "schema.d.ts", "schema.d.cts", "operations.ts", "management-operations.ts", "known-values.ts", "events.ts", "traceability.md", "mock/cli.js", "verify/cli.js", "workflows/mock-control.openapi.yaml", "workflows/users.arazzo.yaml"].concat(
         ...["client/index", "client/core", "management/index", "types/index", "webhooks/index"].map((entry) => [".js", ".cjs", ".d.ts", ".d.cts"].map((end) => `${entry}${end}`)),
@@ -19,7 +23,7 @@ describe("generated/", () => {
   });
 
   it("holds nothing the scripts do not make", async () => {
-    const rendered = new Set(Object.keys(await renderArtifacts()));
+    const rendered = new Set(Object.keys(await render()));
     const present = readdirSync(generatedDir, { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile())
       .map((entry) => `${entry.parentPath.slice(generatedDir.length + 1)}/${entry.name}`.replace(/^\//, ""));
@@ -27,7 +31,7 @@ describe("generated/", () => {
   });
 
   it("notices a stale artifact", async () => {
-    const rendered = await renderArtifacts();
+    const rendered = await render();
     rendered["openapi.yaml"] += "# an edit by hand\n";
     rendered["client/index.cjs"] += "// an edit by hand\n";
     expect(await staleArtifacts(rendered)).toEqual(["openapi.yaml", "client/index.cjs"]);

@@ -7,14 +7,17 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./support/net.ts";
-import { binPath, toolEnv } from "../scripts/build/lib/tools.ts";
+import { toolEnv } from "../scripts/build/lib/tools.ts";
 import { freshCopy } from "./support/fresh-copy.ts";
 
 const run = promisify(execFile);
 let clone: string;
 
+/** What `npm start` runs (package.json): Node with tsx's loader, one process where the `tsx` command would start two. */
+const START = ["--import", "tsx", "scripts/commands/start.ts"];
+
 async function start(port: number, ...args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
-  return run(binPath("tsx"), ["scripts/commands/start.ts", "--port", String(port), ...args], { cwd: clone, env: toolEnv, timeout: 120_000 }).then(
+  return run(process.execPath, [...START, "--port", String(port), ...args], { cwd: clone, env: toolEnv, timeout: 120_000 }).then(
     (result) => ({ code: 0, ...result }),
     (error: { code: number; stderr: string; stdout: string }) => error,
   );
@@ -38,7 +41,7 @@ describe("npm start refuses", () => {
   });
 
   it("a port that is not a number, in one line", async () => {
-    const result = await run(binPath("tsx"), ["scripts/commands/start.ts", "--port", "abc"], { cwd: clone, env: toolEnv }).then(
+    const result = await run(process.execPath, [...START, "--port", "abc"], { cwd: clone, env: toolEnv }).then(
       () => ({ code: 0, stderr: "" }),
       (error: { code: number; stderr: string }) => error,
     );

@@ -1,19 +1,13 @@
-// Lints the contract with Spectral (sources and bundle) and Redocly (sources), and returns each finding as one line;
-// `npm start` uses it when the contract changed, the lint tests hold the same commands, and the review reads the same
-// results for any tree (a fixture repository, or the ruleset with its waivers left out).
+// Lints the contract with Spectral (sources and bundle, in this process) and Redocly (sources), and returns each finding
+// as one line; `npm start` uses it when the contract changed, the lint tests hold the same commands, and the review reads
+// the same results for any tree (a fixture repository, or the ruleset with its waivers left out).
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../build/lib/paths.ts";
 import { runTool } from "../build/lib/tools.ts";
+import { spectralLint, type SpectralResult } from "./spectral-in-process.ts";
 
-export interface SpectralFinding {
-  code: string;
-  message: string;
-  source?: string;
-  path: (string | number)[];
-  severity: number;
-  range?: { start: { line: number } };
-}
+export type SpectralFinding = SpectralResult;
 
 export interface RedoclyProblem {
   ruleId: string;
@@ -26,18 +20,10 @@ function lastLine(text: string): string {
   return text.split("\n").map((line) => line.trim()).filter(Boolean).at(-1) ?? "(no output)";
 }
 
-/** A tool's JSON report: its output from the first `opening` character on (tools print banners before it). */
-function report<T>(tool: string, run: { stdout: string; stderr: string }, opening: "[" | "{"): T {
-  const start = run.stdout.indexOf(opening);
-  if (start < 0) throw new Error(`${tool} gave no report: ${lastLine(run.stderr || run.stdout)}`);
-  return JSON.parse(run.stdout.slice(start)) as T;
-}
-
 /** Spectral's findings on a tree's sources and, when it has one, its bundle; `ruleset` may be a copy elsewhere. */
 export async function spectralFindings({ root = repoRoot, ruleset = ".spectral.yaml" }: { root?: string; ruleset?: string } = {}): Promise<SpectralFinding[]> {
   const targets = ["openapi/openapi.yaml", ...(existsSync(path.join(root, "generated/openapi.json")) ? ["generated/openapi.json"] : [])];
-  const run = await runTool("spectral", ["lint", "--ruleset", ruleset, "--format", "json", "--quiet", "--fail-severity", "hint", ...targets], { allowFailure: true, cwd: root });
-  return report<SpectralFinding[]>("spectral", run, "[");
+  return spectralLint(targets, { ruleset, cwd: root });
 }
 
 /**
@@ -62,12 +48,27 @@ export function concatenatedObjects<T>(text: string): T[] {
   return objects;
 }
 
-/** Redocly's problems with the tree's redocly.yaml (or another `config`), on every API it lists (sources, workflows) or on `file`. */
-export async function redoclyProblems(file?: string, { root = repoRoot, config }: { root?: string; config?: string } = {}): Promise<RedoclyProblem[]> {
-  const run = await runTool("redocly", ["lint", ...(file ? [file] : []), ...(config ? ["--config", config] : []), "--format", "json"], { allowFailure: true, cwd: root });
+/** Redocly's reports, one per API it lints: `targets` (aliases of redocly.yaml or files), or every API the config lists. */
+async function redoclyReports(targets: string[], { root = repoRoot, config }: { root?: string; config?: string } = {}): Promise<RedoclyProblem[][]> {
+  const run = await runTool("redocly", ["lint", ...targets, ...(config ? ["--config", config] : []), "--format", "json"], { allowFailure: true, cwd: root });
   const reports = concatenatedObjects<{ problems?: RedoclyProblem[] }>(run.stdout).filter((each) => Array.isArray(each.problems));
   if (reports.length === 0) throw new Error(`redocly lint gave no report: ${lastLine(run.stderr || run.stdout)}`);
-  return reports.flatMap((each) => each.problems!);
+  return reports.map((each) => each.problems!);
+}
+
+/** Redocly's problems with the tree's redocly.yaml (or another `config`), on every API it lists (sources, workflows) or on `file`. */
+export async function redoclyProblems(file?: string, options: { root?: string; config?: string } = {}): Promise<RedoclyProblem[]> {
+  return (await redoclyReports(file ? [file] : [], options)).flat();
+}
+
+/**
+ * Redocly's problems on each of `targets`, in their order, from one Redocly process (it lints them one after another
+ * and prints a report for each): what several `redocly lint` runs would find, without starting Redocly for each.
+ */
+export async function redoclyProblemsEach(targets: string[], options: { root?: string; config?: string } = {}): Promise<RedoclyProblem[][]> {
+  const reports = await redoclyReports(targets, options);
+  if (reports.length !== targets.length) throw new Error(`redocly lint gave ${reports.length} reports for ${targets.length} targets (${targets.join(", ")})`);
+  return reports;
 }
 
 /** Every finding of both linters, one line each: the rule, the message, and where. */

@@ -92,10 +92,12 @@ export async function review(options: ReviewOptions): Promise<ReviewResult> {
   }
 }
 
-async function main(): Promise<number> {
+/** The command: its exit code, after one line on stderr for a command line or a revision it cannot review. */
+export async function main(args: string[] = process.argv.slice(2)): Promise<number> {
   let values;
   try {
     ({ values } = parseArgs({
+      args,
       options: {
         base: { type: "string" },
         format: { type: "string", default: "markdown" },

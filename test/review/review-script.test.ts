@@ -5,9 +5,9 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
-import { review } from "../../scripts/commands/review.ts";
+import { main, review } from "../../scripts/commands/review.ts";
 
 const run = promisify(execFile);
 const FIXTURE = path.join(repoRoot, "test/fixtures/review/repo");
@@ -110,10 +110,11 @@ describe("npm run review", () => {
     });
     await git(dir, "commit", "-qam", "broken");
     await writeFile(path.join(dir, "openapi/openapi.yaml"), await readFile(path.join(FIXTURE, "openapi/openapi.yaml"), "utf8"));
-    const cli = await run(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts/commands/review.ts"), "--root", dir, "--base", "HEAD"], { cwd: repoRoot }).then(
-      () => ({ code: 0, stderr: "" }),
-      (error: { code: number; stderr: string }) => error,
-    );
+    // The command's own function, in this process (the test above runs it as a process): what it writes to stderr.
+    const errors: string[] = [];
+    const stderr = vi.spyOn(console, "error").mockImplementation((...line: unknown[]) => void errors.push(line.join(" ")));
+    const code = await main(["--root", dir, "--base", "HEAD"]).finally(() => stderr.mockRestore());
+    const cli = { code, stderr: errors.map((line) => `${line}\n`).join("") };
     const commit = (await git(dir, "rev-parse", "HEAD")).trim().slice(0, 12);
     expect(cli.code).toBe(2);
     expect(cli.stderr.trim().split("\n")).toHaveLength(1);

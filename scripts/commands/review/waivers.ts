@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
-import { redoclyProblems, spectralFindings } from "../lint.ts";
+import { redoclyProblemsEach, spectralFindings } from "../lint.ts";
 import { isObject, type JsonObject } from "../../../src/contract/json.ts";
 import { decodePointer } from "./source-map.ts";
 
@@ -135,15 +135,15 @@ async function unwaivedRedocly(root: string): Promise<Located[]> {
     const copy = path.join(scratch, "redocly.yaml");
     await writeFile(copy, YAML.stringify(config));
     const targets = ["openapi/openapi.yaml", ...(existsSync(path.join(root, "generated/openapi.yaml")) ? ["generated/openapi.yaml"] : [])];
-    const found: Located[] = [];
-    for (const target of targets) {
-      for (const problem of await redoclyProblems(path.join(root, target), { root, config: copy })) {
+    // One Redocly run for the sources and the bundle: it reports on each in turn.
+    const reports = await redoclyProblemsEach(targets.map((target) => path.join(root, target)), { root, config: copy });
+    return targets.flatMap((target, index) =>
+      reports[index]!.map((problem) => {
         const where = problem.location?.[0];
         const file = path.relative(root, path.resolve(root, where?.source?.ref ?? target)).split(path.sep).join("/");
-        found.push({ rule: problem.ruleId, file, path: decodePointer(where?.pointer ?? "#/") });
-      }
-    }
-    return found;
+        return { rule: problem.ruleId, file, path: decodePointer(where?.pointer ?? "#/") };
+      }),
+    );
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
