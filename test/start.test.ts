@@ -9,6 +9,7 @@ import { freshCopy } from "./support/fresh-copy.ts";
 import { launchStart } from "./support/start-process.ts";
 
 let child: ChildProcess;
+let stopStart: () => void;
 /** What npm start printed so far. */
 let printed: () => string;
 let port: number;
@@ -25,11 +26,13 @@ beforeAll(async () => {
   clone = await freshCopy();
   const start = await launchStart(clone, port, 90_000);
   child = start.child;
+  stopStart = start.stop;
   printed = start.output;
 });
 
 afterAll(async () => {
-  if (child.exitCode === null) child.kill("SIGKILL");
+  // The whole group, whether or not the test stopped it: tsx's child outlives a tsx killed alone.
+  stopStart?.();
   await rm(clone, { recursive: true, force: true });
 });
 
@@ -128,6 +131,7 @@ describe("npm start -- --stateful", () => {
       const exited = new Promise((resolve) => start.child.once("exit", resolve));
       start.child.kill("SIGTERM");
       await exited;
+      start.stop();
     }
   }, 120_000);
 });

@@ -1,7 +1,6 @@
 // Runs `npm run verify` (src/verify/cli.ts) as a process of its own, as a user does, or in this process where the
 // process is not the point (a tsx start costs more than the run), with a report folder of its own, and reads what it
 // printed and wrote.
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -9,6 +8,7 @@ import { binPath, toolEnv } from "../../scripts/build/lib/tools.ts";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import type { Report } from "../../src/verify/report.ts";
 import { runVerify as runVerifyHere } from "../../src/verify/run.ts";
+import { killGroup, spawnGroup } from "./processes.ts";
 
 export interface VerifyRun {
   code: number;
@@ -60,18 +60,20 @@ export function runVerify(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs
   const reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-report-"));
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(binPath("tsx"), ["src/verify/cli.ts", "--report-dir", reportDir, ...args], { cwd: repoRoot, env: { ...toolEnv, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnGroup(binPath("tsx"), ["src/verify/cli.ts", "--report-dir", reportDir, ...args], { cwd: repoRoot, env: { ...toolEnv, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (chunk) => (stdout += chunk));
-    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.stdout!.on("data", (chunk) => (stdout += chunk));
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
+      killGroup(child.pid);
       reject(new Error(`verify ${args.join(" ")} did not finish within ${timeoutMs} ms:\n${stdout}\n${stderr}`));
     }, timeoutMs);
     child.on("error", reject);
     child.on("close", (code) => {
       clearTimeout(timer);
+      // Anything verify left running in its group goes with it.
+      killGroup(child.pid);
       resolve({ code: code ?? 1, stdout, stderr, ms: performance.now() - started, ...readReports(reportDir) });
     });
   });

@@ -1,16 +1,20 @@
-// Launches `npm start` (scripts/start.ts, as npm runs it) as a new process on a port, and waits until it says it listens.
-import { spawn, type ChildProcess } from "node:child_process";
+// Launches `npm start` (scripts/commands/start.ts, as npm runs it) as a new process on a port, and waits until it says it
+// listens; stop() kills its whole process group (tsx and the node process under it).
+import type { ChildProcess } from "node:child_process";
 import { binPath, toolEnv } from "../../scripts/build/lib/tools.ts";
+import { killGroup, spawnGroup } from "./processes.ts";
 
 export interface StartProcess {
   child: ChildProcess;
   /** Everything it printed so far, stdout and stderr together. */
   output(): string;
+  /** Kills every process it started, whatever state it is in. */
+  stop(): void;
 }
 
 /** Resolves once the process printed "Stop with Ctrl-C"; rejects, with what it printed, if it exits or takes too long. */
 export async function launchStart(cwd: string, port: number, timeoutMs: number, options: string[] = []): Promise<StartProcess> {
-  const child = spawn(binPath("tsx"), ["scripts/commands/start.ts", "--port", String(port), ...options], { cwd, env: toolEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnGroup(binPath("tsx"), ["scripts/commands/start.ts", "--port", String(port), ...options], { cwd, env: toolEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), timeoutMs);
@@ -24,6 +28,9 @@ export async function launchStart(cwd: string, port: number, timeoutMs: number, 
     child.stdout!.on("data", read);
     child.stderr!.on("data", read);
     child.on("exit", () => reject(new Error(`npm start exited:\n${output}`)));
+  }).catch((error: Error) => {
+    killGroup(child.pid);
+    throw error;
   });
-  return { child, output: () => output };
+  return { child, output: () => output, stop: () => killGroup(child.pid) };
 }
