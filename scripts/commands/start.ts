@@ -2,7 +2,7 @@
 // only when its inputs changed, listens at once, and builds a missing reference in the background.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { referenceStale, upToDate } from "../build/build.ts";
+import { referenceStale, upToDate } from "../build/up-to-date.js";
 import { repoRoot } from "../build/lib/paths.ts";
 import { readMockOptions } from "../../src/mock/options.ts";
 import { startMock } from "./mock-server.ts";
