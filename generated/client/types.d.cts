@@ -106,12 +106,25 @@ export interface RetryOptions {
     /** A `Retry-After` up to this long is waited out; a longer one ends the retries and the answer is returned (default 60000). */
     maxRetryAfterMs?: number | undefined;
 }
+type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+type NumberOf<S> = S extends `${infer N extends number}` ? N : never;
 /**
  * Every status a fetch `Response` can carry (200 to 599), so that a status the contract does not declare for an
- * operation can be typed as "any of the others", and narrowing on a declared status is exact.
+ * operation can be typed as "any of the others", and narrowing on a declared status is exact. Spelt from digits: counting
+ * up with tuples to 600 made some 185,000 types, more than the rest of a consumer calling every operation.
  */
-type Statuses<N extends number, Seen extends unknown[] = [], All = never> = Seen["length"] extends N ? All : Statuses<N, [...Seen, unknown], All | Seen["length"]>;
-export type HttpStatus = Exclude<Statuses<600>, Statuses<200>>;
+export type HttpStatus = NumberOf<`${2 | 3 | 4 | 5}${Digit}${Digit}`>;
+type Decade = `${2 | 3 | 4 | 5}${Digit}`;
+type Decades = {
+    [K in Decade]: NumberOf<`${K}${Digit}`>;
+};
+type DecadeOf<S> = S extends number ? (`${S}` extends `${infer A}${infer B}${string}` ? `${A}${B}` : never) : never;
+/**
+ * `Exclude<HttpStatus, D>`, the statuses an operation does not declare, worked out by decade: the decades none of `D`
+ * falls in are taken whole, and only the few it touches are filtered. Filtering all 400 statuses for each operation made
+ * more than a third of the instantiations of a consumer calling every operation.
+ */
+type Undeclared<D> = Decades[Exclude<Decade, DecadeOf<D>>] | Exclude<Decades[DecadeOf<D> & Decade], D>;
 type Responses<O> = O extends {
     responses: infer R;
 } ? R : never;
@@ -141,7 +154,7 @@ export interface Failure<S extends number, E> {
 /** Every answer of an operation, narrowed by `status`: each declared status with its body, and one branch for any other status. */
 export type Outcome<O> = {
     [S in DeclaredStatus<O>]: Is2xx<S> extends true ? Success<S, BodyOf<Responses<O>[S]>> : Failure<S, BodyOf<Responses<O>[S]>>;
-}[DeclaredStatus<O>] | Failure<Exclude<HttpStatus, DeclaredStatus<O>>, unknown>;
+}[DeclaredStatus<O>] | Failure<Undeclared<DeclaredStatus<O>>, unknown>;
 /** What a call resolves to: every outcome, or, on a client made with `throwOnError: true`, only the declared successes. */
 export type Answer<O, Throws extends boolean> = Throws extends true ? Extract<Outcome<O>, {
     ok: true;

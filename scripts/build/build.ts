@@ -1,17 +1,14 @@
 // Makes every file in generated/ (bundle, types, client, the mock and verify commands, the shipped workflows,
 // traceability table, reference) from openapi/, writing only what changed; does nothing, in milliseconds, when the hash
 // of its inputs is the one generated/inputs.sha256 recorded.
-import { readdir, readFile, stat, writeFile, mkdir } from "node:fs/promises";
+import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { isMain } from "./lib/cli.ts";
-import { bundleJsonPath, generatedDir, referenceHtmlPath, repoRoot } from "./lib/paths.ts";
-import { inputsHash } from "./inputs-hash.ts";
+import { generatedDir } from "./lib/paths.ts";
+import { INPUTS_HASH, inputsHash, referenceStale, upToDate } from "./up-to-date.js";
 
-const INPUTS_HASH = "inputs.sha256";
-/** What makes the reference from the bundle: build-docs.ts and everything in scripts/reference/. */
-const referenceScriptsDir = path.join(repoRoot, "scripts", "build", "reference");
+export { referenceStale, upToDate };
 
-/** Every committed artifact, by its name under generated/, as the current sources make it. */
 /**
  * Every committed artifact, by its name under generated/, as the current sources make it: the bundle first, then,
  * through `onBundle`, a chance to start work that needs only the bundle (the reference) while the rest renders.
@@ -46,12 +43,6 @@ export async function renderArtifacts(onBundle?: (bundle: Record<string, string>
   return { ...bundle, ...rest };
 }
 
-/** Whether generated/ was made from exactly the current inputs (the reference aside, which is not committed). */
-export async function upToDate(): Promise<boolean> {
-  const [recorded, current] = await Promise.all([readFile(path.join(generatedDir, INPUTS_HASH), "utf8").catch(() => ""), inputsHash()]);
-  return recorded === current;
-}
-
 /** The names of committed artifacts whose file differs from what the sources make now. */
 export async function staleArtifacts(rendered: Record<string, string>): Promise<string[]> {
   const stale: string[] = [];
@@ -60,18 +51,6 @@ export async function staleArtifacts(rendered: Record<string, string>): Promise<
     if (current !== text) stale.push(name);
   }
   return stale;
-}
-
-async function isOlder(file: string, than: string): Promise<boolean> {
-  const [a, b] = await Promise.all([stat(file).catch(() => undefined), stat(than)]);
-  return a === undefined || a.mtimeMs < b.mtimeMs;
-}
-
-/** Whether the reference is missing or older than the bundle it shows or the scripts that make it from the bundle. */
-export async function referenceStale(): Promise<boolean> {
-  const makers = [path.join(repoRoot, "scripts", "build", "build-docs.ts"), ...(await readdir(referenceScriptsDir)).map((name) => path.join(referenceScriptsDir, name))];
-  for (const source of [bundleJsonPath, ...makers]) if (await isOlder(referenceHtmlPath, source)) return true;
-  return false;
 }
 
 /**

@@ -3,7 +3,7 @@
 import { MOCK_PATHS } from "../../src/mock/paths.ts";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { referenceStale, upToDate } from "../build/build.ts";
+import { referenceStale, upToDate } from "../build/up-to-date.js";
 import { repoRoot } from "../build/lib/paths.ts";
 import { readMockOptions } from "../../src/mock/options.ts";
 import { startMock } from "./mock-server.ts";

@@ -11,7 +11,10 @@ export const CONTRACT_ID = "contract.json";
 
 /** An Ajv holding the contract (or a variant of it); OpenAPI keywords such as `example` are ignored. */
 export function createContractAjv(contract: object, options: Options = {}): Ajv2020 {
-  const ajv = new Ajv2020({ strict: false, allErrors: true, ...options });
+  // validateSchema: false, as the linters already hold the contract to OpenAPI's schema dialect: checking it again
+  // against JSON Schema's meta-schema compiled that meta-schema and walked the whole contract in every Ajv, about a
+  // third of the mock's start.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, ...options });
   addFormats(ajv);
   ajv.addSchema(contract, CONTRACT_ID);
   return ajv;

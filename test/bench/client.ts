@@ -129,7 +129,7 @@ export async function typeCheckFigures(rounds = 3): Promise<Figure[]> {
         times[name]!.push(performance.now() - started);
       }
     }
-    return [figure("client: consumer tsc --noEmit", median(times.consumer!), "ms", "empty consumer", median(times.empty!))];
+    return [figure("client: consumer tsc --noEmit", median(times.consumer!), "ms", "empty consumer", median(times.empty!), "ratio <= 1.30")];
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,8 @@
+// The types of up-to-date.js, which is plain JavaScript (so it runs before tsx loads) and so has no types of its own.
+export declare const INPUTS_HASH: string;
+/** The hash of everything generated/ is made from, as generated/inputs.sha256 records it. */
+export declare function inputsHash(): Promise<string>;
+/** Whether generated/ was made from exactly the current inputs (the reference aside, which is not committed). */
+export declare function upToDate(): Promise<boolean>;
+/** Whether the reference is missing or older than the bundle it shows or the scripts that make it from the bundle. */
+export declare function referenceStale(): Promise<boolean>;
