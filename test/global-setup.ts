@@ -20,6 +20,7 @@ declare module "vitest" {
 
 let mock: RunningMock | undefined;
 let prism: PrismProcess | undefined;
+let prismStarting: Promise<PrismProcess> | undefined;
 const registryDir = mkdtempSync(path.join(os.tmpdir(), "svc-test-processes-"));
 const registry = path.join(registryDir, "spawned");
 
@@ -34,16 +35,22 @@ export async function setup(project: TestProject): Promise<void> {
   process.once("exit", killPrism);
   // SVC_BARE_PRISM=off: a run of files that never compare with bare Prism (the add-an-endpoint test's) need not start it.
   const barePrism = process.env.SVC_BARE_PRISM !== "off";
-  [mock, prism] = await Promise.all([
-    startMock({ port: 0, log: (line) => console.error(`[mock] ${line}`) }),
-    barePrism ? freePort().then((port) => startPrism({ specPath: bundleJsonPath, port })) : undefined,
-  ]);
+  // Bare Prism takes seconds to start and two files use it: it starts beside the run, not before it, and those files
+  // wait for its port (support/mock.ts's prismReady).
+  const prismPort = barePrism ? await freePort() : 9;
+  if (barePrism) {
+    prismStarting = startPrism({ specPath: bundleJsonPath, port: prismPort }).then((started) => (prism = started));
+    // Its failure is reported by the files that wait for it, with Prism's output; teardown must not throw it again.
+    prismStarting.catch(() => undefined);
+  }
+  mock = await startMock({ port: 0, log: (line) => console.error(`[mock] ${line}`) });
   project.provide("mockUrl", mock.url);
-  project.provide("prismUrl", prism?.url ?? "http://127.0.0.1:9");
+  project.provide("prismUrl", `http://127.0.0.1:${prismPort}`);
 }
 
 export async function teardown(): Promise<void> {
   await mock?.stop();
+  await prismStarting?.catch(() => undefined);
   await prism?.stop();
   killPrism();
   const left = survivors(registry);

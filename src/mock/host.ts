@@ -21,6 +21,8 @@ export interface MockHostOptions {
   /** Prism's invented answers, loaded on first use (only `Prefer: dynamic=true` asks); undefined when Prism is not installed. */
   prism?: Inventor;
   log?: (line: string) => void;
+  /** How long a request, body included, may take to arrive; REQUEST_TIMEOUT_MS unless a test needs it shorter. */
+  requestTimeoutMs?: number;
   /** Remember what each team did (`--stateful`); absent, every answer comes from the examples. */
   stateful?: StatefulOptions;
 }
@@ -30,8 +32,10 @@ export function createMockHost(options: MockHostOptions): http.Server {
   const handle = createPipeline({ ...options, log });
   // The log's URLs keep out the query parameters the contract marks as health data or secrets.
   const redactor = new Redactor(options.document);
+  const timeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const server = http.createServer(
-    { requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS, connectionsCheckingInterval: 500 },
+    // Node checks the deadlines every connectionsCheckingInterval: at most a tenth of the deadline late.
+    { requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: Math.min(500, Math.max(10, timeout / 10)) },
     (req, res) => {
       handle(req, res).catch((error: unknown) => {
         // The caller went away mid-request (its body cut short): no one is left to answer.
@@ -47,7 +51,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
   // that did not arrive in time: the contract's error body, then the connection closes.
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     const code = error.code ?? "";
-    if (code === "ERR_HTTP_REQUEST_TIMEOUT") return sendOnSocket(socket, 408, "request_timeout", `The request did not arrive within ${REQUEST_TIMEOUT_MS} ms.`);
+    if (code === "ERR_HTTP_REQUEST_TIMEOUT") return sendOnSocket(socket, 408, "request_timeout", `The request did not arrive within ${timeout} ms.`);
     if (code === "HPE_HEADER_OVERFLOW") {
       // The request line counts toward the same limit as the headers: a request line of most of it is a target too long.
       const raw = (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket;

@@ -1,11 +1,14 @@
 // The mock answers static requests from its table of the contract's examples instead of asking Prism; for every
 // operation, declared status and named example, bare Prism gives the same status and the same JSON.
 import createFetchClient from "openapi-fetch";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { paths } from "../../generated/schema.js";
 import { declaredExamples, operations } from "../support/contract.ts";
 import { callOperation } from "../support/calls.ts";
-import { clientFor, prefer, prismUrl, TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "../support/mock.ts";
+import { clientFor, prefer, prismReady, prismUrl, TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "../support/mock.ts";
+
+// Bare Prism starts beside the run (test/global-setup.ts): these checks wait for it.
+beforeAll(prismReady, 90_000);
 
 const prism = createFetchClient<paths>({
   baseUrl: prismUrl,

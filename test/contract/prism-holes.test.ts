@@ -1,8 +1,11 @@
 // Shows each gap in Prism's own request handling on bare Prism, and that the mock's host closes it.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { assertMatchesContract, requestExample, responseExample } from "../support/contract.ts";
 import { LAB_TEST_ID, USER_ID } from "../support/calls.ts";
-import { mockUrl, prismUrl, TEST_API_KEY } from "../support/mock.ts";
+import { mockUrl, prismReady, prismUrl, TEST_API_KEY } from "../support/mock.ts";
+
+// Bare Prism starts beside the run (test/global-setup.ts): these checks wait for it.
+beforeAll(prismReady, 90_000);
 
 const headers = { "x-svc-api-key": TEST_API_KEY, "content-type": "application/json" };
 

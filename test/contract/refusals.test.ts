@@ -4,7 +4,9 @@ import net from "node:net";
 import { describe, expect, it } from "vitest";
 import { HTTP_METHODS, type ContractOperation } from "../../src/contract/operations.ts";
 import type { JsonObject } from "../../src/contract/json.ts";
-import { assertMatchesContract, operations, validator } from "../support/contract.ts";
+import { assertMatchesContract, contract, operations, validator } from "../support/contract.ts";
+import { createMockHost, REQUEST_TIMEOUT_MS } from "../../src/mock/host.ts";
+import { listenOnLoopback } from "../../src/net/loopback-server.ts";
 import { VALID_CALLS } from "../support/calls.ts";
 import { mockUrl, TEST_API_KEY } from "../support/mock.ts";
 import { CREDENTIALS, validTarget } from "../support/raw-http.ts";
@@ -160,7 +162,9 @@ describe("too many requests and a failure of the service (429, 500), declared on
 
 describe("a request that does not arrive in time", () => {
   it("gets 408 in the contract's error body once the request timeout passes, not a connection held for minutes", async () => {
-    const url = new URL(mockUrl);
+    // The mock's own host with a short deadline: the default (REQUEST_TIMEOUT_MS) would hold the test for seconds.
+    const host = await listenOnLoopback(createMockHost({ document: contract, staticFiles: {}, requestTimeoutMs: 300 }));
+    const url = new URL(host.url);
     const started = Date.now();
     const text = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(Number(url.port), url.hostname, () => {
@@ -172,9 +176,14 @@ describe("a request that does not arrive in time", () => {
       socket.on("close", () => resolve(out));
       socket.on("error", reject);
     });
-    expect(Date.now() - started).toBeLessThan(30_000);
+    await host.close();
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(text.split("\r\n")[0]).toBe("HTTP/1.1 408 Request Timeout");
-    assertMatchesContract("createLinkToken", 408, JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)));
+    const body = JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4)) as { message: string };
+    assertMatchesContract("createLinkToken", 408, body);
+    expect(body.message).toContain("300 ms");
+    // What every mock uses when not told otherwise: seconds, not Node's five minutes.
+    expect(REQUEST_TIMEOUT_MS).toBeLessThanOrEqual(10_000);
   });
 });
 
