@@ -1,7 +1,7 @@
 // Packs the package as `npm pack` would publish it and installs the tarball into a fresh temporary project, as a user
 // would (and, for the tests of an optional peer, that peer after it); the packing and the installs happen once for what
 // the package holds, shared by every test file and run, and each file gets a copy of its own.
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFile, cp, link, mkdir, mkdtemp, readdir, readFile, readlink, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -10,6 +10,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { freePort, waitForPort } from "./net.ts";
+import { killGroup, spawnGroup } from "./processes.ts";
 
 export const run = promisify(execFile);
 
@@ -152,15 +153,16 @@ export async function listInstalled(project: PackedProject): Promise<string[]> {
   return readdir(path.join(project.dir, "node_modules", "@svc", "health-api-contract"), { recursive: true });
 }
 
-/** `npx svc-health-mock` in the project, on a free port, until `stop`. */
+/** The packaged mock command in the project, on a free port, until `stop`: launched as `npx svc-health-mock` finds it
+ * (node_modules/.bin), without npx's own second of start-up; the tests that launch it by npx say so. */
 export async function startPackedMock(project: PackedProject, ...options: string[]): Promise<{ url: string; output: () => string; stop: () => void }> {
   const port = await freePort();
-  const child = spawn("npx", ["--no-install", "svc-health-mock", "--port", String(port), ...options], { cwd: project.dir, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawnGroup(path.join(project.dir, "node_modules", ".bin", "svc-health-mock"), ["--port", String(port), ...options], { cwd: project.dir, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  // npx runs the command in a child of its own: stop the whole group.
-  const stop = () => process.kill(-child.pid!, "SIGTERM");
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  // The group, whatever the command starts.
+  const stop = () => killGroup(child.pid, "SIGTERM");
   try {
     await waitForPort(port, "127.0.0.1", 30_000, () => child.exitCode === null);
   } catch (error) {
