@@ -2,6 +2,7 @@
 // bundler resolution, and runs against the mock under plain Node ESM, plain Node require, tsx and an esbuild bundle.
 import { copyFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import ts from "typescript";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { binPath } from "../../scripts/build/lib/tools.ts";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
@@ -26,6 +27,23 @@ afterAll(() => project?.remove());
 
 function first<T>(operationId: string, status: number): T {
   return responseExample(operationId, status, exampleNames(operationId, status)[0]!) as T;
+}
+
+/** Whether a file of a program is the consumer's or one npm installed in the project (not TypeScript's nor Node's types). */
+function isInProject(file: string): boolean {
+  return path.resolve(file).startsWith(`${path.resolve(project.dir)}${path.sep}`);
+}
+
+/** `declare global { }` or `declare module "name" { }`: a module's declarations that reach beyond it. */
+function augments(statement: ts.Statement): boolean {
+  return ts.isModuleDeclaration(statement) && ((statement.flags & ts.NodeFlags.GlobalAugmentation) !== 0 || ts.isStringLiteral(statement.name));
+}
+
+/** The package's entry declarations the consumer (its imports: client, management, types, webhooks) reads: ESM's and, under
+ * the node resolutions, CommonJS's too (consumer.cts), so a shortened program cannot pass for a checked one. */
+function declarationsFor(resolution: string): string[] {
+  const ends = resolution === "bundler" ? [".d.ts"] : [".d.ts", ".d.cts"];
+  return ["client/index", "management/index", "types/index", "webhooks/index"].flatMap((entry) => ends.map((end) => `node_modules/@svc/health-api-contract/generated/${entry}${end}`));
 }
 
 /** What the consumer must print, worked out from the contract's examples the way the consumer reads them. */
@@ -99,19 +117,23 @@ describe("the packed tarball", () => {
     const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown> };
     const entries = Object.keys(pkg.exports).filter((key) => key !== "./package.json" && !/\.(json|ya?ml)$/.test(key));
     expect(entries).toEqual(expect.arrayContaining([".", "./client", "./management", "./types", "./webhooks"]));
-    for (const entry of entries) {
-      const specifier = JSON.stringify(entry === "." ? pkg.name : `${pkg.name}/${entry.slice(2)}`);
-      const imported = await run(process.execPath, ["--input-type=module", "-e", `console.log(Object.keys(await import(${specifier})).sort().join())`], { cwd: project.dir });
-      const required = await run(process.execPath, ["-e", `console.log(Object.keys(require(${specifier})).sort().join())`], { cwd: project.dir });
-      expect(imported.stdout.trim(), entry).not.toBe("");
-      expect(required.stdout, entry).toBe(imported.stdout);
+    // One process loads every entry by import, one by require: each entry's names, printed as one JSON object.
+    const specifiers = entries.map((entry) => (entry === "." ? pkg.name : `${pkg.name}/${entry.slice(2)}`));
+    const names = (load: string) => `const s = ${JSON.stringify(specifiers)}, names = {}; for (const x of s) names[x] = Object.keys(${load}).sort().join(); console.log(JSON.stringify(names));`;
+    const imported = JSON.parse((await run(process.execPath, ["--input-type=module", "-e", names("await import(x)")], { cwd: project.dir })).stdout) as Record<string, string>;
+    const management = JSON.stringify(`${pkg.name}/management`);
+    const requiredOutput = (await run(process.execPath, ["-e", `${names("require(x)")} console.log(typeof require(${management}).createManagementClient);`], { cwd: project.dir })).stdout;
+    const required = JSON.parse(requiredOutput.split("\n")[0]!) as Record<string, string>;
+    expect(Object.keys(imported)).toEqual(specifiers);
+    for (const specifier of specifiers) {
+      expect(imported[specifier], specifier).not.toBe("");
+      expect(required[specifier], specifier).toBe(imported[specifier]);
     }
-    const management = await run(process.execPath, ["-e", `console.log(typeof require(${JSON.stringify(`${pkg.name}/management`)}).createManagementClient)`], { cwd: project.dir });
-    expect(management.stdout.trim()).toBe("function");
+    expect(requiredOutput.trim().split("\n")[1]).toBe("function");
   });
 
   for (const resolution of ["nodenext", "node16", "bundler"] as const) {
-    it(`type-checks a strict consumer with ${resolution} resolution, the package's declarations included`, async () => {
+    it(`type-checks a strict consumer with ${resolution} resolution, the package's declarations included`, () => {
       const files = resolution === "bundler" ? ["consumer.ts"] : ["consumer.ts", "consumer.cts"];
       const config = {
         compilerOptions: {
@@ -128,10 +150,27 @@ describe("the packed tarball", () => {
         },
         files,
       };
-      const tsconfig = path.join(project.dir, `tsconfig.${resolution}.json`);
-      await writeFile(tsconfig, JSON.stringify(config));
-      const result = await run(binPath("tsc"), ["-p", tsconfig], { cwd: project.dir }).catch((error: { stdout: string }) => error);
-      expect(result.stdout).toBe("");
+      // The program `tsc -p` would make of this tsconfig.json, made in this process: three tsc processes each loaded
+      // TypeScript and spent seconds checking the standard library and Node's types.
+      const parsed = ts.parseJsonConfigFileContent(config, ts.sys, project.dir);
+      const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+      const sources = program.getSourceFiles();
+      const inProject = sources.filter((source) => isInProject(source.fileName));
+      expect(inProject.map((source) => path.relative(project.dir, source.fileName))).toEqual(expect.arrayContaining([...files, ...declarationsFor(resolution)]));
+      // Only the consumer and what the project installed (the package, openapi-fetch) are checked, not TypeScript's
+      // libraries nor Node's types: what they hold is this repository's pick, not the package's. That leaves nothing
+      // out while no installed declaration file adds to the global scope (a script, `declare global`, `declare module`),
+      // which a problem in those libraries could only come from.
+      const global = inProject.filter((source) => source.isDeclarationFile && (!ts.isExternalModule(source) || source.statements.some(augments)));
+      expect(global.map((source) => source.fileName)).toEqual([]);
+      const diagnostics = [
+        ...parsed.errors,
+        ...program.getOptionsDiagnostics(),
+        ...program.getGlobalDiagnostics(),
+        ...sources.flatMap((source) => program.getSyntacticDiagnostics(source)),
+        ...inProject.flatMap((source) => program.getSemanticDiagnostics(source)),
+      ];
+      expect(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => project.dir, getNewLine: () => "\n" })).toBe("");
     });
   }
 
@@ -167,7 +206,7 @@ describe("the packed tarball", () => {
   }
 });
 
-/** `npx svc-health-mock` in the fresh project, on a free port, until `stop`. */
+/** The packaged mock command in the fresh project, on a free port, until `stop` (the --help test launches it by npx). */
 const startCommand = (...options: string[]) => startPackedMock(project, ...options);
 
 const API_KEY = { "x-svc-api-key": "sk_test_0000_not_a_real_key" };
@@ -188,7 +227,7 @@ describe("the packaged mock command (npx svc-health-mock)", () => {
       expect(await dynamic.json()).toEqual(first("listLabs", 200));
       const contractServed = await fetch(`${mock.url}/openapi.json`);
       expect(((await contractServed.json()) as { info: { title: string } }).info.title).toBe((contract.info as { title: string }).title);
-      // The banner may reach the pipe after the port opens (npx runs the command in a child): read it last.
+      // The banner may reach the pipe after the port opens: read it last.
       expect(mock.output()).toContain(mock.url);
     } finally {
       mock.stop();
@@ -210,7 +249,8 @@ describe("the packaged mock command (npx svc-health-mock)", () => {
     expect(peerDependencies).toMatchObject({ "@stoplight/prism-http": expect.stringMatching(/^\d+\.\d+\.\d+$/) });
     expect(help.stdout).toContain(`npm install --save-dev @stoplight/prism-http@${peerDependencies["@stoplight/prism-http"]}`);
     expect(help.stdout).toContain("--stateful");
-    const wrong = await run("npx", ["--no-install", "svc-health-mock", "--remember"], { cwd: project.dir }).then(
+    // The same command npx ran, from node_modules/.bin without npx's start-up: one launch by npx is enough.
+    const wrong = await run(path.join(project.dir, "node_modules/.bin/svc-health-mock"), ["--remember"], { cwd: project.dir }).then(
       () => ({ code: 0, stderr: "" }),
       (error: { code: number; stderr: string }) => error,
     );
@@ -241,15 +281,17 @@ describe("the packaged mock command (npx svc-health-mock)", () => {
 });
 
 describe("the packaged mock command with Prism installed in the project (the optional peer dependency)", () => {
+  let withPrism: PackedProject;
   beforeAll(async () => {
-    // The release the package pins as its peer, from the npm cache where it holds it (this repository installs it too).
+    // The release the package pins as its peer, installed by npm after the package (from the npm cache, where this
+    // repository's own install put it), in a project of this file's own.
     const { peerDependencies } = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
-    const peer = `@stoplight/prism-http@${peerDependencies["@stoplight/prism-http"]}`;
-    await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", peer], { cwd: project.dir });
+    withPrism = await installPacked({ peer: `@stoplight/prism-http@${peerDependencies["@stoplight/prism-http"]}` });
   }, 300_000);
+  afterAll(() => withPrism?.remove());
 
   it("loads it from the project on the first dynamic request and sends its invented answer when it keeps the contract", async () => {
-    const mock = await startCommand();
+    const mock = await startPackedMock(withPrism);
     try {
       expect(mock.output()).toContain("Prism loads on the first Prefer: dynamic=true");
       const dynamic = await fetch(`${mock.url}/v3/lab_tests/labs`, { headers: { ...API_KEY, prefer: "dynamic=true" } });

@@ -1,14 +1,16 @@
 // Packs the package as `npm pack` would publish it and installs the tarball into a fresh temporary project, as a user
-// would; the packing and the install happen once for what the package holds, shared by every test file and run.
-import { execFile, spawn } from "node:child_process";
+// would (and, for the tests of an optional peer, that peer after it); the packing and the installs happen once for what
+// the package holds, shared by every test file and run, and each file gets a copy of its own.
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, cp, link, mkdir, mkdtemp, readdir, readFile, readlink, rename, rm, stat, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { promisify } from "node:util";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { freePort, waitForPort } from "./net.ts";
+import { killGroup, spawnGroup } from "./processes.ts";
 
 export const run = promisify(execFile);
 
@@ -41,21 +43,9 @@ async function packageHash(): Promise<string> {
   return hash.digest("hex").slice(0, 16);
 }
 
-/** Packs and installs into a new folder, then moves it into place whole, so no reader sees a half-made project. */
-async function packAndInstall(target: string): Promise<void> {
-  const dir = await mkdtemp(path.join(CACHE, "making-"));
-  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", dir], { cwd: repoRoot });
-  const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
-  await writeFile(path.join(dir, "package.json"), `${JSON.stringify({ name: "svc-consumer", private: true, type: "module" }, null, 2)}\n`);
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", `./${packed!.filename}`], { cwd: dir });
-  await writeFile(path.join(dir, "packed.json"), JSON.stringify({ tarball: packed!.filename, files: packed!.files.map((file) => file.path).sort() }));
-  await rename(dir, target);
-}
-
-/** The installed project for the package as it is now: made by the first caller, waited for by the others (other workers, other runs). */
-async function installedTemplate(): Promise<string> {
-  const hash = await packageHash();
-  const target = path.join(CACHE, hash);
+/** Makes `target` once: by the first caller, in a new folder moved into place whole, so no reader sees a half-made
+ * project; the others (other workers, other runs) wait for it. */
+async function madeOnce(target: string, make: (dir: string) => Promise<void>, beforeMaking: () => Promise<void> = async () => {}): Promise<string> {
   const lock = `${target}.lock`;
   await mkdir(CACHE, { recursive: true });
   for (;;) {
@@ -63,9 +53,10 @@ async function installedTemplate(): Promise<string> {
     const mine = await mkdir(lock).then(() => true, () => false);
     if (mine) {
       try {
-        // Projects made from older contents of the package are of no more use, nor what a dead packing left.
-        for (const old of await readdir(CACHE)) if (old !== `${hash}.lock`) await rm(path.join(CACHE, old), { recursive: true, force: true });
-        await packAndInstall(target);
+        await beforeMaking();
+        const dir = await mkdtemp(`${target}.making-`);
+        await make(dir);
+        await rename(dir, target);
         return target;
       } finally {
         await rm(lock, { recursive: true, force: true });
@@ -77,11 +68,78 @@ async function installedTemplate(): Promise<string> {
   }
 }
 
-export async function installPacked(): Promise<PackedProject> {
+const install = (dir: string, ...specs: string[]) => run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...specs], { cwd: dir });
+
+/** The installed project for the package as it is now: packed, then installed from the tarball as a user would. */
+async function installedTemplate(): Promise<string> {
+  const hash = await packageHash();
+  // Projects made from older contents of the package are of no more use, nor what a dead packing left.
+  const clearOld = async () => {
+    for (const old of await readdir(CACHE)) if (!old.startsWith(hash) || old.startsWith(`${hash}.making-`)) await rm(path.join(CACHE, old), { recursive: true, force: true });
+  };
+  return madeOnce(
+    path.join(CACHE, hash),
+    async (dir) => {
+      const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", dir], { cwd: repoRoot });
+      const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+      await writeFile(path.join(dir, "package.json"), `${JSON.stringify({ name: "svc-consumer", private: true, type: "module" }, null, 2)}\n`);
+      await install(dir, `./${packed!.filename}`);
+      await writeFile(path.join(dir, "packed.json"), JSON.stringify({ tarball: packed!.filename, files: packed!.files.map((file) => file.path).sort() }));
+    },
+    clearOld,
+  );
+}
+
+/** The tarball `npm pack` makes of the package as it is now (the installed project's), for tools that read a tarball. */
+export async function packedTarball(): Promise<string> {
   const template = await installedTemplate();
+  const { tarball } = JSON.parse(await readFile(path.join(template, "packed.json"), "utf8")) as { tarball: string };
+  return path.join(template, tarball);
+}
+
+/** The installed project after the user's own `npm install <peer>` (an optional peer dependency), made once per content
+ * of the package like the project itself: installing Prism takes seconds of unpacking thousands of files. */
+async function templateWithPeer(peer: string): Promise<string> {
+  const base = await installedTemplate();
+  return madeOnce(`${base}+${peer.replace(/[^\w.@-]/g, "_")}`, async (dir) => {
+    await cp(base, dir, { recursive: true, verbatimSymlinks: true });
+    await install(dir, peer);
+  });
+}
+
+/** A copy of `from` at `to` whose node_modules files are hard links: tests add files to the project but change none of
+ * what npm installed, and linking is far cheaper than copying the thousands of files a peer like Prism brings. */
+async function linkedCopy(from: string, to: string): Promise<void> {
+  for (const entry of await readdir(from, { withFileTypes: true })) {
+    const source = path.join(from, entry.name);
+    const target = path.join(to, entry.name);
+    if (entry.name === "node_modules") await linkTree(source, target);
+    // Links kept as npm made them (node_modules/.bin points into the package, relatively), so the copy runs as installed.
+    else await cp(source, target, { recursive: true, verbatimSymlinks: true });
+  }
+}
+
+async function linkTree(from: string, to: string): Promise<void> {
+  await mkdir(to);
+  await Promise.all(
+    (await readdir(from, { withFileTypes: true })).map(async (entry) => {
+      const source = path.join(from, entry.name);
+      const target = path.join(to, entry.name);
+      if (entry.isDirectory()) return linkTree(source, target);
+      // Symbolic links as npm made them (node_modules/.bin points into the package, relatively).
+      if (entry.isSymbolicLink()) return symlink(await readlink(source), target);
+      // Another file system cannot hold a hard link: copy there.
+      return link(source, target).catch((error: NodeJS.ErrnoException) => (error.code === "EXDEV" ? copyFile(source, target) : Promise.reject(error)));
+    }),
+  );
+}
+
+/** A fresh project of the caller's own, outside the repository (so nothing resolves from its node_modules), with the
+ * tarball installed, and `peer` too when given. */
+export async function installPacked(options: { peer?: string } = {}): Promise<PackedProject> {
+  const template = options.peer === undefined ? await installedTemplate() : await templateWithPeer(options.peer);
   const dir = await mkdtemp(path.join(os.tmpdir(), "svc-consumer-"));
-  // Links kept as npm made them (node_modules/.bin points into the package, relatively), so the copy runs as installed.
-  await cp(template, dir, { recursive: true, verbatimSymlinks: true });
+  await linkedCopy(template, dir);
   const { tarball, files } = JSON.parse(await readFile(path.join(dir, "packed.json"), "utf8")) as { tarball: string; files: string[] };
   return {
     dir,
@@ -95,15 +153,16 @@ export async function listInstalled(project: PackedProject): Promise<string[]> {
   return readdir(path.join(project.dir, "node_modules", "@svc", "health-api-contract"), { recursive: true });
 }
 
-/** `npx svc-health-mock` in the project, on a free port, until `stop`. */
+/** The packaged mock command in the project, on a free port, until `stop`: launched as `npx svc-health-mock` finds it
+ * (node_modules/.bin), without npx's own second of start-up; the tests that launch it by npx say so. */
 export async function startPackedMock(project: PackedProject, ...options: string[]): Promise<{ url: string; output: () => string; stop: () => void }> {
   const port = await freePort();
-  const child = spawn("npx", ["--no-install", "svc-health-mock", "--port", String(port), ...options], { cwd: project.dir, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawnGroup(path.join(project.dir, "node_modules", ".bin", "svc-health-mock"), ["--port", String(port), ...options], { cwd: project.dir, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  // npx runs the command in a child of its own: stop the whole group.
-  const stop = () => process.kill(-child.pid!, "SIGTERM");
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  // The group, whatever the command starts.
+  const stop = () => killGroup(child.pid, "SIGTERM");
   try {
     await waitForPort(port, "127.0.0.1", 30_000, () => child.exitCode === null);
   } catch (error) {
