@@ -4,12 +4,14 @@
 // new tab, a field marked as health data shows its note, axe-core finds no critical or serious violation, and at 390 px
 // the menu bar covers no text. Screenshots go to test-output/reference/ (ignored by git).
 // Loading the reference is what costs (3 MB, hydrated by Redoc): one browser serves every check, and a page loaded once
-// is moved by its fragment, as a reader's clicks move it, wherever a check is not about loading.
+// is moved by its fragment, as a reader's clicks move it, wherever a check is not about loading. Chromium's work is most of
+// the file's time, so the five pages (each place and its new tab, and the 390 px page) load and are checked at once, each
+// in its own renderer process; the checks of one page stay in order.
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, inject, it, type ExpectStatic } from "vitest";
 import { listOperations } from "../../src/contract/operations.ts";
 import { readBundle, referenceHtmlPath, repoRoot } from "../../scripts/build/lib/paths.ts";
 import { referenceStale } from "../../scripts/build/build.ts";
@@ -43,12 +45,33 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/**
+ * Runs a load (to a hydrated reference) when fewer than two are running: a load is a core's work for a second or two,
+ * and five at once on two cores made each take so long that waitForReference's 20 s could run out on a busy machine.
+ */
+const loads: Promise<unknown>[] = [];
+async function loading<T>(load: () => Promise<T>): Promise<T> {
+  while (loads.length >= 2) await Promise.race(loads);
+  const running = load();
+  // Settles either way, so a failed load (reported by its test) leaves its place and is never an unhandled rejection.
+  const settled: Promise<void> = running.then(
+    () => {},
+    () => {},
+  ).then(() => {
+    loads.splice(loads.indexOf(settled), 1);
+  });
+  loads.push(settled);
+  return running;
+}
+
 async function open(url: string, width = 1440): Promise<ReaderPage> {
-  const reader = await openReaderPage(browser, width);
-  opened.push(reader);
-  await reader.page.goto(url);
-  await waitForReference(reader.page);
-  return reader;
+  return loading(async () => {
+    const reader = await openReaderPage(browser, width);
+    opened.push(reader);
+    await reader.page.goto(url);
+    await waitForReference(reader.page);
+    return reader;
+  });
 }
 
 /** Moves a loaded page to a fragment as a click on a link does: no new load. */
@@ -93,7 +116,7 @@ async function search(page: Page, query: string): Promise<void> {
 }
 
 /** Waits (a loaded machine needs more than expect.poll's second) until a heading with this text is on screen. */
-async function expectInView(page: Page, text: string): Promise<void> {
+async function expectInView(expect: ExpectStatic, page: Page, text: string): Promise<void> {
   await expect.poll(() => headingInView(page, text), { message: `heading ${text} on screen`, timeout: 10_000 }).toBe(true);
 }
 
@@ -116,30 +139,63 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 describe.skipIf(executable === undefined)("the reference in a browser, offline", () => {
-  /** Per name (the place, unless given), a page loaded once at the top (1440 px), and the menu's Orders link as first loaded. */
-  const loaded = new Map<string, { reader: ReaderPage; ordersHref: string }>();
-  const first = async (url: string, name = url) => {
-    let entry = loaded.get(name);
+  /** Per place, the page loaded once at the top (1440 px), and the menu's Orders link as first loaded. */
+  const loaded = new Map<string, Promise<{ reader: ReaderPage; ordersHref: string }>>();
+  /** Per place, the menu's Orders link opened in a new tab, loading as soon as the place's page has given its link. */
+  const tabs = new Map<string, Promise<ReaderPage>>();
+  const first = (url: string) => {
+    let entry = loaded.get(url);
     if (entry === undefined) {
-      const reader = await open(url);
-      // The menu as first loaded (at the top, prerendered and hydrated) is what a reader opens in a new tab.
-      const ordersHref = (await reader.page.getAttribute('.menu-content a:has-text("Orders")', "href")) ?? "";
-      entry = { reader, ordersHref };
-      loaded.set(name, entry);
+      entry = (async () => {
+        const reader = await open(url);
+        // The menu as first loaded (at the top, prerendered and hydrated) is what a reader opens in a new tab.
+        const ordersHref = (await reader.page.getAttribute('.menu-content a:has-text("Orders")', "href")) ?? "";
+        return { reader, ordersHref };
+      })();
+      loaded.set(url, entry);
     }
     return entry;
+  };
+  const newTab = (url: string) => {
+    let tab = tabs.get(url);
+    if (tab === undefined) {
+      tab = first(url).then(({ ordersHref }) => open(new URL(ordersHref, url).href));
+      tabs.set(url, tab);
+    }
+    return tab;
   };
 
   afterAll(async () => {
     await Promise.all(opened.map((reader) => reader.page.close()));
   });
 
+  // The places and the 390 px page are checked at once (concurrent), each one's checks in order (sequential).
   for (const where of ["the mock's /docs", "the file"] as const) {
-    describe(where, () => {
+    describe.concurrent(where, () => {
       const base = () => (where === "the file" ? fileUrl : docsUrl);
 
-      it("renders every operation and event kind in the navigation, with no console error and no outside request", async () => {
+      if (where === "the mock's /docs") {
+        it.sequential("axe-core finds no critical or serious violation on the introduction, an operation and an event; a screenshot of the operation at 1440 px", async ({ expect }) => {
+          const found: string[] = [];
+          // First on the place's page: the introduction as first loaded, before the other checks open menus and search.
+          const { reader } = await first(docsUrl);
+          // The new tab loads meanwhile, in a renderer of its own.
+          void newTab(docsUrl).catch(() => {});
+          await reader.page.addScriptTag({ path: path.join(repoRoot, "node_modules", "axe-core", "axe.min.js") });
+          for (const [hash, heading] of [["", undefined], ["#/link/createlinktoken", "Create a link token"], ["#/summary-events/paths/daily.data.sleep.created/post", "daily.data.sleep.created"]] as const) {
+            if (hash !== "") await moveTo(reader.page, hash);
+            if (heading !== undefined) await expectInView(expect, reader.page, heading);
+            await waitForStill(reader.page);
+            found.push(...(await axeViolations(reader.page)).map((line) => `${hash || "introduction"}: ${line}`));
+            if (hash === "#/link/createlinktoken") await reader.page.screenshot({ path: path.join(outputDir, "operation-1440.png") });
+          }
+          expect(found).toEqual([]);
+        });
+      }
+
+      it.sequential("renders every operation and event kind in the navigation, with no console error and no outside request", async ({ expect }) => {
         const { reader } = await first(base());
+        void newTab(base()).catch(() => {});
         const entries = await navigation(reader.page);
         const texts = entries.map((entry) => entry.text);
         for (const summary of operationSummaries) expect(texts.some((text) => text.includes(summary)), summary).toBe(true);
@@ -150,77 +206,66 @@ describe.skipIf(executable === undefined)("the reference in a browser, offline",
         expect(reader.errors).toEqual([]);
       });
 
-      it("a deep link, reloaded, and a menu link opened in a new tab land in the same place", async () => {
-        const { reader, ordersHref } = await first(base());
+      it.sequential("a deep link, reloaded, and a menu link opened in a new tab land in the same place", async ({ expect }) => {
+        const { reader } = await first(base());
         await moveTo(reader.page, "#/users/getlatestinsurance");
-        await expectInView(reader.page, "Get the latest insurance record");
+        await expectInView(expect, reader.page, "Get the latest insurance record");
         // The reload is a fresh load of the deep link.
-        await reader.page.reload();
-        expect(new URL(reader.page.url()).hash).toBe("#/users/getlatestinsurance");
-        await waitForReference(reader.page);
-        await expectInView(reader.page, "Get the latest insurance record");
-        const { reader: tab } = await first(new URL(ordersHref, base()).href, `${where}, new tab`);
+        await loading(async () => {
+          await reader.page.reload();
+          expect(new URL(reader.page.url()).hash).toBe("#/users/getlatestinsurance");
+          await waitForReference(reader.page);
+        });
+        await expectInView(expect, reader.page, "Get the latest insurance record");
+        const tab = await newTab(base());
         expect(new URL(tab.page.url()).hash).toBe("#/orders");
-        await expectInView(tab.page, "Orders");
+        await expectInView(expect, tab.page, "Orders");
         expect([...reader.outside, ...tab.outside, ...reader.errors, ...tab.errors]).toEqual([]);
       });
       // Each search on a page that has not searched yet (the one just reloaded, the new tab): a search while the previous
       // query's results still show may open one of those (reader.js opens the first result after two seconds, and a busy
       // machine can take that long to search).
-      it("search finds an operation by name and an event by its kind, with Enter right after typing", async () => {
+      it.sequential("search finds an operation by name and an event by its kind, with Enter right after typing", async ({ expect }) => {
         const hash = (page: Page) => () => decodeURIComponent(new URL(page.url()).hash);
-        const { reader, ordersHref } = await first(base());
+        const { reader } = await first(base());
         await search(reader.page, "Get the latest insurance record");
         await expect.poll(hash(reader.page), { timeout: 10_000 }).toMatch(/getlatestinsurance/);
-        const { reader: tab } = await first(new URL(ordersHref, base()).href, `${where}, new tab`);
+        const tab = await newTab(base());
         await search(tab.page, "daily.data.sleep.created");
         await expect.poll(hash(tab.page), { timeout: 10_000 }).toContain("daily.data.sleep.created");
-        await expectInView(tab.page, "daily.data.sleep.created");
+        await expectInView(expect, tab.page, "daily.data.sleep.created");
         expect([...reader.errors, ...tab.errors]).toEqual([]);
       });
 
+      if (where === "the file") {
+      it.sequential("shows the health-data note where Redoc shows a field's description: beside a $ref (insured), and for anyOf its alternative's (race)", async ({ expect }) => {
+        const note = DATA_NOTES.phi.replace(/\*\*|`/g, "");
+        const { reader } = await first(fileUrl);
+        for (const [hash, response, field] of [["#/users/createinsurance", undefined, "insured"], ["#/users/getlatestuserinfo", "200", "race"]] as const) {
+          await moveTo(reader.page, hash);
+          // The field as a reader reads it, from its name on, once the response that holds it is opened.
+          const row = () =>
+            reader.page.evaluate(([name, status]) => {
+              for (const button of document.querySelectorAll("button")) {
+                if (status !== undefined && button.innerText.trim().startsWith(status) && button.getAttribute("aria-expanded") !== "true") button.click();
+              }
+              const text = document.body.innerText;
+              const start = text.indexOf(`\n${name}\n`);
+              return start < 0 ? "" : text.slice(start, start + 1500);
+            }, [field, response] as const);
+          await expect.poll(row, { message: `${hash} ${field}`, timeout: 10_000 }).toContain(note);
+        }
+      });
+      }
     });
   }
 
-  it("shows the health-data note where Redoc shows a field's description: beside a $ref (insured), and for anyOf its alternative's (race)", async () => {
-    const note = DATA_NOTES.phi.replace(/\*\*|`/g, "");
-    const { reader } = await first(fileUrl);
-    for (const [hash, response, field] of [["#/users/createinsurance", undefined, "insured"], ["#/users/getlatestuserinfo", "200", "race"]] as const) {
-      await moveTo(reader.page, hash);
-      // The field as a reader reads it, from its name on, once the response that holds it is opened.
-      const row = () =>
-        reader.page.evaluate(([name, status]) => {
-          for (const button of document.querySelectorAll("button")) {
-            if (status !== undefined && button.innerText.trim().startsWith(status) && button.getAttribute("aria-expanded") !== "true") button.click();
-          }
-          const text = document.body.innerText;
-          const start = text.indexOf(`\n${name}\n`);
-          return start < 0 ? "" : text.slice(start, start + 1500);
-        }, [field, response] as const);
-      await expect.poll(row, { message: `${hash} ${field}`, timeout: 10_000 }).toContain(note);
-    }
-  });
-
-  it("axe-core finds no critical or serious violation on the introduction, an operation and an event", async () => {
-    const found: string[] = [];
-    // A page of its own: the introduction as first loaded, before the other checks open menus and search.
-    const { reader } = await first(docsUrl, "axe");
-    await reader.page.addScriptTag({ path: path.join(repoRoot, "node_modules", "axe-core", "axe.min.js") });
-    for (const [hash, heading] of [["", undefined], ["#/link/createlinktoken", "Create a link token"], ["#/summary-events/paths/daily.data.sleep.created/post", "daily.data.sleep.created"]] as const) {
-      if (hash !== "") await moveTo(reader.page, hash);
-      if (heading !== undefined) await expectInView(reader.page, heading);
-      await waitForStill(reader.page);
-      found.push(...(await axeViolations(reader.page)).map((line) => `${hash || "introduction"}: ${line}`));
-    }
-    expect(found).toEqual([]);
-  });
-
-  it("at 390 px the menu bar covers no text and the title wraps between words; screenshots at 390 and 1440 px", async () => {
+  it.concurrent("at 390 px the menu bar covers no text and the title wraps between words; a screenshot at 390 px", async ({ expect }) => {
     const reader = await open(docsUrl, 390);
     const page = reader.page;
     for (const [hash, heading] of [["", undefined], ["#/users/createinsurance", "Create an insurance record"]] as const) {
       if (hash !== "") await moveTo(page, hash);
-      if (heading !== undefined) await expectInView(page, heading);
+      if (heading !== undefined) await expectInView(expect, page, heading);
       await waitForStill(page);
       const covered = await page.evaluate(() => {
         const button = document.querySelector('button[aria-label$="navigation menu"]') as HTMLElement | null;
@@ -271,11 +316,5 @@ describe.skipIf(executable === undefined)("the reference in a browser, offline",
       }
       expect(reader.errors).toEqual([]);
     }
-    // The axe check's page, which only moved through fragments.
-    const wide = await first(docsUrl, "axe");
-    await moveTo(wide.reader.page, "#/link/createlinktoken");
-    await expectInView(wide.reader.page, "Create a link token");
-    await waitForStill(wide.reader.page);
-    await wide.reader.page.screenshot({ path: path.join(outputDir, "operation-1440.png") });
   });
 });
