@@ -14,6 +14,13 @@ const run = promisify(execFile);
 /** The generic suites: each goes over every operation, or every file, of the contract it finds. */
 const GENERIC_TESTS = ["test/traceability.test.ts", "test/structure.test.ts", "test/examples.test.ts", "test/contract/every-branch.test.ts", "test/contract/refusals.test.ts"];
 
+/**
+ * Leaves out of the copy's run the one generic test that reaches no operation of the area: the 408 for a body slower
+ * than the mock's request timeout, always on createLinkToken, which waits the whole 5 s timeout. The outer suite runs
+ * it on the same mock code and the same createLinkToken; the widgets cannot change its answer.
+ */
+const NOT_PER_OPERATION = "^(?!.*once the request timeout passes)";
+
 interface VitestReport {
   success: boolean;
   testResults: { name: string; assertionResults: { fullName: string; status: string }[] }[];
@@ -36,7 +43,7 @@ beforeAll(async () => {
   if (built.code !== 0) return;
   const out = path.join(copy, "vitest-report.json");
   // The build just wrote generated/, so the freshness test would only repeat it; none of these compares with bare Prism.
-  await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", ...GENERIC_TESTS, "--reporter=json", `--outputFile=${out}`], {
+  await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", ...GENERIC_TESTS, `--testNamePattern=${NOT_PER_OPERATION}`, "--reporter=json", `--outputFile=${out}`], {
     cwd: copy,
     maxBuffer: 1 << 26,
     env: { ...process.env, SVC_BARE_PRISM: "off" },

@@ -13,8 +13,8 @@ import { freshCopy } from "./support/fresh-copy.ts";
 const run = promisify(execFile);
 let clone: string;
 
-/** What `npm start` runs (package.json): Node with tsx's loader, one process where the `tsx` command would start two. */
-const START = ["--import", "tsx", "scripts/commands/start.ts"];
+/** What `npm start` runs (package.json): start.js, which bundles start.ts into the copy's .tmp/start/ on its first run. */
+const START = ["scripts/commands/start.js"];
 
 async function start(port: number, ...args: string[]): Promise<{ code: number; stderr: string; stdout: string }> {
   return run(process.execPath, [...START, "--port", String(port), ...args], { cwd: clone, env: toolEnv, timeout: 120_000 }).then(
@@ -30,10 +30,10 @@ afterAll(() => rm(clone, { recursive: true, force: true }));
 
 describe("npm start refuses", () => {
   it("an option it does not know, in one line that points to --help, which lists the options", async () => {
-    const wrong = await start(await freePort(), "--remember");
+    // Each refusal is one short process, all read the options before anything else: they run side by side.
+    const [wrong, help] = await Promise.all([start(await freePort(), "--remember"), start(await freePort(), "--help")]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr.trim()).toBe("npm start: Unknown option '--remember' (npm start -- --help lists the options)");
-    const help = await start(await freePort(), "--help");
     expect(help.code).toBe(0);
     expect(help.stdout).toContain("--port <port>");
     expect(help.stdout).toContain("--host <address>");

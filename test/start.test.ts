@@ -31,7 +31,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  // The whole group, whether or not the test stopped it: tsx's child outlives a tsx killed alone.
+  // The whole group, whether or not the test stopped it: a process npm start started could outlive it killed alone.
   stopStart?.();
   await rm(clone, { recursive: true, force: true });
 });
@@ -102,7 +102,7 @@ describe("npm start", () => {
     await outputShows("prism: loaded @stoplight/prism-http");
     expect(printed()).toContain("into this process for dynamic answers");
     const after = await descendants(child.pid!);
-    // Whatever else came and went (tsx's esbuild service), nothing that runs Prism.
+    // Whatever else came and went (esbuild's service, which start.js runs to bundle start.ts), nothing that runs Prism.
     expect(after.filter((p) => /@stoplight[\\/]prism/.test(p.command))).toEqual([]);
     const exited = new Promise((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");

@@ -1,9 +1,10 @@
 // Every lint waiver in force gives its reason and still waives something: a waiver that matches nothing is rot that would
 // hide the next real finding.
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { bundleContract } from "../../scripts/build/bundle.ts";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { staleWaivers, waiversInForce } from "../../scripts/commands/review/waivers.ts";
 
@@ -15,7 +16,7 @@ afterAll(async () => {
 });
 
 /** The review fixture with a Spectral waiver of its summary rule (and optionally a Redocly ignore entry). */
-async function fixtureWithWaiver(options: { summary: string; redoclyIgnore?: string; waivedFiles?: string[] }): Promise<string> {
+async function fixtureWithWaiver(options: { summary: string; redoclyIgnore?: string; waivedFiles?: string[]; bundled?: boolean }): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "svc-waivers-"));
   made.push(dir);
   await cp(FIXTURE, dir, { recursive: true });
@@ -27,6 +28,10 @@ async function fixtureWithWaiver(options: { summary: string; redoclyIgnore?: str
   const getThing = path.join(dir, "openapi/things/paths/v2_things_{thing_id}.yaml");
   await writeFile(getThing, (await readFile(getThing, "utf8")).replace("summary: Get a thing", `summary: ${options.summary}`));
   if (options.redoclyIgnore) await writeFile(path.join(dir, ".redocly.lint-ignore.yaml"), options.redoclyIgnore);
+  if (options.bundled) {
+    await mkdir(path.join(dir, "generated"));
+    await writeFile(path.join(dir, "generated/openapi.json"), JSON.stringify(await bundleContract({ root: dir, serviceHistory: false }), null, 2));
+  }
   return dir;
 }
 
@@ -51,8 +56,19 @@ describe("lint waivers", () => {
     });
     // The rule still fires, but in a file the waiver does not name: it waives nothing.
     const misplaced = await fixtureWithWaiver({ summary: "Get a thing.", waivedFiles: ["openapi/things/paths/v2_things.yaml"] });
-    const [stillLive, stale, elsewhere] = await Promise.all([staleWaivers(live), staleWaivers(rotten), staleWaivers(misplaced)]);
+    // A waiver of the bundle alone: the sources' findings cannot match it, the bundle's must be looked at.
+    const inBundle = await fixtureWithWaiver({ summary: "Get a thing.", waivedFiles: ["generated/openapi.json"], bundled: true });
+    const goneFromBundle = await fixtureWithWaiver({ summary: "Get a thing", waivedFiles: ["generated/openapi.json"], bundled: true });
+    const [stillLive, stale, elsewhere, liveInBundle, staleInBundle] = await Promise.all([
+      staleWaivers(live),
+      staleWaivers(rotten),
+      staleWaivers(misplaced),
+      staleWaivers(inBundle),
+      staleWaivers(goneFromBundle),
+    ]);
     expect(stillLive).toEqual([]);
+    expect(liveInBundle).toEqual([]);
+    expect(staleInBundle.map((waiver) => waiver.files)).toEqual([["generated/openapi.json"]]);
     expect(elsewhere.map((waiver) => waiver.files)).toEqual([["openapi/things/paths/v2_things.yaml"]]);
     expect(stale.map((waiver) => [waiver.tool, waiver.rules, waiver.reason])).toEqual([
       ["spectral", ["svc-summary-style"], "Summaries of this fixture end with a period (test only)."],

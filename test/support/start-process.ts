@@ -1,7 +1,7 @@
-// Launches `npm start` (scripts/commands/start.ts, as npm runs it) as a new process on a port, and waits until it says it
-// listens; stop() kills its whole process group (tsx and the node process under it).
+// Launches `npm start` (scripts/commands/start.js, as npm runs it: start.ts bundled, no tsx) as a new process on a port,
+// and waits until it says it listens; stop() kills its whole process group (with any rebuild it started).
 import type { ChildProcess } from "node:child_process";
-import { binPath, toolEnv } from "../../scripts/build/lib/tools.ts";
+import { toolEnv } from "../../scripts/build/lib/tools.ts";
 import { killGroup, spawnGroup } from "./processes.ts";
 
 export interface StartProcess {
@@ -14,7 +14,7 @@ export interface StartProcess {
 
 /** Resolves once the process printed "Stop with Ctrl-C"; rejects, with what it printed, if it exits or takes too long. */
 export async function launchStart(cwd: string, port: number, timeoutMs: number, options: string[] = []): Promise<StartProcess> {
-  const child = spawnGroup(binPath("tsx"), ["scripts/commands/start.ts", "--port", String(port), ...options], { cwd, env: toolEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnGroup(process.execPath, ["scripts/commands/start.js", "--port", String(port), ...options], { cwd, env: toolEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), timeoutMs);
