@@ -21,6 +21,21 @@ export const INPUTS_HASH = "inputs.sha256";
 const INPUTS = ["openapi", path.join("scripts", "build"), "src", "CHANGELOG.md", "package-lock.json", "redocly.yaml"];
 
 /**
+ * The sha256 of these files' paths (from the repository's root) and bytes, in the order given.
+ * @param {string[]} files
+ * @returns {string}
+ */
+export function hashFiles(files) {
+  const hash = createHash("sha256");
+  for (const file of files) {
+    hash.update(`${file.split(path.sep).join("/")}\0`);
+    hash.update(readFileSync(path.join(repoRoot, file)));
+    hash.update("\0");
+  }
+  return hash.digest("hex");
+}
+
+/**
  * The hash of every input file's path and bytes, read synchronously: for some 550 small files, one thread reading
  * them in turn took 15-25 ms where as many promises through libuv's pool took 80-110 ms.
  * @returns {Promise<string>}
@@ -41,13 +56,7 @@ export async function inputsHash() {
     else for (const entry of entries) if (!entry.isDirectory() && entry.name !== "README.md") files.push(path.relative(repoRoot, path.join(entry.parentPath, entry.name)));
   }
   files.sort();
-  const hash = createHash("sha256");
-  for (const file of files) {
-    hash.update(`${file.split(path.sep).join("/")}\0`);
-    hash.update(readFileSync(path.join(repoRoot, file)));
-    hash.update("\0");
-  }
-  return `${hash.digest("hex")}\n`;
+  return `${hashFiles(files)}\n`;
 }
 
 /**

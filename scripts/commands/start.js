@@ -2,10 +2,10 @@
 // the forty-odd TypeScript modules took about half a second of the start. The bundle is kept in .tmp/start/ with the
 // hash of the files it was made from, and made again only when one of them changed. Plain JavaScript, as it runs
 // before anything can load TypeScript.
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { hashFiles } from "../build/up-to-date.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, "..", "..");
@@ -13,18 +13,11 @@ const repoRoot = path.resolve(here, "..", "..");
 const cacheDir = path.join(repoRoot, ".tmp", "start");
 const manifestPath = path.join(cacheDir, "manifest.json");
 
-/** @param {string[]} files paths from the repository's root */
-function hashOf(files) {
-  const hash = createHash("sha256");
-  for (const file of files) hash.update(`${file}\0`).update(readFileSync(path.join(repoRoot, file))).update("\0");
-  return hash.digest("hex");
-}
-
 /** @returns {string | undefined} the bundle made from the current sources, if there is one */
 function cachedBundle() {
   try {
     const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
-    return hashOf(manifest.inputs) === manifest.hash ? path.join(cacheDir, manifest.bundle) : undefined;
+    return hashFiles(manifest.inputs) === manifest.hash ? path.join(cacheDir, manifest.bundle) : undefined;
   } catch {
     return undefined;
   }
@@ -59,7 +52,7 @@ async function makeBundle() {
     ],
   });
   const inputs = Object.keys(result.metafile.inputs).sort();
-  const hash = hashOf(inputs);
+  const hash = hashFiles(inputs);
   const bundle = `start-${hash.slice(0, 16)}.mjs`;
   mkdirSync(cacheDir, { recursive: true });
   // Written under a name of this process's, then renamed: two starts at once never read a half-written file.

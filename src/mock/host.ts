@@ -30,8 +30,9 @@ export interface MockHostOptions {
 export function createMockHost(options: MockHostOptions): http.Server {
   const log = options.log ?? (() => {});
   const handle = createPipeline({ ...options, log });
-  // The log's URLs keep out the query parameters the contract marks as health data or secrets.
-  const redactor = new Redactor(options.document);
+  // The log's URLs keep out the query parameters the contract marks as health data or secrets. Made on the first
+  // fault, not at start: building it walks the whole contract, and most runs never log one.
+  let redactor: Redactor | undefined;
   const timeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
   const server = http.createServer(
     // Node checks the deadlines every connectionsCheckingInterval: at most a tenth of the deadline late.
@@ -41,7 +42,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
         // The caller went away mid-request (its body cut short): no one is left to answer.
         if ((error as NodeJS.ErrnoException).code === "ECONNRESET") return void res.destroy();
         // A fault of the mock itself: answered for what it is, in the contract's declared 500, with its stack in the log.
-        log(`mock fault on ${req.method} ${redactor.url(String(req.method), String(req.url)).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
+        log(`mock fault on ${req.method} ${(redactor ??= new Redactor(options.document)).url(String(req.method), String(req.url)).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
         if (!res.headersSent) sendError(res, 500, "internal_error", "The mock failed on this request because of a fault of its own; its log has the details.");
         else res.destroy();
       });

@@ -2,7 +2,6 @@
 // contract's credential table (src/contract/credentials.ts, which the client is built from too).
 import type { ContractOperation } from "../contract/operations.ts";
 import type { JsonObject } from "../contract/json.ts";
-import type { ContractValidator } from "../contract/validator.ts";
 import { Credentials as CredentialTable, CREDENTIAL_SOURCES, type CredentialOption } from "../contract/credentials.ts";
 import type { Credential } from "./calls.ts";
 import type { Credentials } from "./options.ts";
@@ -16,15 +15,14 @@ export class CredentialMap {
   readonly #options = new Map<string, CredentialOption>();
   readonly #headers = new Map<CredentialOption, string>();
 
-  constructor(document: JsonObject, operations: ContractOperation[], validator: ContractValidator) {
+  constructor(document: JsonObject, operations: ContractOperation[]) {
     const table = new CredentialTable(document);
     for (const op of operations) {
       const scheme = op.securitySchemes[0];
-      const option = scheme === undefined ? undefined : table.scheme(scheme)?.option;
-      const header = validator.credentialHeader(op);
-      if (option == null || header === undefined) continue;
-      this.#options.set(op.operationId, option);
-      this.#headers.set(option, header);
+      const credential = scheme === undefined ? undefined : table.scheme(scheme);
+      if (credential?.option === undefined) continue;
+      this.#options.set(op.operationId, credential.option);
+      this.#headers.set(credential.option, credential.headerKey);
     }
   }
 

@@ -42,6 +42,14 @@ export function respectRelease(): string | undefined {
 
 /** redocly's command as a script for node, or undefined when @redocly/cli is not installed beside the package. */
 export function redoclyCommand(): string | undefined {
+  // Looked up once: every workflow asks whether it can run, and every respect run for the command.
+  if (found === false) found = findRedocly();
+  return found;
+}
+
+let found: string | undefined | false = false;
+
+function findRedocly(): string | undefined {
   try {
     const require = createRequire(path.join(here, "noop.js"));
     const manifest = require.resolve(`${RESPECT_PACKAGE}/package.json`);

@@ -2,6 +2,7 @@
 // exits with: its JSON log says what ran.
 import { spawn } from "node:child_process";
 import { redoclyCommand, RESPECT_PACKAGE, respectRelease } from "./package-files.ts";
+import { QUIET_TOOL_ENV } from "./quiet-tools.ts";
 
 export interface RespectRun {
   code: number;
@@ -21,8 +22,7 @@ export function runRespect(args: string[]): Promise<RespectRun> {
   const command = redoclyCommand();
   if (command === undefined) return Promise.reject(new Error(RESPECT_MISSING));
   return new Promise((resolve, reject) => {
-    // No telemetry or update checks: the machine may have no network, and a check run is not the place to ask.
-    const env = { ...process.env, REDOCLY_TELEMETRY: "off", REDOCLY_SUPPRESS_UPDATE_NOTICE: "true", NO_UPDATE_NOTIFIER: "1" };
+    const env = { ...process.env, ...QUIET_TOOL_ENV };
     const child = spawn(process.execPath, [command, "respect", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";

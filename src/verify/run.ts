@@ -92,7 +92,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
         document,
         operations,
         validator,
-        credentials: new CredentialMap(document, operations, validator),
+        credentials: new CredentialMap(document, operations),
         sender,
         redactor,
         options,

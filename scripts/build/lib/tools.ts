@@ -2,14 +2,10 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { repoRoot } from "./paths.ts";
+import { QUIET_TOOL_ENV } from "../../../src/verify/quiet-tools.ts";
 
 /** Environment for every tool: no telemetry or update checks, since the machine has no network. */
-export const toolEnv: NodeJS.ProcessEnv = {
-  ...process.env,
-  REDOCLY_TELEMETRY: "off",
-  REDOCLY_SUPPRESS_UPDATE_NOTICE: "true",
-  NO_UPDATE_NOTIFIER: "1",
-};
+export const toolEnv: NodeJS.ProcessEnv = { ...process.env, ...QUIET_TOOL_ENV };
 
 export function binPath(name: string): string {
   return path.join(repoRoot, "node_modules", ".bin", name);
