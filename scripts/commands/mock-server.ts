@@ -23,6 +23,8 @@ export interface MockOptions {
   referencePending?: () => string | undefined;
   /** Remember what each team did (`--stateful`), with these caps and settings if given. */
   stateful?: StatefulOptions;
+  /** How long a request may take to arrive before its 408 (the host's REQUEST_TIMEOUT_MS when not given). */
+  requestTimeoutMs?: number;
 }
 
 export async function startMock(options: MockOptions): Promise<RunningMock> {
@@ -34,6 +36,7 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
     document,
     log: options.log,
     ...(options.stateful === undefined ? {} : { stateful: options.stateful }),
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     ...(prism === undefined ? {} : { prism: prismInventor(document, prism, options.log) }),
     staticFiles: servedFiles({ bundleJson: bundleJsonPath, bundleYaml: bundleYamlPath, reference: referenceHtmlPath, ...(options.referencePending ? { referencePending: options.referencePending } : {}) }),
   });

@@ -3,8 +3,14 @@ import { startMock, type RunningMock } from "../../scripts/commands/mock-server.
 
 let running: RunningMock | undefined;
 
+/**
+ * The deadline for a request to arrive: the suite's hostile bodies include one shorter than its content-length, whose
+ * 408 comes only when it passes; the default (src/mock/host.ts, seconds) would hold a worker idle that long.
+ */
+const REQUEST_DEADLINE_MS = 1_500;
+
 export async function startPrivateMock(): Promise<string> {
-  running = await startMock({ port: 0, log: () => undefined });
+  running = await startMock({ port: 0, log: () => undefined, requestTimeoutMs: REQUEST_DEADLINE_MS });
   return running.url;
 }
 

@@ -24,7 +24,8 @@ function jsonMedia(operationId: string, status?: number): JsonObject {
 function exampleValue(media: JsonObject, name: string, where: string): unknown {
   const example = deref(contract, (media.examples as JsonObject)[name]);
   if (example === undefined) throw new Error(`${where} has no example ${name}`);
-  return example.value;
+  // A copy: files share this module in a worker (isolate: false), and a test that changes what it got must not change the next one's.
+  return structuredClone(example.value);
 }
 
 /** The value of a named example of an operation's JSON response, as the contract declares it. */
