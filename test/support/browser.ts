@@ -25,7 +25,9 @@ export function findBrowser(): string | undefined {
 
 export async function launchBrowser(executablePath: string): Promise<Browser> {
   const { chromium } = await import("playwright-core");
-  return chromium.launch({ executablePath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+  // --process-per-site: the pages of one place share a renderer, and with it V8's compiled copy of the reference's 2 MB
+  // script, which each page compiled again in a process of its own (a third of a load's CPU).
+  return chromium.launch({ executablePath, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--process-per-site"] });
 }
 
 export interface ReaderPage {
