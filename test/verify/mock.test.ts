@@ -3,7 +3,8 @@
 // end and finds nothing wrong, while the flows that need state fail, naming the step and the difference.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
-import { operations } from "../support/contract.ts";
+import { readWorkflows } from "../../src/verify/workflows.ts";
+import { operations, responseExample } from "../support/contract.ts";
 import { failures, runVerify, type VerifyRun } from "../support/run-verify.ts";
 import { parseXml } from "../support/xml.ts";
 
@@ -135,6 +136,28 @@ describe("npm run verify against the stateless mock", () => {
     const mockOnly = onStateless.report!.checks.filter((check) => check.detail?.startsWith("mock-only"));
     expect(mockOnly.map((check) => check.name)).toContain("bulk-import-progress");
     expect(onStateless.code).toBe(1);
+  });
+
+  it("skips exactly the mock-only flows, and names the failing step's criterion and answer", async () => {
+    const checks = onStateless.report!.checks;
+    const skipped = checks.filter((check) => check.detail?.startsWith("mock-only"));
+    expect(skipped.map((check) => check.name).sort()).toEqual((await readWorkflows()).filter((w) => w.mockOnly).map((w) => w.workflowId).sort());
+    const example = responseExample("createUser", 200, "created") as { user_id: string; client_user_id: string };
+    const exampleUser = example.user_id;
+    const conflict = checks.find((check) => check.name === "user-conflict-and-undo / create");
+    // The stateless mock answers the example's user, not the one asked for.
+    expect(conflict).toMatchObject({ status: "failed", operationId: "createUser" });
+    expect(conflict?.detail).toContain("$response.body#/client_user_id == $inputs.clientUserId");
+    // The user id itself is not quoted: the run's redactor learnt it as part of the bulk import's marked connections.
+    expect(conflict?.detail).toMatch(/; got 200 \{"user_id":/);
+    expect(conflict?.detail).toContain(`"client_user_id":"${example.client_user_id}"`);
+    expect(checks.find((check) => check.name === "user-conflict-and-undo / createAgain")).toMatchObject({ status: "skipped", detail: "not run: step create failed" });
+    expect(checks.find((check) => check.name === "link-token-never-issued / completeWithUnknownToken")?.detail).toContain("error_type == 'invalid_token'");
+    // What a flow created before it stopped is deleted: sign-in-token stopped after its user was created.
+    const leftByFlows = checks.filter((check) => check.suite === "cleanup" && / it left$/.test(check.name));
+    // The id as the report may write it: redacted, since the run's redactor learnt it (above).
+    expect(leftByFlows.map((check) => check.name.replace(exampleUser, "[secret removed]"))).toContain("sign-in-token: user [secret removed] it left");
+    expect(leftByFlows.every((check) => check.status === "passed" && check.operationId === "deleteUser")).toBe(true);
   });
 });
 
