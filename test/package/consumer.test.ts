@@ -29,6 +29,28 @@ function first<T>(operationId: string, status: number): T {
   return responseExample(operationId, status, exampleNames(operationId, status)[0]!) as T;
 }
 
+/**
+ * Source files parsed once for the three programs: TypeScript's libraries, Node's types and the package's declarations
+ * are the same text under each resolution, and a parsed (and bound) file is reused as tsc's watch mode reuses it.
+ * Keyed by how the file is read (language version, module format), which is all that parsing depends on.
+ */
+const sourceFiles = new Map<string, ts.SourceFile>();
+function sharingHost(options: ts.CompilerOptions): ts.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
+    const how = typeof languageVersionOrOptions === "object" ? `${languageVersionOrOptions.languageVersion}:${languageVersionOrOptions.impliedNodeFormat}` : String(languageVersionOrOptions);
+    const key = `${how}:${fileName}`;
+    let file = shouldCreateNewSourceFile ? undefined : sourceFiles.get(key);
+    if (file === undefined) {
+      file = read(fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile);
+      if (file !== undefined) sourceFiles.set(key, file);
+    }
+    return file;
+  };
+  return host;
+}
+
 /** Whether a file of a program is the consumer's or one npm installed in the project (not TypeScript's nor Node's types). */
 function isInProject(file: string): boolean {
   return path.resolve(file).startsWith(`${path.resolve(project.dir)}${path.sep}`);
@@ -153,7 +175,7 @@ describe("the packed tarball", () => {
       // The program `tsc -p` would make of this tsconfig.json, made in this process: three tsc processes each loaded
       // TypeScript and spent seconds checking the standard library and Node's types.
       const parsed = ts.parseJsonConfigFileContent(config, ts.sys, project.dir);
-      const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options });
+      const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host: sharingHost(parsed.options) });
       const sources = program.getSourceFiles();
       const inProject = sources.filter((source) => isInProject(source.fileName));
       expect(inProject.map((source) => path.relative(project.dir, source.fileName))).toEqual(expect.arrayContaining([...files, ...declarationsFor(resolution)]));
