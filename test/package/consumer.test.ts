@@ -315,7 +315,8 @@ describe("the packaged mock command with Prism installed in the project (the opt
   it("loads it from the project on the first dynamic request and sends its invented answer when it keeps the contract", async () => {
     const mock = await startPackedMock(withPrism);
     try {
-      expect(mock.output()).toContain("Prism loads on the first Prefer: dynamic=true");
+      // The banner may reach the pipe after the port opens.
+      await expect.poll(() => mock.output()).toContain("Prism loads on the first Prefer: dynamic=true");
       const dynamic = await fetch(`${mock.url}/v3/lab_tests/labs`, { headers: { ...API_KEY, prefer: "dynamic=true" } });
       expect(dynamic.status).toBe(200);
       expect(dynamic.headers.get("x-svc-mock-dynamic-fallback"), mock.output()).toBeNull();

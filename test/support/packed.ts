@@ -187,8 +187,8 @@ export async function otherNodeBinary(): Promise<string> {
   if (!present) {
     await mkdir(dir, { recursive: true });
     const { stdout } = await run("npm", ["pack", "--prefer-offline", "--json", "--pack-destination", dir, `${name}@${OTHER_NODE.version}`], { cwd: dir });
-    const [{ filename }] = JSON.parse(stdout) as { filename: string }[];
-    const tarball = path.join(dir, filename);
+    const [packed] = JSON.parse(stdout) as { filename: string }[];
+    const tarball = path.join(dir, packed!.filename);
     await run("tar", ["-xzf", tarball, "-C", dir, "package/bin/node"]);
     await rm(tarball, { force: true });
   }
