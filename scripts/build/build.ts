@@ -15,7 +15,7 @@ export { referenceStale, upToDate };
  */
 export async function renderArtifacts(onBundle?: (bundle: Record<string, string>) => Promise<void>): Promise<Record<string, string>> {
   // Loaded here, not at the top: a build with nothing to do must not pay for TypeScript, Redocly and esbuild. The
-  // bundle (a Redocly process) starts first, and TypeScript and esbuild load while it runs.
+  // bundle starts first, and the other modules load while it waits on reading the sources.
   const { bundleContract, renderBundle } = await import("./bundle.ts");
   const bundling = bundleContract();
   const [{ renderTypes }, { renderClient }, { renderCommands }, { renderWorkflows }, { renderTraceability }] = await Promise.all([
