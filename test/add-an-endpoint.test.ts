@@ -36,7 +36,7 @@ beforeAll(async () => {
   const root = path.join(copy, "openapi/openapi.yaml");
   const lines = "  /v2/widgets:\n    $ref: widgets/paths/v2_widgets.yaml\n  /v2/widgets/{widget_id}:\n    $ref: widgets/paths/v2_widgets_{widget_id}.yaml\n";
   await writeFile(root, (await readFile(root, "utf8")).replace(/^paths:\n/m, `paths:\n${lines}`));
-  // What npm start runs when the inputs changed: the build, then lint, failing in one line.
+  // What npm start runs when the inputs changed: lint the sources, build, lint the bundle, failing in one line.
   built = await run(process.execPath, ["--import", "tsx", "scripts/commands/rebuild.ts"], { cwd: copy, maxBuffer: 1 << 24 })
     .then(({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }))
     .catch((error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, output: `${error.stdout}${error.stderr}` }));

@@ -20,10 +20,16 @@ function lastLine(text: string): string {
   return text.split("\n").map((line) => line.trim()).filter(Boolean).at(-1) ?? "(no output)";
 }
 
+/** Which of a tree's documents a lint reads: its split sources, its bundle (when it has one), or both. */
+export interface LintTargets {
+  sources?: boolean;
+  bundle?: boolean;
+}
+
 /** Spectral's findings on a tree's sources and, when it has one, its bundle; `ruleset` may be a copy elsewhere. */
-export async function spectralFindings({ root = repoRoot, ruleset = ".spectral.yaml" }: { root?: string; ruleset?: string } = {}): Promise<SpectralFinding[]> {
-  const targets = ["openapi/openapi.yaml", ...(existsSync(path.join(root, "generated/openapi.json")) ? ["generated/openapi.json"] : [])];
-  return spectralLint(targets, { ruleset, cwd: root });
+export async function spectralFindings({ root = repoRoot, ruleset = ".spectral.yaml", sources = true, bundle = true }: { root?: string; ruleset?: string } & LintTargets = {}): Promise<SpectralFinding[]> {
+  const targets = [...(sources ? ["openapi/openapi.yaml"] : []), ...(bundle && existsSync(path.join(root, "generated/openapi.json")) ? ["generated/openapi.json"] : [])];
+  return targets.length === 0 ? [] : spectralLint(targets, { ruleset, cwd: root });
 }
 
 /**
@@ -71,9 +77,9 @@ export async function redoclyProblemsEach(targets: string[], options: { root?: s
   return reports;
 }
 
-/** Every finding of both linters, one line each: the rule, the message, and where. */
-export async function lintProblems(): Promise<string[]> {
-  const [spectral, redocly] = await Promise.all([spectralFindings(), redoclyProblems()]);
+/** Every finding of both linters on the sources, the bundle or both (Redocly reads the sources), one line each: the rule, the message, and where. */
+export async function lintProblems({ sources = true, bundle = true }: LintTargets = {}): Promise<string[]> {
+  const [spectral, redocly] = await Promise.all([spectralFindings({ sources, bundle }), sources ? redoclyProblems() : []]);
   return [
     ...spectral.map((f) => `${f.code}: ${f.message} at ${f.source?.replace(process.cwd(), ".") ?? ""}#/${f.path.join("/")}`),
     ...redocly.map((p) => `${p.ruleId}: ${p.message} at ${p.location?.[0]?.source?.ref ?? ""}${p.location?.[0]?.pointer ?? ""}`),
