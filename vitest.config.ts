@@ -1,5 +1,6 @@
 // Vitest: one mock for the whole run (test/global-setup.ts); contract tests call it through the generated client.
 import { defineConfig } from "vitest/config";
+import LongFilesFirst from "./test/support/sequencer.ts";
 
 export default defineConfig({
   test: {
@@ -12,6 +13,7 @@ export default defineConfig({
     // Files share their worker's modules (TypeScript, Spectral, the contract) instead of loading them again per file,
     // which took a tenth of the run's CPU; a support module that hands out shared data hands out copies.
     isolate: false,
+    sequence: { sequencer: LongFilesFirst },
     reporters: ["default", "./test/support/summary-reporter.ts"],
   },
 });
