@@ -17,7 +17,8 @@ const LONG_FILES = [
 export default class LongFilesFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const sorted = await super.sort(files);
-    const rank = (file: TestSpecification) => LONG_FILES.indexOf(path.relative(process.cwd(), file.moduleId).split(path.sep).join("/"));
+    // Relative to the run's root, not to wherever vitest was started from.
+    const rank = (file: TestSpecification) => LONG_FILES.indexOf(path.relative(this.ctx.config.root, file.moduleId).split(path.sep).join("/"));
     const long = sorted.filter((file) => rank(file) >= 0).sort((a, b) => rank(a) - rank(b));
     return [...long, ...sorted.filter((file) => rank(file) < 0)];
   }
