@@ -106,18 +106,58 @@ export interface RetryOptions {
     /** A `Retry-After` up to this long is waited out; a longer one ends the retries and the answer is returned (default 60000). */
     maxRetryAfterMs?: number | undefined;
 }
-type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
-type NumberOf<S> = S extends `${infer N extends number}` ? N : never;
+/**
+ * The statuses of a fetch `Response` (200 to 599) by decade, written out: the compiler reads them as they are, where
+ * spelling them from digits (or counting up with tuples) made it build them for every consumer, some 1,700 types.
+ */
+type Decades = {
+    "20": 200 | 201 | 202 | 203 | 204 | 205 | 206 | 207 | 208 | 209;
+    "21": 210 | 211 | 212 | 213 | 214 | 215 | 216 | 217 | 218 | 219;
+    "22": 220 | 221 | 222 | 223 | 224 | 225 | 226 | 227 | 228 | 229;
+    "23": 230 | 231 | 232 | 233 | 234 | 235 | 236 | 237 | 238 | 239;
+    "24": 240 | 241 | 242 | 243 | 244 | 245 | 246 | 247 | 248 | 249;
+    "25": 250 | 251 | 252 | 253 | 254 | 255 | 256 | 257 | 258 | 259;
+    "26": 260 | 261 | 262 | 263 | 264 | 265 | 266 | 267 | 268 | 269;
+    "27": 270 | 271 | 272 | 273 | 274 | 275 | 276 | 277 | 278 | 279;
+    "28": 280 | 281 | 282 | 283 | 284 | 285 | 286 | 287 | 288 | 289;
+    "29": 290 | 291 | 292 | 293 | 294 | 295 | 296 | 297 | 298 | 299;
+    "30": 300 | 301 | 302 | 303 | 304 | 305 | 306 | 307 | 308 | 309;
+    "31": 310 | 311 | 312 | 313 | 314 | 315 | 316 | 317 | 318 | 319;
+    "32": 320 | 321 | 322 | 323 | 324 | 325 | 326 | 327 | 328 | 329;
+    "33": 330 | 331 | 332 | 333 | 334 | 335 | 336 | 337 | 338 | 339;
+    "34": 340 | 341 | 342 | 343 | 344 | 345 | 346 | 347 | 348 | 349;
+    "35": 350 | 351 | 352 | 353 | 354 | 355 | 356 | 357 | 358 | 359;
+    "36": 360 | 361 | 362 | 363 | 364 | 365 | 366 | 367 | 368 | 369;
+    "37": 370 | 371 | 372 | 373 | 374 | 375 | 376 | 377 | 378 | 379;
+    "38": 380 | 381 | 382 | 383 | 384 | 385 | 386 | 387 | 388 | 389;
+    "39": 390 | 391 | 392 | 393 | 394 | 395 | 396 | 397 | 398 | 399;
+    "40": 400 | 401 | 402 | 403 | 404 | 405 | 406 | 407 | 408 | 409;
+    "41": 410 | 411 | 412 | 413 | 414 | 415 | 416 | 417 | 418 | 419;
+    "42": 420 | 421 | 422 | 423 | 424 | 425 | 426 | 427 | 428 | 429;
+    "43": 430 | 431 | 432 | 433 | 434 | 435 | 436 | 437 | 438 | 439;
+    "44": 440 | 441 | 442 | 443 | 444 | 445 | 446 | 447 | 448 | 449;
+    "45": 450 | 451 | 452 | 453 | 454 | 455 | 456 | 457 | 458 | 459;
+    "46": 460 | 461 | 462 | 463 | 464 | 465 | 466 | 467 | 468 | 469;
+    "47": 470 | 471 | 472 | 473 | 474 | 475 | 476 | 477 | 478 | 479;
+    "48": 480 | 481 | 482 | 483 | 484 | 485 | 486 | 487 | 488 | 489;
+    "49": 490 | 491 | 492 | 493 | 494 | 495 | 496 | 497 | 498 | 499;
+    "50": 500 | 501 | 502 | 503 | 504 | 505 | 506 | 507 | 508 | 509;
+    "51": 510 | 511 | 512 | 513 | 514 | 515 | 516 | 517 | 518 | 519;
+    "52": 520 | 521 | 522 | 523 | 524 | 525 | 526 | 527 | 528 | 529;
+    "53": 530 | 531 | 532 | 533 | 534 | 535 | 536 | 537 | 538 | 539;
+    "54": 540 | 541 | 542 | 543 | 544 | 545 | 546 | 547 | 548 | 549;
+    "55": 550 | 551 | 552 | 553 | 554 | 555 | 556 | 557 | 558 | 559;
+    "56": 560 | 561 | 562 | 563 | 564 | 565 | 566 | 567 | 568 | 569;
+    "57": 570 | 571 | 572 | 573 | 574 | 575 | 576 | 577 | 578 | 579;
+    "58": 580 | 581 | 582 | 583 | 584 | 585 | 586 | 587 | 588 | 589;
+    "59": 590 | 591 | 592 | 593 | 594 | 595 | 596 | 597 | 598 | 599;
+};
+type Decade = keyof Decades;
 /**
  * Every status a fetch `Response` can carry (200 to 599), so that a status the contract does not declare for an
- * operation can be typed as "any of the others", and narrowing on a declared status is exact. Spelt from digits: counting
- * up with tuples to 600 made some 185,000 types, more than the rest of a consumer calling every operation.
+ * operation can be typed as "any of the others", and narrowing on a declared status is exact.
  */
-export type HttpStatus = NumberOf<`${2 | 3 | 4 | 5}${Digit}${Digit}`>;
-type Decade = `${2 | 3 | 4 | 5}${Digit}`;
-type Decades = {
-    [K in Decade]: NumberOf<`${K}${Digit}`>;
-};
+export type HttpStatus = Decades[Decade];
 type DecadeOf<S> = S extends number ? (`${S}` extends `${infer A}${infer B}${string}` ? `${A}${B}` : never) : never;
 /**
  * `Exclude<HttpStatus, D>`, the statuses an operation does not declare, worked out by decade: the decades none of `D`

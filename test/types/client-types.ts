@@ -1,6 +1,6 @@
 // Compiled by `npm run typecheck` (test/typecheck.test.ts): what a strict consumer of the client may write, and what it may not.
 import { createClient } from "../../generated/client/index.js";
-import type { ErrorBody, InsuranceCreateRequest, Lab, LinkMfaResult, Marker, Order, PhlebotomyAppointment, Provider, PscInfo } from "../../generated/client/index.js";
+import type { ErrorBody, HttpStatus, InsuranceCreateRequest, Lab, LinkMfaResult, Marker, Order, PhlebotomyAppointment, Provider, PscInfo } from "../../generated/client/index.js";
 import { createManagementClient } from "../../generated/management/index.js";
 import type { ManagementClient, Team } from "../../generated/management/index.js";
 
@@ -174,4 +174,20 @@ export async function requestsAreChecked(): Promise<void> {
 export function baseUrlIsRequired(): void {
   // @ts-expect-error baseUrl is required
   createClient({ apiKey: "sk_test_example" });
+}
+
+type Digit = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+type Spelt = `${2 | 3 | 4 | 5}${Digit}${Digit}` extends infer S ? (S extends `${infer N extends number}` ? N : never) : never;
+/** Whether two unions hold the same members. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+export function everyStatusIsAnHttpStatus(): void {
+  // HttpStatus is written out by decade (src/client/types.ts): it is exactly 200 to 599, none left out or doubled.
+  const exact: Same<HttpStatus, Spelt> = true;
+  void exact;
+  // @ts-expect-error 600 is no status a fetch Response carries
+  const high: HttpStatus = 600;
+  // @ts-expect-error nor is 199
+  const low: HttpStatus = 199;
+  void [high, low];
 }
