@@ -1,6 +1,6 @@
 // A server that misbehaves on purpose (127.0.0.1): the client surfaces each fault as its typed error or as the declared or undeclared answer, and never crashes or hangs.
 import type http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, type TestContext } from "vitest";
 import { ApiConnectionError, ApiTimeoutError, createClient, isApiError, type ApiError } from "../../generated/client/index.js";
 import { startStub, type StubServer } from "../support/stub-server.ts";
 
@@ -8,14 +8,9 @@ type Fault = (res: http.ServerResponse) => void;
 
 let stub: StubServer;
 let fault: Fault = () => undefined;
-/** Connections the stub saw end, so a test can tell the client let go of an endless body. */
-let closedConnections = 0;
 
 beforeAll(async () => {
-  stub = await startStub((_, res) => {
-    res.on("close", () => closedConnections++);
-    fault(res);
-  });
+  stub = await startStub((_, res) => fault(res));
 });
 afterAll(() => stub.close());
 
@@ -189,60 +184,78 @@ describe("answers cut off or malformed on the wire", () => {
   });
 });
 
-describe("slow and endless answers, with timeoutMs", () => {
-  it("throws ApiTimeoutError when the headers come too late", async () => {
-    fault = (res) => {
+/**
+ * A stub of the test's own that answers with `slow`, closed when the test finishes: these tests wait out timeouts, so
+ * they run at once, each on its own server; `closed` counts the connections it saw end.
+ */
+async function slowStub(test: TestContext, slow: Fault) {
+  let closed = 0;
+  const own = await startStub((_, res) => {
+    res.on("close", () => closed++);
+    slow(res);
+  });
+  test.onTestFinished(() => own.close());
+  const labs = (options: Parameters<typeof api>[0] = {}) => createClient({ baseUrl: own.url, apiKey: "sk_test_faults", ...options }).GET("/v3/lab_tests/labs");
+  return { labs, arrivals: own.arrivals, closed: () => closed };
+}
+
+describe.concurrent("slow and endless answers, with timeoutMs", () => {
+  it("throws ApiTimeoutError when the headers come too late", async (test) => {
+    const { expect } = test;
+    const stub = await slowStub(test, (res) => {
       const timer = setTimeout(() => send(res, 200, "{}", { "content-type": "application/json" }), 3_000);
       res.on("close", () => clearTimeout(timer));
-    };
-    const { error, elapsed } = await settle(listLabs({ timeoutMs: 300 }));
+    });
+    const { error, elapsed } = await settle(stub.labs({ timeoutMs: 300 }));
     expect(error).toBeInstanceOf(ApiTimeoutError);
     expect(elapsed).toBeLessThan(2_000);
   });
 
-  it("throws ApiTimeoutError when the body trickles in too slowly", async () => {
-    fault = (res) => {
+  it("throws ApiTimeoutError when the body trickles in too slowly", async (test) => {
+    const { expect } = test;
+    const stub = await slowStub(test, (res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
       res.write("{");
       const timer = setInterval(() => res.write(" "), 100);
       res.on("close", () => clearInterval(timer));
-    };
-    const { error, elapsed } = await settle(listLabs({ timeoutMs: 400 }));
+    });
+    const { error, elapsed } = await settle(stub.labs({ timeoutMs: 400 }));
     expect(error).toBeInstanceOf(ApiTimeoutError);
     expect(elapsed).toBeLessThan(2_000);
   });
 
   for (const status of [200, 500]) {
-    it(`throws ApiTimeoutError for an endless chunked ${status} body, and lets go of the connection`, async () => {
-      const before = closedConnections;
-      fault = (res) => {
+    it(`throws ApiTimeoutError for an endless chunked ${status} body, and lets go of the connection`, async (test) => {
+      const { expect } = test;
+      const stub = await slowStub(test, (res) => {
         res.writeHead(status, { "content-type": "application/json" });
         res.write("[");
         const timer = setInterval(() => res.write("1,".repeat(512)), 5);
         res.on("close", () => clearInterval(timer));
-      };
-      const { error, elapsed } = await settle(listLabs({ timeoutMs: 500 }));
+      });
+      const { error, elapsed } = await settle(stub.labs({ timeoutMs: 500 }));
       expect(error).toBeInstanceOf(ApiTimeoutError);
       expect(elapsed).toBeLessThan(2_500);
       // The stub's writes stop once the client has gone; otherwise it would stream for ever.
-      await expect.poll(() => closedConnections, { timeout: 2_000 }).toBeGreaterThan(before);
+      await expect.poll(stub.closed, { timeout: 2_000 }).toBeGreaterThan(0);
     });
   }
 
-  it("retries a GET whose connections are reset, then throws ApiConnectionError", async () => {
-    fault = (res) => res.socket?.resetAndDestroy();
-    const arrivedBefore = stub.arrivals.length;
-    const { error } = await settle(listLabs({ retry: { retries: 2, initialDelayMs: 10, maxDelayMs: 20 } }));
+  it("retries a GET whose connections are reset, then throws ApiConnectionError", async (test) => {
+    const { expect } = test;
+    const stub = await slowStub(test, (res) => res.socket?.resetAndDestroy());
+    const { error } = await settle(stub.labs({ retry: { retries: 2, initialDelayMs: 10, maxDelayMs: 20 } }));
     expect(error).toBeInstanceOf(ApiConnectionError);
-    expect(stub.arrivals.length - arrivedBefore).toBe(3);
+    expect(stub.arrivals.length).toBe(3);
   });
 
-  it("retries a GET whose answers are too slow, then throws ApiTimeoutError", async () => {
-    fault = (res) => {
+  it("retries a GET whose answers are too slow, then throws ApiTimeoutError", async (test) => {
+    const { expect } = test;
+    const stub = await slowStub(test, (res) => {
       const timer = setTimeout(() => send(res, 200, "{}", { "content-type": "application/json" }), 3_000);
       res.on("close", () => clearTimeout(timer));
-    };
-    const { error } = await settle(listLabs({ timeoutMs: 200, retry: { retries: 1, initialDelayMs: 10, maxDelayMs: 20 } }));
+    });
+    const { error } = await settle(stub.labs({ timeoutMs: 200, retry: { retries: 1, initialDelayMs: 10, maxDelayMs: 20 } }));
     expect(error).toBeInstanceOf(ApiTimeoutError);
   });
 });

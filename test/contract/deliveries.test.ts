@@ -2,26 +2,22 @@
 // most DELIVERY_CONCURRENCY in flight with DELIVERY_QUEUE waiting and the rest dropped and logged, and the team's log
 // kept to its last DELIVERY_LOG entries; the mock's log writes an endpoint's URL without its query.
 import http from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 import { listenOnLoopback, type Listening } from "../../src/net/loopback-server.ts";
 import { createDeliverer, DELIVERY_CONCURRENCY, DELIVERY_QUEUE } from "../../src/mock/state/deliveries.ts";
 import { DEFAULT_SETTINGS, DELIVERY_LOG, newTeam, type TeamState } from "../../src/mock/state/model.ts";
 import { parseWebhook } from "../../generated/webhooks/index.js";
 import { newSecret } from "../../src/webhooks/signature.ts";
 
-const servers: Listening[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => server.close()));
-});
-
-async function receiver(handle: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void): Promise<string> {
+/** A receiver on loopback, closed when the test that started it finishes (the tests run at once: each waits out retries). */
+async function receiver(test: TestContext, handle: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void): Promise<string> {
   const server = http.createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
     req.on("end", () => handle(req, res, body));
   });
-  const listening = await listenOnLoopback(server);
-  servers.push(listening);
+  const listening: Listening = await listenOnLoopback(server);
+  test.onTestFinished(() => listening.close());
   return listening.url;
 }
 
@@ -38,10 +34,11 @@ const until = async (done: () => boolean) => {
   expect(done()).toBe(true);
 };
 
-describe("event deliveries", () => {
-  it("are signed with the endpoint's secret, carry its headers, and are tried again after a failure", async () => {
+describe.concurrent("event deliveries", () => {
+  it("are signed with the endpoint's secret, carry its headers, and are tried again after a failure", async (test) => {
+    const { expect } = test;
     const arrivals: { headers: http.IncomingHttpHeaders; body: string }[] = [];
-    const url = await receiver((req, res, body) => {
+    const url = await receiver(test, (req, res, body) => {
       arrivals.push({ headers: req.headers, body });
       res.writeHead(arrivals.length < 3 ? 500 : 204).end();
     });
@@ -55,13 +52,14 @@ describe("event deliveries", () => {
     expect(event.kind).toBe("provider.connection.created");
   }, 10_000);
 
-  it("take a redirect as the receiver's answer and go nowhere else", async () => {
+  it("take a redirect as the receiver's answer and go nowhere else", async (test) => {
+    const { expect } = test;
     let followed = false;
-    const elsewhere = await receiver((_req, res) => {
+    const elsewhere = await receiver(test, (_req, res) => {
       followed = true;
       res.writeHead(204).end();
     });
-    const url = await receiver((_req, res) => res.writeHead(302, { location: elsewhere }).end());
+    const url = await receiver(test, (_req, res) => res.writeHead(302, { location: elsewhere }).end());
     const team = teamWith(url);
     createDeliverer(() => {})(team, EVENT);
     await until(() => team.deliveries.length === 1);
@@ -69,11 +67,12 @@ describe("event deliveries", () => {
     expect(followed).toBe(false);
   }, 10_000);
 
-  it(`run at most ${DELIVERY_CONCURRENCY} at once, queue ${DELIVERY_QUEUE}, drop the rest saying so, and log the last ${DELIVERY_LOG}`, async () => {
+  it(`run at most ${DELIVERY_CONCURRENCY} at once, queue ${DELIVERY_QUEUE}, drop the rest saying so, and log the last ${DELIVERY_LOG}`, async (test) => {
+    const { expect } = test;
     let open = 0;
     let most = 0;
     const held: http.ServerResponse[] = [];
-    const url = await receiver((_req, res) => {
+    const url = await receiver(test, (_req, res) => {
       most = Math.max(most, ++open);
       held.push(res);
     });
