@@ -10,6 +10,7 @@ import { spectralLint } from "../scripts/commands/spectral-in-process.ts";
 type Doc = Record<string, any>;
 const op = (doc: Doc) => doc.paths["/v2/things/{thing_id}"].get;
 const create = (doc: Doc) => doc.paths["/v2/things"].post;
+const list = (doc: Doc) => doc.paths["/v2/things"].get;
 const schema = (doc: Doc, name: string) => doc.components.schemas[name];
 
 /** Each house rule and one edit of the base fixture that breaks it. */
@@ -39,8 +40,17 @@ const BREAKERS: Record<string, (doc: Doc) => void> = {
   "svc-valid-call-form": (doc) => (op(doc)["x-svc-valid-call"] = { path: { thing_id: 7 } }),
   "svc-valid-call-sends-body": (doc) => delete create(doc)["x-svc-valid-call"].body_example,
   "svc-mock-branches-form": (doc) => (create(doc)["x-svc-mock-branches"][0].when.in = "header"),
+  "svc-collection-marks": (doc) => delete list(doc)["x-svc-paging"],
   // Visit holds health data only through the patient it references.
   "svc-data-marked": (doc) => (schema(doc, "Visit").properties.notes = { type: "string" }),
+};
+
+/** The other ways to break svc-collection-marks: a mark's form, and what it names. */
+const MORE_COLLECTION_BREAKERS: Record<string, (doc: Doc) => void> = {
+  "paging that names no list of the answer": (doc) => (list(doc)["x-svc-paging"] = { items: "total" }),
+  "paging mark of another form": (doc) => (list(doc)["x-svc-paging"] = { items: "things", size: 10 }),
+  "filter on a field the items do not have": (doc) => (list(doc).parameters[0]["x-svc-filter"].field = "colour"),
+  "filter with a match it does not know": (doc) => (list(doc).parameters[0]["x-svc-filter"].match = "any"),
 };
 
 /** The other ways to break svc-data-marked, whose function has more to get wrong than one rule's pattern. */
@@ -61,7 +71,7 @@ beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), "svc-lint-rules-"));
   const base = YAML.parse(await readFile(path.join(repoRoot, "test/fixtures/lint/base.yaml"), "utf8")) as Doc;
   await writeFile(fixtureFile("base"), YAML.stringify(base));
-  const breakers = { ...BREAKERS, ...MORE_DATA_MARK_BREAKERS };
+  const breakers = { ...BREAKERS, ...MORE_DATA_MARK_BREAKERS, ...MORE_COLLECTION_BREAKERS };
   for (const [name, breakIt] of Object.entries(breakers)) {
     const broken = structuredClone(base);
     breakIt(broken);
@@ -104,6 +114,12 @@ describe("house lint rules", () => {
   for (const way of Object.keys(MORE_DATA_MARK_BREAKERS)) {
     it(`svc-data-marked fires on a ${way}`, () => {
       expect(codesFor(way)).toContain("svc-data-marked");
+    });
+  }
+
+  for (const way of Object.keys(MORE_COLLECTION_BREAKERS)) {
+    it(`svc-collection-marks fires on a ${way}`, () => {
+      expect(codesFor(way)).toContain("svc-collection-marks");
     });
   }
 

@@ -4,6 +4,7 @@ import type { ContractOperation } from "../contract/operations.ts";
 import { deref } from "../contract/operations.ts";
 import { isObject, type JsonObject } from "../contract/json.ts";
 import { mockBranches, type MockBranch } from "./branches.ts";
+import { collectionMarks, type CollectionMarks } from "../contract/collections.ts";
 
 export interface StaticAnswer {
   status: number;
@@ -20,6 +21,8 @@ export interface OperationAnswers {
   defaultStatus: number;
   /** The branches of the document's rules, in order (x-svc-mock-branches). */
   branches: MockBranch[];
+  /** Its paged list and filters (x-svc-paging, x-svc-filter), which cut and filter the collection an answer holds. */
+  collections: CollectionMarks;
 }
 
 /** A caller's choice among the declared answers (from `Prefer`, or a branch of the document's rules). */
@@ -62,7 +65,7 @@ export function answersOf(document: JsonObject, operation: ContractOperation): O
   }
   const statuses = [...byStatus.keys()];
   const defaultStatus = statuses.filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0] ?? statuses[0]!;
-  return { byStatus, defaultStatus, branches: mockBranches(operation) };
+  return { byStatus, defaultStatus, branches: mockBranches(operation), collections: collectionMarks(document, operation) };
 }
 
 /**

@@ -91,7 +91,10 @@ function expected(): Record<string, unknown> {
     createUserConflict: { code: "user_already_exists", user_id: (responseExample("createUser", 400, "user_already_exists") as { user_id: string }).user_id },
     deleteUser: 7 * 24 * 60 * 60 * 1000,
     undoUserDeletion: "deletion_grace_period_over",
-    listBulkOps: first<{ bulk_ops: { status: string }[] }>("listBulkOps", 200).bulk_ops.map((op) => op.status),
+    // The consumer asks for oura's operations: the mock filters the example's list (x-svc-filter).
+    listBulkOps: first<{ bulk_ops: { status: string; provider: string }[] }>("listBulkOps", 200)
+      .bulk_ops.filter((op) => op.provider === "oura")
+      .map((op) => op.status),
     getHistoricalPullIntrospection: (responseExample("getHistoricalPullIntrospection", 200, "retrying") as { connections: { resources: { status: string }[] }[] }).connections.flatMap(
       (connection) => connection.resources.map((resource) => resource.status),
     ),

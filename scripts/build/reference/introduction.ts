@@ -4,6 +4,7 @@
 import { Credentials } from "../../../src/contract/credentials.ts";
 import { isObject, type JsonObject } from "../../../src/contract/json.ts";
 import { deref, listOperations, type ContractOperation } from "../../../src/contract/operations.ts";
+import { collectionMarks } from "../../../src/contract/collections.ts";
 import { operationRows } from "../generate-tables.ts";
 import { TRANSPORT_RESPONSES } from "../decorate.ts";
 import { BADGES } from "./badges.ts";
@@ -92,13 +93,28 @@ function dataSection(document: JsonObject): string {
   );
 }
 
+/** Each filter of the contract: its operation, parameter, list, field and how it matches. */
+function filterRows(document: JsonObject): string[][] {
+  return listOperations(document).flatMap((op) =>
+    collectionMarks(document, op).filters.map((filter) => [
+      `\`${op.method} ${op.template}\``,
+      `\`${filter.parameter}\``,
+      `\`${filter.items}\``,
+      `\`${filter.field}\``,
+      filter.match === "all" ? "it holds every value given (repeat the parameter)" : "it is the value given",
+    ]),
+  );
+}
+
 function pagingSection(document: JsonObject): string {
   const paged = operationRows(document).filter((row) => row.paging !== undefined);
   const rows = paged.map((row) => [`\`${row.method} ${row.template}\``, `\`${row.paging![0]}\``, String(row.paging![1]), String(row.paging![2])]);
   return section(
     "Paging",
-    "A paged list takes `page` (counting from 1, default 1) and `size` (items per page) as query parameters, and answers one page: its items, `page`, `size`, `total` (items across all pages) and `pages` (how many pages). Each of the four numbers may be `null` where the service does not report it; then read pages until one is shorter than `size`. The package's client does this for you: `client.paginate(...)` yields every item, page after page.",
+    "A paged list takes `page` (counting from 1, default 1) and `size` (items per page) as query parameters, and answers one page: at most `size` items, `page` and `size` as asked, `total` (items across all pages) and `pages` (`total` divided by `size`, rounded up); a page past the last is empty. Each of the four numbers may be `null` where the service does not report it; then read pages until one is shorter than `size`. The package's client does this for you: `client.paginate(...)` yields every item, page after page. The contract marks each paged list with `x-svc-paging`.",
     table(["operation", "items", "default size", "largest size"], rows),
+    "Some query parameters filter a list (marked `x-svc-filter`): the answer keeps only the items whose field matches, before it is cut into pages. A filter left out filters nothing. The mock pages and filters its examples the same way.",
+    table(["operation", "parameter", "keeps the items of", "whose field", "when"], filterRows(document)),
   );
 }
 

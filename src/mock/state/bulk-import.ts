@@ -3,6 +3,7 @@
 // connection whose user is not one of the team's fails. `wait_for_completion` waits up to `bulk_import_wait_ms`.
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { shapeCollection } from "../collections.ts";
 import { refuse } from "./answers.ts";
 import { isoAt, teamNow, type BulkOpRecord, type TeamState } from "./model.ts";
 import { liveUser } from "./users.ts";
@@ -67,11 +68,8 @@ export const bulkImportHandlers: Record<string, TeamHandler> = {
   },
 
   listBulkOps({ team, call }) {
-    const provider = call.query.get("provider");
-    const page = Number(call.query.get("page") ?? 1);
-    const size = Number(call.query.get("size") ?? 50);
-    const ops = team.bulkOps.filter((op) => provider === null || op.provider === provider).reverse();
-    const items = ops.slice((page - 1) * size, page * size).map((op) => describe(team, op));
-    return { status: 200, body: { bulk_ops: items, total: ops.length, page, size, pages: Math.ceil(ops.length / size) } };
+    // The whole collection, newest first, filtered and cut to the asked page as the contract marks it.
+    const all = team.bulkOps.map((op) => describe(team, op)).reverse();
+    return { status: 200, body: shapeCollection({ bulk_ops: all, total: all.length, page: 1, size: all.length, pages: 1 }, call.collection, call.query) };
   },
 };

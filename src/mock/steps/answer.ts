@@ -1,10 +1,13 @@
 // The steps that answer from the contract: the declared answer chosen (by `Prefer`, or by the first branch of the
-// document's rules the request meets), then sent, or invented by Prism when `Prefer: dynamic=true` asks.
+// document's rules the request meets), its collection cut to the page and filters asked for, then sent, or invented by
+// Prism when `Prefer: dynamic=true` asks.
 import type { ErrorDetail } from "../../contract/validator.ts";
+import type { JsonObject } from "../../contract/json.ts";
 import { parsePrefer, pick } from "../answers.ts";
 import { chooseBranch } from "../branches.ts";
 import { DYNAMIC_FALLBACK, dynamicAnswer } from "../dynamic.ts";
 import { corsHeaders, JSON_TYPE } from "../http.ts";
+import { shapeCollection } from "../collections.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
 
 const preferDetail = (message: string): ErrorDetail[] => [{ location: "header", field: "prefer", message }];
@@ -23,6 +26,19 @@ export function branch(x: Exchange, context: StepContext): Outcome {
   const answer = pick(answers, x.match.operation.operationId, x.choice);
   if (typeof answer === "string") return { status: 400, code: "invalid_request", message: `The Prefer header chooses no answer the contract declares: ${answer}.`, details: preferDetail(answer) };
   x.answer = answer;
+  return undefined;
+}
+
+/**
+ * Cuts and filters the collection a declared success holds as the query asks (x-svc-paging, x-svc-filter): an example
+ * is a whole collection, so `size=1` answers one item and says so, and a filter keeps only what matches it.
+ */
+export function collection(x: Exchange, context: StepContext): Outcome {
+  if (x.choice.dynamic === true || x.answer.status < 200 || x.answer.status > 299) return undefined;
+  const marks = context.answersFor(x.match).collections;
+  if (marks.paging === undefined && marks.filters.length === 0) return undefined;
+  const shaped = shapeCollection(JSON.parse(x.answer.body.toString("utf8")) as JsonObject, marks, x.url.searchParams);
+  x.answer = { ...x.answer, body: Buffer.from(JSON.stringify(shaped)) };
   return undefined;
 }
 

@@ -54,7 +54,7 @@ export function remember(x: Exchange, context: StepContext): Outcome | Promise<O
   const { stateful } = context;
   // A Prefer header still chooses a declared answer, leaving the state as it is.
   if (stateful === undefined || x.req.headers.prefer !== undefined) return undefined;
-  const answer = stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.body, bodyLength: x.text === undefined ? 0 : Buffer.byteLength(x.text) });
+  const answer = stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.body, bodyLength: x.text === undefined ? 0 : Buffer.byteLength(x.text), collection: context.answersFor(x.match).collections });
   // Most handlers answer at once; waiting only for those that wait keeps a request off the microtask queue.
   return answer instanceof Promise ? answer.then((settled) => sendRemembered(x, context, settled)) : sendRemembered(x, context, answer);
 }
