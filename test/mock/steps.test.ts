@@ -14,7 +14,7 @@ import { ANSWERED, newExchange, type Exchange, type StepContext } from "../../sr
 import { preflight, staticFile, target } from "../../src/mock/steps/arrival.ts";
 import { accept, body, credential, parameters, receive, route, size } from "../../src/mock/steps/checks.ts";
 import { CONTRACT_VIOLATION, control, remember } from "../../src/mock/steps/stateful.ts";
-import { branch, respond } from "../../src/mock/steps/answer.ts";
+import { branch, collection, respond } from "../../src/mock/steps/answer.ts";
 import { contract, operations, validator } from "../support/contract.ts";
 
 const KEY = { "x-svc-api-key": "team-key-1" };
@@ -336,6 +336,37 @@ describe("branch", () => {
   it("refuses a Prefer it cannot read, or one choosing an undeclared answer, with a 400 on the header", () => {
     expect(branch(routed("GET", "/v3/orders", { prefer: "code=abc" }), context())).toMatchObject({ status: 400, details: [expect.objectContaining({ location: "header", field: "prefer" })] });
     expect(branch(routed("GET", "/v3/orders", { prefer: "code=299" }), context())).toMatchObject({ status: 400, message: expect.stringContaining("declares") });
+  });
+});
+
+describe("collection", () => {
+  const answered = (target: string, headers: Record<string, string> = KEY) => {
+    const x = routed("GET", target, headers);
+    expect(branch(x, context())).toBeUndefined();
+    expect(collection(x, context())).toBeUndefined();
+    return { x, body: JSON.parse(x.answer.body.toString()) as { orders: { interpretation: string | null }[]; total: number; page: number; size: number; pages: number } };
+  };
+
+  it("cuts the chosen example to the asked page, and says so", () => {
+    const { body } = answered("/v3/orders?page=2&size=1");
+    expect(body.orders).toHaveLength(1);
+    expect({ page: body.page, size: body.size, pages: body.pages }).toEqual({ page: 2, size: 1, pages: body.total });
+  });
+
+  it("keeps only the items a filter matches", () => {
+    const { body } = answered("/v3/orders?interpretation=normal");
+    expect(body.orders.every((order) => order.interpretation === "normal")).toBe(true);
+    expect(body.total).toBe(body.orders.length);
+  });
+
+  it("leaves an error answer and an operation without a list as they are", () => {
+    for (const [target, headers] of [["/v3/orders?size=1", { ...KEY, prefer: "code=401" }], ["/v3/lab_tests/labs", KEY]] as const) {
+      const x = routed("GET", target, headers);
+      branch(x, context());
+      const before = x.answer;
+      expect(collection(x, context())).toBeUndefined();
+      expect(x.answer).toBe(before);
+    }
   });
 });
 
