@@ -29,7 +29,7 @@ export interface VerifyContext {
 }
 
 /** Why a check of an operation cannot run here, if it cannot: a write without --allow-writes, or a credential not given. */
-function skipReason(context: VerifyContext, op: ContractOperation, option: CredentialOption | undefined): string | undefined {
+export function skipReason(context: VerifyContext, op: ContractOperation, option: CredentialOption | undefined): string | undefined {
   if (isWrite(op) && !context.options.allowWrites) return `${op.method} writes: run with --allow-writes against a test environment`;
   if (option !== undefined && credentialValue(context, option) === undefined) {
     return option === "linkToken" ? "needs a link token, and createLinkToken made none in this run" : `needs ${OPTION_FLAGS[option]}`;
@@ -43,12 +43,12 @@ function credentialValue(context: VerifyContext, option: CredentialOption): stri
   return context.options.credentials[option];
 }
 
-function credentialOf(context: VerifyContext, option: CredentialOption): Credential | undefined {
+export function credentialOf(context: VerifyContext, option: CredentialOption): Credential | undefined {
   const value = credentialValue(context, option);
   return value === undefined ? undefined : { header: context.credentials.header(option), value };
 }
 
-async function send(context: VerifyContext, op: ContractOperation, call: Call, credential: Credential | undefined): Promise<HttpAnswer> {
+export async function send(context: VerifyContext, op: ContractOperation, call: Call, credential: Credential | undefined): Promise<HttpAnswer> {
   return context.sender.send(buildRequest(context.options.baseUrl, op, call, credential));
 }
 

@@ -1,5 +1,6 @@
-// verify's run, from its command line to its exit status: the operation pass, the cleanup, the workflows, and the
-// reports, which are written whatever the server does (a fault verify meets on the way is a failed check of its own).
+// verify's run, from its command line to its exit status: the operation, collection and protocol passes, the cleanup,
+// the workflows, and the reports, which are written whatever the server does (a fault verify meets on the way is a
+// failed check of its own).
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -14,6 +15,8 @@ import { CredentialMap } from "./credentials.ts";
 import { Fixtures, lifecycles } from "./fixtures.ts";
 import { Sender } from "./http.ts";
 import { runOperationPass, type VerifyContext } from "./operations.ts";
+import { runCollectionPass } from "./collections.ts";
+import { runProtocolPass } from "./protocol.ts";
 import { readVerifyOptions } from "./options.ts";
 import { checkLine, summarize, summaryLine, writeReports, type Report } from "./report.ts";
 import { MOCK_STATE_PATH, probeTarget, type Target } from "./target.ts";
@@ -100,6 +103,9 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
         record,
       };
       await runOperationPass(context);
+      // With the ids the valid calls made, before the cleanup deletes them.
+      await runCollectionPass(context);
+      await runProtocolPass(context);
       await cleanUp(context);
       if (!options.skipWorkflows) {
         // respect writes one HAR per workflow file into this folder, named after the file.

@@ -20,6 +20,8 @@ export interface AlteredAnswer {
   status: number;
   body: string;
   contentType?: string;
+  /** Headers beyond the content type; a passed-through answer keeps the server's (an `Allow`, a `Retry-After`). */
+  headers?: Record<string, string>;
 }
 
 /** Returns the answer to send instead, or undefined to pass the server's answer through. */
@@ -34,6 +36,8 @@ export interface AlteringProxy {
 
 /** Request headers that describe the hop, not the request: the proxy's own fetch sets them. */
 const HOP_HEADERS = new Set(["host", "connection", "content-length", "transfer-encoding", "keep-alive"]);
+/** Answer headers the proxy sets itself (fetch has already decoded the body). */
+const OWN_ANSWER_HEADERS = new Set([...HOP_HEADERS, "content-type", "content-encoding", "date"]);
 
 export async function startAlteringProxy(targetUrl: string, alter: Alter): Promise<AlteringProxy> {
   const arrivals: AlteringProxy["arrivals"] = [];
@@ -47,15 +51,16 @@ export async function startAlteringProxy(targetUrl: string, alter: Alter): Promi
       const body = Buffer.concat(chunks).toString("utf8");
       const upstream = async (method: string, target: string) => {
         const response = await fetch(`${targetUrl}${target}`, { method, headers, ...(body === "" || method === "GET" ? {} : { body }) });
-        return { status: response.status, body: await response.text(), contentType: response.headers.get("content-type") ?? undefined };
+        const kept = Object.fromEntries([...response.headers].filter(([name]) => !OWN_ANSWER_HEADERS.has(name)));
+        return { status: response.status, body: await response.text(), contentType: response.headers.get("content-type") ?? undefined, headers: kept };
       };
       void (async () => {
         const method = req.method ?? "GET";
         const target = req.url ?? "/";
         const answer = await upstream(method, target);
         const exchange: Exchange = { method, target, pathname: new URL(target, "http://proxy").pathname, headers, body, status: answer.status, contentType: answer.contentType, answer: answer.body };
-        const altered = (await alter(exchange, upstream)) ?? { status: answer.status, body: answer.body, contentType: answer.contentType };
-        res.writeHead(altered.status, { "content-type": altered.contentType ?? "application/json", "content-length": Buffer.byteLength(altered.body) });
+        const altered = (await alter(exchange, upstream)) ?? { status: answer.status, body: answer.body, contentType: answer.contentType, headers: answer.headers };
+        res.writeHead(altered.status, { ...altered.headers, "content-type": altered.contentType ?? "application/json", "content-length": Buffer.byteLength(altered.body) });
         res.end(altered.body);
       })().catch((error: unknown) => res.destroy(error as Error));
     });

@@ -79,6 +79,47 @@ describe.concurrent("npm run verify against a server wrong in one thing", () => 
     expect(run.code).toBe(1);
   });
 
+  it("names each paging and filter fault of a server that cuts or filters its lists wrong", async () => {
+    // Four faults on four operations, one per kind: a wrong `pages`, a `size` ignored, a page past the last that
+    // answers the first, a filter ignored.
+    const run = await verifyBehind(async (x, upstream) => {
+      if (x.method !== "GET" || x.status !== 200) return undefined;
+      const query = new URL(x.target, "http://proxy").searchParams;
+      const body = JSON.parse(x.answer) as Record<string, any>;
+      if (x.pathname === "/v3/orders") return { status: 200, body: JSON.stringify({ ...body, pages: body.pages + 1 }) };
+      if (x.pathname.endsWith("/markers") && query.get("size") === "1") return { status: 200, body: (await upstream("GET", x.pathname)).body };
+      if (x.pathname === "/v2/link/bulk_op" && Number(query.get("page")) > 1) return { status: 200, body: (await upstream("GET", `${x.pathname}?size=${query.get("size")}`)).body };
+      if (x.pathname.endsWith("/psc/info") && query.has("capabilities")) return { status: 200, body: (await upstream("GET", x.pathname)).body };
+      return undefined;
+    });
+    const failed = failures(run);
+    expect(failed).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^collection listOrders: page 1 of size 1 holds at most one item and says so: pages is \d+, but total \d+ at size 1 makes \d+$/),
+        expect.stringMatching(/^collection listLabTestMarkers: page 1 of size 1 holds at most one item and says so: markers holds 2 items on a page of size 1; size is 50, asked 1/),
+        expect.stringMatching(/^collection listBulkOps: page \d+ of size 1, past the last, is empty: page is 1, asked \d+; page \d+ is past the last of \d+ items, yet holds 1$/),
+        expect.stringMatching(/^collection getOrderPscInfo: capabilities=\S+ keeps only patient_service_centers whose capabilities matches: \d+ of \d+ patient_service_centers do not match/),
+      ]),
+    );
+    // Nothing else: each fault is named once, on its operation, and the rest of the server passes.
+    expect(failed.filter((line) => !/^collection (listOrders|listLabTestMarkers|listBulkOps|getOrderPscInfo): /.test(line))).toEqual([]);
+    expect(run.code).toBe(1);
+  });
+
+  it("names a method a path does not document that is answered, and a 405 without Allow", async () => {
+    const run = await verifyBehind((x) => {
+      if (x.status !== 405) return undefined;
+      if (x.method === "POST" && x.pathname === "/v3/lab_tests/labs") return { status: 200, body: "[]" };
+      if (x.method === "DELETE" && x.pathname === "/v2/providers") return { status: 405, body: x.answer, headers: {} };
+      return undefined;
+    });
+    expect(failures(run).sort()).toEqual([
+      "protocol /v2/providers: DELETE is 405 naming GET: no Allow header",
+      "protocol /v3/lab_tests/labs: POST is 405 naming GET: POST /v3/lab_tests/labs answered 200; expected 405",
+    ]);
+    expect(run.code).toBe(1);
+  });
+
   it("fails a 500, declared or not", async () => {
     const run = await verifyBehind((x) =>
       x.pathname === "/v2/management/org" && x.method === "GET" && x.status === 200
