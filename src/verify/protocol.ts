@@ -27,7 +27,10 @@ export async function runProtocolPass(context: VerifyContext): Promise<void> {
   const router = createRouter(context.document);
   const byPath = new Map<string, ContractOperation[]>();
   for (const op of context.operations) byPath.set(op.template, [...(byPath.get(op.template) ?? []), op]);
+  const only = context.options.only;
   for (const [template, ops] of byPath) {
+    // With --only, the paths of the operations it names.
+    if (only !== undefined && !ops.some((op) => only.includes(op.operationId))) continue;
     // The path's first operation gives the URL (its path parameters, the ids this run made) and the credential.
     const first = ops[0]!;
     const option = context.credentials.optionOf(first);
