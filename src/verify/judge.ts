@@ -55,6 +55,13 @@ function readBody(context: JudgeContext, op: ContractOperation, status: number, 
   return { body, problems };
 }
 
+/** The headers the response for `status` declares required (a 429's Retry-After) that the answer lacks. */
+function missingHeaders(op: ContractOperation, status: number, headers: Headers): string[] {
+  const declared = op.responses[String(status)] ?? op.responses.default;
+  const required = Object.entries((declared?.headers ?? {}) as JsonObject).filter(([, header]) => isObject(header) && header.required === true);
+  return required.filter(([name]) => !headers.has(name)).map(([name]) => `${op.operationId} ${status}: the ${name} header it declares required is missing`);
+}
+
 /** What judging needs of the run: the contract's validator, and the redactor that decides what of an answer a detail may quote. */
 export interface JudgeContext {
   validator: ContractValidator;
@@ -69,6 +76,7 @@ export function judge(context: JudgeContext, op: ContractOperation, answer: Http
     return { status: "failed", detail: `${op.operationId} answered ${status}, which it does not declare (it declares ${declared.join(", ")})` };
   }
   const { body, problems } = readBody(context, op, status, answer);
+  problems.push(...missingHeaders(op, status, answer.headers));
   const notes: string[] = [];
   const said = errorSummary(body);
   if (expectation.kind === "success") {

@@ -120,6 +120,16 @@ describe.concurrent("npm run verify against a server wrong in one thing", () => 
     expect(run.code).toBe(1);
   });
 
+  it("names a header an answer declares required that is missing (a 429 without Retry-After)", async () => {
+    const run = await verifyBehind((x) =>
+      x.pathname === "/v2/providers" && x.method === "GET" && x.status === 200
+        ? { status: 429, body: JSON.stringify({ code: "too_many_requests", message: "Slow down." }), headers: {} }
+        : undefined,
+    );
+    expect(failures(run)).toEqual(["operation listProviders: valid call: listProviders 429: the Retry-After header it declares required is missing"]);
+    expect(run.code).toBe(1);
+  });
+
   it("fails a 500, declared or not", async () => {
     const run = await verifyBehind((x) =>
       x.pathname === "/v2/management/org" && x.method === "GET" && x.status === 200
