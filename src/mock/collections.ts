@@ -3,6 +3,11 @@
 import type { JsonObject } from "../contract/json.ts";
 import { matchesFilter, type CollectionMarks } from "../contract/collections.ts";
 
+/** Whether an answer holds a collection the request cuts: a success of an operation that marks a paged list or a filter. */
+export function cutsCollection(status: number, marks: CollectionMarks): boolean {
+  return status >= 200 && status < 300 && (marks.paging !== undefined || marks.filters.length > 0);
+}
+
 /**
  * The answer a collection makes for a request: every filter the query sets applied to its list, then the asked page
  * cut from the filtered list, with `total`, `page`, `size` and `pages` saying what was cut (a page past the last is

@@ -3,7 +3,6 @@
 import type http from "node:http";
 import { deref, type ContractOperation } from "../../contract/operations.ts";
 import { isObject, type JsonObject } from "../../contract/json.ts";
-import type { CollectionMarks } from "../../contract/collections.ts";
 
 export interface StateCall {
   operation: ContractOperation;
@@ -14,8 +13,6 @@ export interface StateCall {
   body: any;
   /** The body's size in bytes as sent, which bounds what a record made from it may hold. */
   bodyLength: number;
-  /** The operation's paged list and filters, which a handler answering a whole collection applies (src/mock/collections.ts). */
-  collection: CollectionMarks;
 }
 
 export interface StateAnswer {

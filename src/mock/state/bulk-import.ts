@@ -3,7 +3,6 @@
 // connection whose user is not one of the team's fails. `wait_for_completion` waits up to `bulk_import_wait_ms`.
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { shapeCollection } from "../collections.ts";
 import { refuse } from "./answers.ts";
 import { isoAt, teamNow, type BulkOpRecord, type TeamState } from "./model.ts";
 import { liveUser } from "./users.ts";
@@ -67,9 +66,9 @@ export const bulkImportHandlers: Record<string, TeamHandler> = {
     return { status: 202, body: { user_ids_imported: [], user_ids_failed: [] } };
   },
 
-  listBulkOps({ team, call }) {
-    // The whole collection, newest first, filtered and cut to the asked page as the contract marks it.
+  listBulkOps({ team }) {
+    // The whole collection, newest first, as one page: the pipeline filters it and cuts the asked page (src/mock/collections.ts).
     const all = team.bulkOps.map((op) => describe(team, op)).reverse();
-    return { status: 200, body: shapeCollection({ bulk_ops: all, total: all.length, page: 1, size: all.length, pages: 1 }, call.collection, call.query) };
+    return { status: 200, body: { bulk_ops: all, total: all.length, page: 1, size: all.length, pages: 1 } };
   },
 };

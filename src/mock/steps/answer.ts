@@ -7,7 +7,7 @@ import { parsePrefer, pick } from "../answers.ts";
 import { chooseBranch } from "../branches.ts";
 import { DYNAMIC_FALLBACK, dynamicAnswer } from "../dynamic.ts";
 import { corsHeaders, JSON_TYPE } from "../http.ts";
-import { shapeCollection } from "../collections.ts";
+import { cutsCollection, shapeCollection } from "../collections.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
 
 const preferDetail = (message: string): ErrorDetail[] => [{ location: "header", field: "prefer", message }];
@@ -34,9 +34,8 @@ export function branch(x: Exchange, context: StepContext): Outcome {
  * is a whole collection, so `size=1` answers one item and says so, and a filter keeps only what matches it.
  */
 export function collection(x: Exchange, context: StepContext): Outcome {
-  if (x.choice.dynamic === true || x.answer.status < 200 || x.answer.status > 299) return undefined;
   const marks = context.answersFor(x.match).collections;
-  if (marks.paging === undefined && marks.filters.length === 0) return undefined;
+  if (x.choice.dynamic === true || !cutsCollection(x.answer.status, marks)) return undefined;
   const shaped = shapeCollection(JSON.parse(x.answer.body.toString("utf8")) as JsonObject, marks, x.url.searchParams);
   x.answer = { ...x.answer, body: Buffer.from(JSON.stringify(shaped)) };
   return undefined;

@@ -4,6 +4,8 @@ import { CONTROL_METHODS, CONTROL_PATH, notStateful } from "../state/control.ts"
 import type { StateAnswer } from "../state/answers.ts";
 import { detailsLine } from "../../contract/validator.ts";
 import { allowCors, answerPreflight, corsHeaders, JSON_TYPE, readBody } from "../http.ts";
+import { cutsCollection, shapeCollection } from "../collections.ts";
+import { isObject } from "../../contract/json.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
 
 /** Says that the stateful mock's own answer broke the contract and was replaced by a 500 (a fault of the mock). */
@@ -33,8 +35,12 @@ export function control(x: Exchange, context: StepContext): Outcome | Promise<Ou
 }
 
 /** Sends a stateful answer once it keeps the contract; undefined (no answer) passes the request on to the examples. */
-function sendRemembered(x: Exchange, context: StepContext, answer: StateAnswer | undefined): Outcome {
-  if (answer === undefined) return undefined;
+function sendRemembered(x: Exchange, context: StepContext, remembered: StateAnswer | undefined): Outcome {
+  if (remembered === undefined) return undefined;
+  // A handler answers a whole collection (the team's bulk operations); it is filtered and cut to the asked page here,
+  // as the examples are in the collection step.
+  const marks = context.answersFor(x.match).collections;
+  const answer = cutsCollection(remembered.status, marks) && isObject(remembered.body) ? { ...remembered, body: shapeCollection(remembered.body, marks, x.url.searchParams) } : remembered;
   const stable = answer.stable === true && typeof answer.body === "object" && answer.body !== null ? answer.body : undefined;
   const checked = stable === undefined ? undefined : context.checkedBodies.get(stable);
   if (checked !== undefined) return sendState(x, answer, checked);
@@ -54,7 +60,7 @@ export function remember(x: Exchange, context: StepContext): Outcome | Promise<O
   const { stateful } = context;
   // A Prefer header still chooses a declared answer, leaving the state as it is.
   if (stateful === undefined || x.req.headers.prefer !== undefined) return undefined;
-  const answer = stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.body, bodyLength: x.text === undefined ? 0 : Buffer.byteLength(x.text), collection: context.answersFor(x.match).collections });
+  const answer = stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.body, bodyLength: x.text === undefined ? 0 : Buffer.byteLength(x.text) });
   // Most handlers answer at once; waiting only for those that wait keeps a request off the microtask queue.
   return answer instanceof Promise ? answer.then((settled) => sendRemembered(x, context, settled)) : sendRemembered(x, context, answer);
 }
