@@ -81,6 +81,15 @@ export function collectionMarks(document: JsonObject, operation: ContractOperati
   return { ...(paging ? { paging } : {}), filters: filtersOf(document, operation) };
 }
 
+/** The distinct values a filter's field takes in a list, as text (one per element of an array field, for `all`). */
+export function filterValues(list: unknown[], filter: Filter): string[] {
+  const values = list.flatMap((item) => {
+    const field = isObject(item) ? item[filter.field] : undefined;
+    return Array.isArray(field) ? field : [field];
+  });
+  return [...new Set(values.filter((value) => value !== null && value !== undefined && typeof value !== "object").map(String))];
+}
+
 /** Whether an item's field matches a filter's values (one value for `equals`, every repetition for `all`): what the mark means. */
 export function matchesFilter(item: unknown, filter: Filter, values: string[]): boolean {
   const field = isObject(item) ? item[filter.field] : undefined;

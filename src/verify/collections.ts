@@ -2,7 +2,7 @@
 // marks them (x-svc-paging, x-svc-filter). A page holds at most `size` items, echoes `page` and `size`, and its `pages`
 // agrees with `total`; a page past the last is empty; a filter keeps only items that match it. A number the server
 // leaves null is not checked (the contract allows it).
-import { collectionMarks, matchesFilter, type Filter, type Paging } from "../contract/collections.ts";
+import { collectionMarks, filterValues, matchesFilter, type Filter, type Paging } from "../contract/collections.ts";
 import { isObject } from "../contract/json.ts";
 import type { ContractOperation } from "../contract/operations.ts";
 import { validCalls } from "../contract/valid-calls.ts";
@@ -25,6 +25,12 @@ async function fetchList(context: VerifyContext, op: ContractOperation, call: Ca
 
 const count = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
 
+/** Records a check of the pass: passed when nothing is wrong, else failed with what is. */
+function record(context: VerifyContext, op: ContractOperation, name: string, problems: string[], ms: number): void {
+  const failed = problems.length > 0;
+  context.record({ suite: "collection", name, status: failed ? "failed" : "passed", ...(failed ? { detail: problems.join("; ") } : {}), operationId: op.operationId, ms: Math.round(ms) });
+}
+
 /** What is wrong with one page of a paged answer for `page` and `size`, as the contract states it. */
 export function pageProblems(body: Record<string, unknown>, paging: Paging, page: number, size: number): string[] {
   const problems: string[] = [];
@@ -43,29 +49,19 @@ export function pageProblems(body: Record<string, unknown>, paging: Paging, page
 }
 
 async function pagingChecks(context: VerifyContext, op: ContractOperation, call: Call, paging: Paging): Promise<void> {
-  const record = (name: string, problems: string[], ms: number) =>
-    context.record({ suite: "collection", name: `${op.operationId}: ${name}`, status: problems.length > 0 ? "failed" : "passed", ...(problems.length > 0 ? { detail: problems.join("; ") } : {}), operationId: op.operationId, ms: Math.round(ms) });
+  const check = (name: string, problems: string[], ms: number) => record(context, op, `${op.operationId}: ${name}`, problems, ms);
   const first = await fetchList(context, op, call, { page: 1, size: 1 });
-  if (!first.ok) return record("page 1 of size 1", [first.detail], first.ms);
-  record("page 1 of size 1 holds at most one item and says so", pageProblems(first.body, paging, 1, 1), first.ms);
+  if (!first.ok) return check("page 1 of size 1", [first.detail], first.ms);
+  check("page 1 of size 1 holds at most one item and says so", pageProblems(first.body, paging, 1, 1), first.ms);
   const total = count(first.body.total);
   // Past the last page: total + 1 at size 1 (or page 2 of an unknown total, which proves less).
   const past = (total ?? 1) + 1;
   const beyond = await fetchList(context, op, call, { page: past, size: 1 });
-  if (!beyond.ok) return record(`page ${past} of size 1 (past the last)`, [beyond.detail], beyond.ms);
+  if (!beyond.ok) return check(`page ${past} of size 1 (past the last)`, [beyond.detail], beyond.ms);
   const items = beyond.body[paging.items];
   const problems = pageProblems(beyond.body, paging, past, 1);
   if (total !== undefined && Array.isArray(items) && items.length > 0) problems.push(`page ${past} is past the last of ${total} items, yet holds ${items.length}`);
-  record(`page ${past} of size 1, past the last, is empty`, problems, beyond.ms);
-}
-
-/** The distinct values of a filter's field in a list: one repetition each for `all`. */
-function valuesIn(list: unknown[], filter: Filter): string[] {
-  const values = list.flatMap((item) => {
-    const field = isObject(item) ? item[filter.field] : undefined;
-    return Array.isArray(field) ? field : [field];
-  });
-  return [...new Set(values.filter((value) => value !== null && value !== undefined && typeof value !== "object").map(String))].slice(0, VALUES_PER_FILTER);
+  check(`page ${past} of size 1, past the last, is empty`, problems, beyond.ms);
 }
 
 async function filterChecks(context: VerifyContext, op: ContractOperation, call: Call, filters: Filter[]): Promise<void> {
@@ -75,13 +71,13 @@ async function filterChecks(context: VerifyContext, op: ContractOperation, call:
   for (const filter of filters) {
     const list = whole.body[filter.items];
     // The values the server's own list holds: a value it does not hold proves nothing about the filter.
-    for (const value of Array.isArray(list) ? valuesIn(list, filter) : []) {
+    for (const value of Array.isArray(list) ? filterValues(list, filter).slice(0, VALUES_PER_FILTER) : []) {
       const name = `${op.operationId}: ${filter.parameter}=${value} keeps only ${filter.items} whose ${filter.field} matches`;
       const kept = await fetchList(context, op, call, { [filter.parameter]: filter.match === "all" ? [value] : value });
       const items = kept.ok ? kept.body[filter.items] : undefined;
       const wrong = Array.isArray(items) ? items.filter((item) => !matchesFilter(item, filter, [value])) : [];
       const problems = !kept.ok ? [kept.detail] : !Array.isArray(items) ? [`${filter.items} is not a list`] : wrong.length > 0 ? [`${wrong.length} of ${items.length} ${filter.items} do not match (first: ${filter.field} ${JSON.stringify(isObject(wrong[0]) ? wrong[0][filter.field] : wrong[0])})`] : [];
-      context.record({ suite: "collection", name, status: problems.length > 0 ? "failed" : "passed", ...(problems.length > 0 ? { detail: problems.join("; ") } : {}), operationId: op.operationId, ms: Math.round(kept.ms) });
+      record(context, op, name, problems, kept.ms);
     }
   }
 }

@@ -33,7 +33,7 @@ function errorSummary(body: unknown): string {
 function readBody(context: JudgeContext, op: ContractOperation, status: number, answer: Extract<HttpAnswer, { kind: "answer" }>): { body?: unknown; problems: string[] } {
   const { validator } = context;
   const where = `${op.operationId} ${status}`;
-  const declared = op.responses[String(status)] ?? op.responses.default;
+  const declared = declaredResponse(op, status);
   const json = isObject(declared?.content) && isObject(declared.content["application/json"]);
   const contentType = answer.headers.get("content-type") ?? undefined;
   if (!json) {
@@ -55,9 +55,14 @@ function readBody(context: JudgeContext, op: ContractOperation, status: number, 
   return { body, problems };
 }
 
+/** What the operation declares for a status: its own response, or its `default`. */
+function declaredResponse(op: ContractOperation, status: number): JsonObject | undefined {
+  return op.responses[String(status)] ?? op.responses.default;
+}
+
 /** The headers the response for `status` declares required (a 429's Retry-After) that the answer lacks. */
 function missingHeaders(op: ContractOperation, status: number, headers: Headers): string[] {
-  const declared = op.responses[String(status)] ?? op.responses.default;
+  const declared = declaredResponse(op, status);
   const required = Object.entries((declared?.headers ?? {}) as JsonObject).filter(([, header]) => isObject(header) && header.required === true);
   return required.filter(([name]) => !headers.has(name)).map(([name]) => `${op.operationId} ${status}: the ${name} header it declares required is missing`);
 }

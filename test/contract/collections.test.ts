@@ -3,7 +3,7 @@
 // together are the whole list, a page past the last is empty, and a filter keeps only the items that match it. The
 // operations come from the marks, never from a list kept here.
 import { describe, expect, it } from "vitest";
-import { collectionMarks, matchesFilter, type Filter } from "../../src/contract/collections.ts";
+import { collectionMarks, filterValues, matchesFilter } from "../../src/contract/collections.ts";
 import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 import { contract, operations } from "../support/contract.ts";
 import { callOperation } from "../support/calls.ts";
@@ -60,20 +60,11 @@ for (const { op, marks } of paged) {
   });
 }
 
-/** The values a filter can take that the unfiltered list holds (one repetition each, for `all`). */
-function valuesIn(list: unknown[], filter: Filter): string[] {
-  const values = list.flatMap((item) => {
-    const field = (item as Record<string, unknown>)[filter.field];
-    return Array.isArray(field) ? field : [field];
-  });
-  return [...new Set(values.filter((value) => value !== null && value !== undefined).map(String))];
-}
-
 for (const { op, filter } of filtered) {
   describe(`${op.operationId}: the ${filter.parameter} filter`, () => {
     it(`keeps only the ${filter.items} whose ${filter.field} matches, and some for each value the list holds`, async () => {
       const whole = await list(op.operationId, op.template, {});
-      const values = valuesIn(whole[filter.items] as unknown[], filter);
+      const values = filterValues(whole[filter.items] as unknown[], filter);
       expect(values.length).toBeGreaterThan(0);
       for (const value of values) {
         const kept = (await list(op.operationId, op.template, { [filter.parameter]: filter.match === "all" ? [value] : value }))[filter.items] as unknown[];
