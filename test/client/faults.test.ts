@@ -14,8 +14,8 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
-const api = (options: { timeoutMs?: number; throwOnError?: boolean; retry?: { retries: number; initialDelayMs?: number; maxDelayMs?: number } } = {}) =>
-  createClient({ baseUrl: stub.url, apiKey: "sk_test_faults", ...options });
+const api = (options: { timeoutMs?: number; throwOnError?: boolean; retry?: { retries: number; initialDelayMs?: number; maxDelayMs?: number } } = {}, baseUrl = stub.url) =>
+  createClient({ baseUrl, apiKey: "sk_test_faults", ...options });
 
 /** Settles the call, or fails the test as a hang after `ms`: every fault must end in an answer or an error. */
 async function settle<T>(call: Promise<T>, ms = 5_000): Promise<{ value?: T; error?: unknown; elapsed: number }> {
@@ -35,7 +35,7 @@ async function settle<T>(call: Promise<T>, ms = 5_000): Promise<{ value?: T; err
   }
 }
 
-const listLabs = (options?: Parameters<typeof api>[0]) => api(options).GET("/v3/lab_tests/labs");
+const listLabs = (options?: Parameters<typeof api>[0], baseUrl?: string) => api(options, baseUrl).GET("/v3/lab_tests/labs");
 
 function send(res: http.ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}): void {
   res.writeHead(status, { "content-length": String(Buffer.byteLength(body)), ...headers });
@@ -195,7 +195,7 @@ async function slowStub(test: TestContext, slow: Fault) {
     slow(res);
   });
   test.onTestFinished(() => own.close());
-  const labs = (options: Parameters<typeof api>[0] = {}) => createClient({ baseUrl: own.url, apiKey: "sk_test_faults", ...options }).GET("/v3/lab_tests/labs");
+  const labs = (options?: Parameters<typeof api>[0]) => listLabs(options, own.url);
   return { labs, arrivals: own.arrivals, closed: () => closed };
 }
 
