@@ -6,6 +6,7 @@ import { cp, mkdtemp, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
+import { untarFrom } from "../../scripts/build/lib/tools.ts";
 
 /**
  * Real copies, not hard links: the tests edit files and the build rewrites generated/ in place, which through a link
@@ -18,18 +19,10 @@ export async function freshCopy(): Promise<string> {
   const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: repoRoot, encoding: "utf8" })
     .split("\0")
     .filter((file) => file !== "" && existsSync(path.join(repoRoot, file)));
-  await new Promise<void>((resolve, reject) => {
-    const pack = spawn("tar", ["-c", "--null", "-T", "-", "-f", "-"], { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"] });
-    const unpack = spawn("tar", ["-x", "-m", "-f", "-", "-C", dir], { stdio: ["pipe", "ignore", "pipe"] });
-    let errors = "";
-    pack.stderr.on("data", (chunk) => (errors += chunk));
-    unpack.stderr.on("data", (chunk) => (errors += chunk));
-    pack.stdout.pipe(unpack.stdin);
-    pack.on("error", reject);
-    unpack.on("error", reject);
-    unpack.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`copying the tree failed: ${errors}`))));
-    pack.stdin.end(files.join("\0"));
-  });
+  const pack = spawn("tar", ["-c", "--null", "-T", "-", "-f", "-"], { cwd: repoRoot, stdio: ["pipe", "pipe", "pipe"] });
+  const copied = untarFrom(pack, dir, "copying the tree failed", ["-m"]);
+  pack.stdin.end(files.join("\0"));
+  await copied;
   await symlink(path.join(repoRoot, "node_modules"), path.join(dir, "node_modules"));
   return dir;
 }

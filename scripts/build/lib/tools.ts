@@ -1,5 +1,5 @@
 // Runs the package's command-line tools (Redocly, Spectral, Prism) from node_modules, quietly and offline.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { repoRoot } from "./paths.ts";
 import { QUIET_TOOL_ENV } from "../../../src/verify/quiet-tools.ts";
@@ -34,5 +34,22 @@ export function runTool(name: string, args: string[], options: { allowFailure?: 
         resolve(result);
       }
     });
+  });
+}
+
+/**
+ * Unpacks the tar stream a process writes (`git archive`, `tar -c`) into `dir` with `tar -x` and any `extract` options;
+ * rejects with `failure` and both processes' errors when either fails.
+ */
+export function untarFrom(producer: ChildProcess, dir: string, failure: string, extract: string[] = []): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const unpack = spawn("tar", ["-x", ...extract, "-f", "-", "-C", dir], { stdio: ["pipe", "ignore", "pipe"] });
+    let errors = "";
+    producer.stderr?.on("data", (chunk) => (errors += chunk));
+    unpack.stderr.on("data", (chunk) => (errors += chunk));
+    producer.stdout!.pipe(unpack.stdin);
+    producer.on("error", reject);
+    unpack.on("error", reject);
+    unpack.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`${failure}: ${errors}`))));
   });
 }

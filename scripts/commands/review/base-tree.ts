@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { untarFrom } from "../../build/lib/tools.ts";
 
 const run = promisify(execFile);
 
@@ -61,17 +62,7 @@ export async function unpackRevision(root: string, commit: string): Promise<Base
     throw new Error(`the base revision ${commit.slice(0, 12)} has no openapi/ folder`);
   }
   try {
-    await new Promise<void>((resolve, reject) => {
-      const archive = spawn("git", ["archive", "--format=tar", commit, ...wanted], { cwd: root });
-      const extract = spawn("tar", ["-x", "-C", dir]);
-      let stderr = "";
-      archive.stderr.on("data", (chunk) => (stderr += chunk));
-      extract.stderr.on("data", (chunk) => (stderr += chunk));
-      archive.stdout.pipe(extract.stdin);
-      archive.on("error", reject);
-      extract.on("error", reject);
-      extract.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`could not unpack ${commit}: ${stderr}`))));
-    });
+    await untarFrom(spawn("git", ["archive", "--format=tar", commit, ...wanted], { cwd: root }), dir, `could not unpack ${commit}`);
   } catch (error) {
     await remove();
     throw error;
