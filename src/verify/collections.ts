@@ -5,7 +5,6 @@
 import { collectionMarks, filterValues, matchesFilter, type Filter, type Paging } from "../contract/collections.ts";
 import { isObject } from "../contract/json.ts";
 import type { ContractOperation } from "../contract/operations.ts";
-import { validCalls } from "../contract/valid-calls.ts";
 import type { Call } from "./calls.ts";
 import { judge } from "./judge.ts";
 import { credentialOf, send, skipReason, type VerifyContext } from "./operations.ts";
@@ -84,7 +83,6 @@ async function filterChecks(context: VerifyContext, op: ContractOperation, call:
 
 /** Runs the pass over every operation whose lists the contract marks (those of --only among them). */
 export async function runCollectionPass(context: VerifyContext): Promise<void> {
-  const examples = validCalls(context.document, context.operations);
   const only = context.options.only;
   for (const op of context.operations) {
     if (only !== undefined && !only.includes(op.operationId)) continue;
@@ -95,7 +93,7 @@ export async function runCollectionPass(context: VerifyContext): Promise<void> {
       context.record({ suite: "collection", name: `${op.operationId}: paging and filters`, status: "skipped", detail: reason, operationId: op.operationId, ms: 0 });
       continue;
     }
-    const call = context.fixtures.apply(op, examples[op.operationId]!);
+    const call = context.fixtures.apply(op, context.validCalls[op.operationId]!);
     if (marks.paging !== undefined) await pagingChecks(context, op, call, marks.paging);
     await filterChecks(context, op, call, marks.filters);
   }

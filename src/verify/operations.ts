@@ -3,7 +3,7 @@
 import type { ContractOperation } from "../contract/operations.ts";
 import type { JsonObject } from "../contract/json.ts";
 import type { ContractValidator } from "../contract/validator.ts";
-import { validCalls, type ValidCall } from "../contract/valid-calls.ts";
+import type { ValidCall } from "../contract/valid-calls.ts";
 import { buildRequest, isWrite, requestInput, type Call, type Credential } from "./calls.ts";
 import type { Check } from "./checks.ts";
 import { OPTION_FLAGS, type CredentialMap, type CredentialOption } from "./credentials.ts";
@@ -24,6 +24,8 @@ export interface VerifyContext {
   redactor: Redactor;
   options: VerifyOptions;
   fixtures: Fixtures;
+  /** Each operation's valid call (x-svc-valid-call), read once for every pass; the fixtures put this run's ids in. */
+  validCalls: Record<string, ValidCall>;
   /** Called with each check as it is made: the console line is printed at once. */
   record: (check: Check) => void;
 }
@@ -166,7 +168,7 @@ async function invalidCallChecks(context: VerifyContext, op: ContractOperation, 
 
 /** Runs the pass over every operation (or those of --only, with the creates they need first). */
 export async function runOperationPass(context: VerifyContext): Promise<void> {
-  const examples = validCalls(context.document, context.operations);
+  const examples = context.validCalls;
   const only = context.options.only;
   const selected = only === undefined ? context.operations : context.operations.filter((op) => only.includes(op.operationId));
   const running = new Set(selected);

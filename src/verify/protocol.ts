@@ -4,7 +4,6 @@
 // --allow-writes, like every write.
 import type { ContractOperation } from "../contract/operations.ts";
 import { createRouter } from "../contract/router.ts";
-import { validCalls } from "../contract/valid-calls.ts";
 import { callPath, WRITE_METHODS } from "./calls.ts";
 import { credentialOf, send, skipReason, type VerifyContext } from "./operations.ts";
 import { judge } from "./judge.ts";
@@ -23,7 +22,6 @@ export function allowProblem(allow: string | null, methods: string[]): string | 
 }
 
 export async function runProtocolPass(context: VerifyContext): Promise<void> {
-  const examples = validCalls(context.document, context.operations);
   const router = createRouter(context.document);
   const byPath = new Map<string, ContractOperation[]>();
   for (const op of context.operations) byPath.set(op.template, [...(byPath.get(op.template) ?? []), op]);
@@ -34,7 +32,7 @@ export async function runProtocolPass(context: VerifyContext): Promise<void> {
     // The path's first operation gives the URL (its path parameters, the ids this run made) and the credential.
     const first = ops[0]!;
     const option = context.credentials.optionOf(first);
-    const call = { ...context.fixtures.apply(first, examples[first.operationId]!), query: {} };
+    const call = { ...context.fixtures.apply(first, context.validCalls[first.operationId]!), query: {} };
     delete call.body;
     // The methods the URL answers: another path's template may match it too (PUT .../custom_credentials/{provider}
     // matches .../custom_credentials/prepare), and a method one of them documents is an operation, not a 405.

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { listOperations } from "../contract/operations.ts";
+import { validCalls } from "../contract/valid-calls.ts";
 import { ContractValidator } from "../contract/validator.ts";
 import { Redactor } from "../contract/redact.ts";
 import type { JsonObject } from "../contract/json.ts";
@@ -100,6 +101,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
         redactor,
         options,
         fixtures: new Fixtures(`verify-${randomBytes(4).toString("hex")}`, lifecycles(operations)),
+        validCalls: validCalls(document, operations),
         record,
       };
       await runOperationPass(context);
