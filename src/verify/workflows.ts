@@ -11,7 +11,7 @@ import { MOCK_PATHS } from "../mock/paths.ts";
 import { RESPECT_MISSING, respectInstalled, runRespect } from "./respect.ts";
 import type { Check } from "./checks.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
-import { checkDelivery } from "./delivery.ts";
+import { checkDelivery, deliverySkipped, type EventWorkflow } from "./delivery.ts";
 import type { Sender } from "./http.ts";
 import type { Redactor } from "../contract/redact.ts";
 import { redactHarFile } from "./har.ts";
@@ -21,8 +21,8 @@ import { deleteLeftovers, leftoverUsers, type Leftover } from "./workflow-leftov
 export { WORKFLOWS_DIR };
 /** The source description of the mock-only control endpoint: a workflow with a step on it is mock-only. */
 export const MOCK_SOURCE = "mock";
-/** The workflow whose event the harness receives, and the step that registers the receiver's endpoint. */
-export const EVENT_WORKFLOW = { id: "connection-webhook", endpointStep: "createEndpoint", userStep: "createUser", teamStep: "createTeam" };
+/** The workflow whose event the harness receives, the event's kind, and the steps that answer its secret, user and team. */
+export const EVENT_WORKFLOW: EventWorkflow = { id: "connection-webhook", event: "provider.connection.created", endpointStep: "createEndpoint", userStep: "createUser", teamStep: "createTeam" };
 
 export interface WorkflowRunOptions {
   baseUrl: string;
@@ -258,13 +258,8 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
         // On the mock, verify forgets the whole run's state instead.
         if (executed !== undefined && !options.mock) leftovers.push(...leftoverUsers(workflow, executed));
         if (workflow.workflowId === EVENT_WORKFLOW.id && receiver !== undefined) {
-          const suite = `workflow ${workflow.workflowId}`;
-          const name = `${workflow.workflowId} / delivery of provider.connection.created`;
-          if (stepsChecked.some((check) => check.status !== "passed")) {
-            checks.push({ suite, name, status: "skipped", detail: "not run: the workflow failed", ms: 0 });
-          } else {
-            checks.push({ suite, name, ...(await checkDelivery(receiver, executed!, EVENT_WORKFLOW)) });
-          }
+          const failed = stepsChecked.some((check) => check.status !== "passed");
+          checks.push(...(failed ? deliverySkipped(EVENT_WORKFLOW, "not run: the workflow failed") : await checkDelivery(receiver, executed!, EVENT_WORKFLOW)));
         }
       }
     }

@@ -3,6 +3,7 @@
 // end and finds nothing wrong, while the flows that need state fail, naming the step and the difference.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
+import { DELIVERY_PARTS } from "../../src/verify/delivery.ts";
 import { readWorkflows } from "../../src/verify/workflows.ts";
 import { operations, responseExample } from "../support/contract.ts";
 import { failures, runVerify, type VerifyRun } from "../support/run-verify.ts";
@@ -168,8 +169,9 @@ describe("the workflows in npm run verify", () => {
     const flows = onStateful.report!.checks.filter((check) => check.suite.startsWith("workflow "));
     expect(flows.length).toBeGreaterThan(50);
     expect(flows.filter((check) => check.status !== "passed")).toEqual([]);
-    // A check per step, and one for the event's delivery.
-    expect(flows.length).toBe((await readWorkflows()).reduce((sum, workflow) => sum + workflow.steps.length, 0) + 1);
-    expect(flows.find((check) => check.name === "connection-webhook / delivery of provider.connection.created")?.status).toBe("passed");
+    // A check per step, and one for each part the event's delivery is judged by.
+    expect(flows.length).toBe((await readWorkflows()).reduce((sum, workflow) => sum + workflow.steps.length, 0) + DELIVERY_PARTS.length);
+    const delivery = flows.filter((check) => check.name.startsWith("connection-webhook / event: "));
+    expect(delivery.map((check) => [check.name, check.status, check.detail])).toEqual(DELIVERY_PARTS.map((part) => [`connection-webhook / event: ${part}`, "passed", undefined]));
   });
 });
