@@ -1774,7 +1774,7 @@ export interface components {
          *
          *     **Provisional:** The document gives only the number of link providers, 40, and that `manual` is one of them, not their slugs (section 4.5); the values listed are the package's own list of the providers the service is known to support, not the service's list.
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         LinkProvider: "oura" | "fitbit" | "garmin" | "whoop" | "strava" | "renpho" | "peloton" | "wahoo" | "zwift" | "freestyle_libre" | "abbott_libreview" | "tandem_source" | "freestyle_libre_ble" | "eight_sleep" | "withings" | "apple_health_kit" | "manual" | "ihealth" | "google_fit" | "beurer_api" | "beurer_ble" | "omron" | "omron_ble" | "onetouch_ble" | "accuchek_ble" | "contour_ble" | "dexcom" | "dexcom_v3" | "hammerhead" | "my_fitness_pal" | "health_connect" | "samsung_health" | "polar" | "cronometer" | "kardia" | "whoop_v2" | "ultrahuman" | "my_fitness_pal_v2" | "map_my_fitness" | "runkeeper" | (string & {});
         /**
@@ -1869,7 +1869,7 @@ export interface components {
          *
          *     **Provisional:** Error codes are not shown by the interface document (section 7, rule 5).
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         ErrorCode: "unauthorized" | "not_found" | "invalid_request" | "closed_beta_not_enabled" | "feature_not_enabled" | "method_not_allowed" | "user_already_exists" | "deletion_grace_period_over" | "org_key_required" | "team_not_in_key_scope" | "invalid_json" | "not_acceptable" | "payload_too_large" | "uri_too_long" | "headers_too_large" | "request_timeout" | "unsupported_media_type" | "rate_limited" | "internal_error" | (string & {});
         /**
@@ -1916,7 +1916,7 @@ export interface components {
          *
          *     **Provisional:** The document gives only the number of bulk import providers, 16, not their slugs (section 4.4); the values listed are the package's own choice, among the link providers of `LinkProvider`, of the OAuth providers the service is known to support, not the service's list.
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         BulkImportProvider: "oura" | "fitbit" | "garmin" | "strava" | "wahoo" | "ihealth" | "withings" | "google_fit" | "dexcom_v3" | "polar" | "cronometer" | "omron" | "whoop_v2" | "my_fitness_pal_v2" | "ultrahuman" | "runkeeper" | (string & {});
         /**
@@ -1984,7 +1984,7 @@ export interface components {
          *
          *     **Provisional:** The document gives only the number of password providers, 12, not their slugs (sections 2.8 and 4.7); the values listed are the package's own choice, among the link providers of `LinkProvider`, of those the service is known to connect with a username and password, not the service's list.
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         PasswordProvider: "whoop" | "renpho" | "peloton" | "zwift" | "eight_sleep" | "beurer_api" | "dexcom" | "hammerhead" | "my_fitness_pal" | "kardia" | "abbott_libreview" | "tandem_source" | (string & {});
         /**
@@ -2008,7 +2008,7 @@ export interface components {
          * LinkErrorType
          * @description Why a link attempt failed, one of the values of section 7, rule 1.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the contract accepts others, and the mock answers them with an `x-svc-mock-warning` header; the service may refuse one it does not support).
          */
         LinkErrorType: "invalid_token" | "token_expired" | "token_not_validated" | "token_consumed" | "provider_credential_error" | "provider_password_expired" | "provider_api_error" | "unsupported_region" | "duplicate_connection" | "required_scopes_not_granted" | "incorrect_mfa_code" | "user_cancelled" | (string & {});
         /**
@@ -2017,7 +2017,7 @@ export interface components {
          *
          *     **Provisional:** The fields of ProviderMFARequest are not shown (sections 2.8 and 2.13).
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         ProviderMfaMethod: "sms" | "email" | (string & {});
         /**
@@ -2106,7 +2106,7 @@ export interface components {
          *
          *     **Provisional:** The statuses of a bulk import operation are not shown (section 4.4, rule 3).
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         BulkOpStatus: "queued" | "in_progress" | "completed" | "failed" | (string & {});
         /**
@@ -2272,7 +2272,7 @@ export interface components {
          * Relationship
          * @description How the patient (the end user) is related to the insured person; `Self` when the user is the insured person.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the contract accepts others, and the mock answers them with an `x-svc-mock-warning` header; the service may refuse one it does not support).
          */
         Relationship: "Self" | "Spouse" | "Other" | (string & {});
         /**
@@ -2595,28 +2595,28 @@ export interface components {
          * Race
          * @description The end user's race.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the contract accepts others, and the mock answers them with an `x-svc-mock-warning` header; the service may refuse one it does not support).
          */
         Race: "african_american_or_black" | "asian" | "indigenous_native_american_alaska_native" | "other" | "pacific_islander_or_hawaiian" | "white_caucasian" | (string & {});
         /**
          * Ethnicity
          * @description The end user's ethnicity.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the contract accepts others, and the mock answers them with an `x-svc-mock-warning` header; the service may refuse one it does not support).
          */
         Ethnicity: "hispanic" | "non_hispanic" | "ashkenazi_jewish" | "other" | (string & {});
         /**
          * SexualOrientation
          * @description The end user's sexual orientation.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the contract accepts others, and the mock answers them with an `x-svc-mock-warning` header; the service may refuse one it does not support).
          */
         SexualOrientation: "lesbian_gay_or_homosexual" | "heterosexual_or_straight" | "bisexual" | "dont_know" | "other" | (string & {});
         /**
          * GenderIdentity
          * @description The end user's gender identity.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the contract accepts others, and the mock answers them with an `x-svc-mock-warning` header; the service may refuse one it does not support).
          */
         GenderIdentity: "male" | "female" | "female_to_male_ftm_transgender_male_trans_man" | "male_to_female_mtf_transgender_female_trans_woman" | "genderqueer" | "other" | (string & {});
         /**
@@ -2673,7 +2673,7 @@ export interface components {
          * ProviderResource
          * @description A kind of data a provider can supply.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the contract accepts others, and the mock answers them with an `x-svc-mock-warning` header; the service may refuse one it does not support).
          */
         ProviderResource: "profile" | "activity" | "sleep" | "body" | "workouts" | "workout_stream" | "connection" | "order" | "result" | "match_review" | "appointment" | "glucose" | "heartrate" | "hrv" | "ige" | "igg" | "blood_oxygen" | "blood_pressure" | "cholesterol" | "device" | "device_legacy" | "weight" | "fat" | "body_temperature" | "body_temperature_delta" | "meal" | "water" | "caffeine" | "mindfulness_minutes" | "steps" | "calories_active" | "distance" | "floors_climbed" | "respiratory_rate" | "vo2_max" | "calories_basal" | "stress_level" | "menstrual_cycle" | "sleep_cycle" | "electrocardiogram" | "electrocardiogram_voltage" | "afib_burden" | "heart_rate_alert" | "stand_hour" | "stand_duration" | "sleep_apnea_alert" | "sleep_breathing_disturbance" | "wheelchair_push" | "forced_expiratory_volume_1" | "forced_vital_capacity" | "peak_expiratory_flow_rate" | "inhaler_usage" | "fall" | "uv_exposure" | "daylight_exposure" | "handwashing" | "basal_body_temperature" | "heart_rate_recovery_one_minute" | "body_mass_index" | "lean_body_mass" | "waist_circumference" | "workout_distance" | "workout_swimming_stroke" | "workout_duration" | "insulin_injection" | "carbohydrates" | "note" | "sleep_stream" | "hypnogram" | (string & {});
         /**
@@ -2707,7 +2707,7 @@ export interface components {
          *
          *     **Provisional:** The historical pull statuses other than `Retrying` are not shown (section 3).
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         HistoricalPullStatus: "not_started" | "in_progress" | "success" | "failure" | "Retrying" | (string & {});
         /**
@@ -2783,7 +2783,7 @@ export interface components {
          *
          *     **Provisional:** The source type's values are not shown (section 6, rule 2).
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         SourceType: "unknown" | "phone" | "watch" | "app" | "multiple_sources" | "fingerprick" | "cuff" | "manual_scan" | "automatic" | "scale" | "chest_strap" | "ring" | "lab" | (string & {});
         /**
@@ -3242,14 +3242,14 @@ export interface components {
          *     - `at_home_phlebotomy`: a phlebotomist draws blood at the patient's home.
          *     - `on_site_collection`: the sample is collected on site.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the contract accepts others, and the mock answers them with an `x-svc-mock-warning` header; the service may refuse one it does not support).
          */
         CollectionMethod: "testkit" | "walk_in_test" | "at_home_phlebotomy" | "on_site_collection" | (string & {});
         /**
          * SampleType
          * @description A kind of sample a lab can analyse.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the contract accepts others, and the mock answers them with an `x-svc-mock-warning` header; the service may refuse one it does not support).
          */
         SampleType: "dried_blood_spot" | "arm_collector" | "serum" | "saliva" | "urine" | "stool" | (string & {});
         /**
@@ -3287,7 +3287,7 @@ export interface components {
          *     - `appointment_scheduling_via_svc`: appointments there can be booked through the service.
          *     - `appointment_scheduling_with_lab`: appointments there are booked with the lab directly.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the contract accepts others, and the mock answers them with an `x-svc-mock-warning` header; the service may refuse one it does not support).
          */
         PscCapability: "stat" | "appointment_scheduling_via_svc" | "appointment_scheduling_with_lab" | (string & {});
         /**
@@ -3296,7 +3296,7 @@ export interface components {
          *
          *     **Provisional:** The document gives only the number of lab slugs, 14, and that `manual` is one of them, not the others (section 4.10); the values listed are the package's own list of the labs the service is known to work with, not the service's list.
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         LabSlug: "ayumetrix" | "spiriplex" | "ussl" | "quest" | "sonora_quest" | "labcorp" | "bioreference" | "us_biotek" | "manual" | "sanocardio" | "ihd" | "nexus" | "my_uti" | "crl" | (string & {});
         /**
@@ -3410,7 +3410,7 @@ export interface components {
          *
          *     **Provisional:** The document gives only the number of appointment providers, 4, not their slugs (section 2.13); the values listed are the package's own list of the phlebotomy companies and labs the service is known to book appointments with (`quest` and `sonora_quest` are lab slugs of `LabSlug` too), not the service's list.
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         AppointmentProvider: "getlabs" | "phlebfinders" | "quest" | "sonora_quest" | (string & {});
         /**
@@ -3541,7 +3541,7 @@ export interface components {
          * Interpretation
          * @description How an order's results are interpreted, one of the values of section 4.14.
          *
-         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).
+         *     **Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the contract accepts others, and the mock answers them with an `x-svc-mock-warning` header; the service may refuse one it does not support).
          */
         Interpretation: "normal" | "abnormal" | "critical" | (string & {});
         /**
@@ -4126,7 +4126,7 @@ export interface components {
          *
          *     **Provisional:** The destination kinds of ETL pipelines are not shown (section 6, rule 7); only the event hub is named, and more may come.
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         EtlDestinationType: "event_hub" | (string & {});
         /**
@@ -4383,7 +4383,7 @@ export interface components {
          *
          *     **Provisional:** The stages of a sleep cycle are not shown (section 6, rule 8).
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         SleepStage: "awake" | "light" | "deep" | "rem" | "unknown" | (string & {});
         /**
@@ -4475,7 +4475,7 @@ export interface components {
          *
          *     **Provisional:** The classifications of an electrocardiogram are not shown (section 6, rule 8).
          *
-         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented).
+         *     **Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented).
          */
         ElectrocardiogramClassification: "sinus_rhythm" | "atrial_fibrillation" | "inconclusive" | "poor_recording" | (string & {});
         /**
@@ -4822,9 +4822,9 @@ export interface components {
             };
         };
         /**
-         * @description The request breaks the contract; `details` lists each invalid part. The mock also answers this to
-         *     a value a non-exhaustive enumeration does not list, where the document gives its values (not where
-         *     the listed values are the package's guess); whether the service does is not documented.
+         * @description The request breaks the contract; `details` lists each invalid part. A value a non-exhaustive
+         *     enumeration does not list is not invalid (the mock accepts it and says so in `x-svc-mock-warning`);
+         *     the service may refuse one it does not support, and how is not documented.
          *
          *     **Provisional:** The status code of invalid input is not shown (section 7), nor what the service answers to an unlisted value of a non-exhaustive enumeration in a request (section 9, rule 2).
          */

@@ -1,11 +1,12 @@
-// A value the service adds to a non-exhaustive enumeration breaks neither the generated types, nor the validation of responses, nor the mock.
+// A value the service adds to a non-exhaustive enumeration breaks neither the generated types, nor the validation of
+// responses or requests (where the contract model finds it, for the mock's warning), nor the mock.
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { renderTypes } from "../scripts/build/generate-types.ts";
-import { ContractValidator } from "../src/contract/validator.ts";
-import { closeNonExhaustiveEnums, hasGuessedValues } from "../src/contract/open-enums.ts";
+import { ContractValidator, type RequestInput, type UnlistedValue } from "../src/contract/validator.ts";
+import { hasGuessedValues } from "../src/contract/open-enums.ts";
 import { deref } from "../src/contract/operations.ts";
 import type { JsonObject } from "../src/contract/json.ts";
 import { startMock, type RunningMock } from "../scripts/commands/mock-server.ts";
@@ -13,6 +14,7 @@ import { contract, operation, requestExample } from "./support/contract.ts";
 import { TEST_API_KEY } from "./support/mock.ts";
 
 const NEW_RESOURCE = "a_resource_added_later";
+const USER = "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f";
 
 describe("generated types", () => {
   it("list the known values and accept any other string", async () => {
@@ -30,51 +32,58 @@ describe("the contract validator", () => {
     expect(validator.validateResponse(operation("listProviders"), 200, providers)).toEqual([]);
   });
 
-  it("refuses a new value in a request, where the document lists the values (interpretation, 4.14)", () => {
-    const verdict = validator.validateRequest(operation("listOrders"), {
-      pathParams: {},
-      query: new URLSearchParams({ interpretation: "borderline" }),
-      headers: { "x-svc-api-key": TEST_API_KEY },
-      body: undefined,
-      contentType: undefined,
-    });
-    expect(verdict.details).toEqual([{ location: "query", field: "interpretation", message: "must be one of: normal, abnormal, critical" }]);
+  const request = (input: Partial<RequestInput>): RequestInput => ({
+    pathParams: {},
+    query: new URLSearchParams(),
+    headers: { "x-svc-api-key": TEST_API_KEY },
+    body: undefined,
+    contentType: "application/json",
+    ...input,
   });
+  const insurance = (relationship: unknown) =>
+    request({ pathParams: { user_id: USER }, body: JSON.stringify({ ...(requestExample("createInsurance", "commercial_plan") as object), relationship }) });
+  const linkToken = (body: object) => request({ body: JSON.stringify({ user_id: USER, ...body }) });
+  const etlPipeline = (type: unknown) => {
+    const body = requestExample("createEtlPipeline", "event_hub_routing") as { destination: { type: unknown } };
+    body.destination.type = type;
+    return request({ pathParams: { team_id: USER }, body: JSON.stringify(body) });
+  };
+  /** The details of a request's validation, and the unlisted values found in it. */
+  const judge = (operationId: string, input: RequestInput) => {
+    const verdict = validator.validateRequest(operation(operationId), input);
+    return { details: verdict.details, unlisted: validator.unlistedValues(operation(operationId), input, verdict.body) };
+  };
 
-  const linkToken = (provider: string) =>
-    validator.validateRequest(operation("createLinkToken"), {
-      pathParams: {},
-      query: new URLSearchParams(),
-      headers: { "x-svc-api-key": TEST_API_KEY },
-      body: JSON.stringify({ user_id: "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f", provider }),
-      contentType: "application/json",
-    });
-
-  it("accepts an unlisted value of a list whose values the document does not give (a provider slug, 4.5)", () => {
-    expect(linkToken("a_provider_the_list_misses").details).toEqual([]);
-    expect(linkToken("oura").details).toEqual([]);
-  });
-
-  it("still refuses an unlisted value of a list the document gives, in a body (relationship, 2.1)", () => {
-    const verdict = validator.validateRequest(operation("createInsurance"), {
-      pathParams: { user_id: "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f" },
-      query: new URLSearchParams(),
-      headers: { "x-svc-api-key": TEST_API_KEY },
-      body: JSON.stringify({ ...(requestExample("createInsurance", "commercial_plan") as object), relationship: "Cousin" }),
-      contentType: "application/json",
-    });
-    expect(verdict.details).toEqual([{ location: "body", field: "/relationship", message: "must be one of: Self, Spouse, Other" }]);
-  });
-
-  it("keeps open in requests exactly the non-exhaustive enumerations whose own schema is provisional", () => {
-    const closed = closeNonExhaustiveEnums(contract);
-    const schemas = (contract.components as JsonObject).schemas as Record<string, JsonObject>;
-    const closedSchemas = (closed.components as JsonObject).schemas as Record<string, JsonObject>;
-    for (const [name, schema] of Object.entries(schemas)) {
-      if (schema["x-svc-non-exhaustive"] !== true) continue;
-      const branches = (closedSchemas[name]!.anyOf as unknown[]).length;
-      expect([name, branches]).toEqual([name, hasGuessedValues(schema) ? 2 : 1]);
+  it("accepts an unlisted value in a request, as the published schema does, and finds it wherever it is", () => {
+    const cases: [string, RequestInput, Omit<UnlistedValue, "listed">][] = [
+      ["completeProviderMfa", request({ pathParams: { provider: "ouraa" }, body: '{"mfa_code":"482913"}' }), { location: "path", field: "provider", value: "ouraa" }],
+      ["listOrders", request({ query: new URLSearchParams({ interpretation: "borderline" }) }), { location: "query", field: "interpretation", value: "borderline" }],
+      ["getOrderPscInfo", request({ pathParams: { order_id: USER }, query: new URLSearchParams("capabilities=stat&capabilities=drive_through") }), { location: "query", field: "capabilities", value: "drive_through" }],
+      ["createInsurance", insurance("Cousin"), { location: "body", field: "/relationship", value: "Cousin" }],
+      ["createEtlPipeline", etlPipeline("kafka"), { location: "body", field: "/destination/type", value: "kafka" }],
+      ["createLinkToken", linkToken({ provider: null, filter_on_providers: ["oura", "ouraa"] }), { location: "body", field: "/filter_on_providers/1", value: "ouraa" }],
+    ];
+    for (const [operationId, input, found] of cases) {
+      expect([operationId, judge(operationId, input)]).toEqual([operationId, { details: [], unlisted: [{ ...found, listed: expect.any(Array) }] }]);
     }
+    expect(judge("createInsurance", insurance("Cousin")).unlisted[0]!.listed).toEqual(["Self", "Spouse", "Other"]);
+  });
+
+  it("finds nothing unlisted in a request of listed values, an absent one, or null", () => {
+    expect(judge("createInsurance", insurance("Spouse"))).toEqual({ details: [], unlisted: [] });
+    expect(judge("createLinkToken", linkToken({ provider: "oura", filter_on_providers: ["fitbit"] }))).toEqual({ details: [], unlisted: [] });
+    expect(judge("createLinkToken", linkToken({ provider: null }))).toEqual({ details: [], unlisted: [] });
+    expect(judge("listOrders", request({ query: new URLSearchParams({ interpretation: "abnormal" }) }))).toEqual({ details: [], unlisted: [] });
+  });
+
+  it("still refuses a value of another type than the enumeration's strings, saying so", () => {
+    expect(judge("createInsurance", insurance(42)).details).toEqual([{ location: "body", field: "/relationship", message: "must be string" }]);
+    expect(judge("createEtlPipeline", etlPipeline(7)).details).toEqual([{ location: "body", field: "/destination/type", message: "must be string" }]);
+    expect(judge("createLinkToken", linkToken({ provider: ["oura"] })).details).toEqual([{ location: "body", field: "/provider", message: "must be string" }]);
+  });
+
+  it("tells which non-exhaustive enumerations list the package's guess, not the document's values", () => {
+    const schemas = (contract.components as JsonObject).schemas as Record<string, JsonObject>;
     for (const name of ["BulkImportProvider", "LinkProvider", "PasswordProvider", "AppointmentProvider", "LabSlug"]) expect(hasGuessedValues(schemas[name]!), name).toBe(true);
     for (const name of ["Relationship", "Interpretation", "PscCapability", "LinkErrorType", "ProviderResource"]) expect(hasGuessedValues(schemas[name]!), name).toBe(false);
   });

@@ -71,8 +71,8 @@ export function decorateExtensions(document: JsonObject): void {
       appendNote(
         object,
         hasGuessedValues(object)
-          ? "**Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock accepts any string here; what the service refuses is not documented)."
-          : "**Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the mock answers `422` to others; what the service does with them is not documented).",
+          ? "**Non-exhaustive, values not documented:** the document does not list these values, so the listed ones are the package's (see Provisional) and the service may use others. Accept any string in responses; in requests a value the list misses is accepted too (the mock answers it with an `x-svc-mock-warning` header; what the service refuses is not documented)."
+          : "**Non-exhaustive:** the service may add values; accept any string in responses, and send listed values in requests (the contract accepts others, and the mock answers them with an `x-svc-mock-warning` header; the service may refuse one it does not support).",
       );
     }
   });

@@ -18,6 +18,8 @@ function describe(error: ErrorObject): string {
   return error.message ?? "is invalid";
 }
 
+const parentPath = (schemaPath: string) => schemaPath.slice(0, schemaPath.lastIndexOf("/"));
+
 /** One detail per field: the most specific error, not the anyOf and null-branch noise around it. */
 export function toDetails(location: ErrorDetail["location"], errors: ErrorObject[], fieldOf: (error: ErrorObject) => string): ErrorDetail[] {
   const byField = new Map<string, ErrorObject[]>();
@@ -27,7 +29,11 @@ export function toDetails(location: ErrorDetail["location"], errors: ErrorObject
   }
   return [...byField].map(([field, fieldErrors]) => {
     const telling = fieldErrors.filter((e) => e.keyword !== "anyOf" && !(e.keyword === "type" && e.params.type === "null"));
-    const chosen = telling.find((e) => e.keyword === "enum") ?? telling[0] ?? fieldErrors[0]!;
+    const listed = telling.find((e) => e.keyword === "enum");
+    // An open enumeration's other branch takes any string, so a value refused there by its type is wrong by type, not
+    // by being unlisted (a closed enumeration's own type error shares the enum's schema, and its values say more).
+    const wrongType = listed && telling.find((e) => e.keyword === "type" && parentPath(e.schemaPath) !== parentPath(listed.schemaPath));
+    const chosen = wrongType ?? listed ?? telling[0] ?? fieldErrors[0]!;
     return { location, field, message: describe(chosen) };
   });
 }

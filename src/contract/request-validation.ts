@@ -1,12 +1,11 @@
 // A request against its operation: the body read as JSON (or refused at the transport level: 415, 400), then each
-// parameter and the body against their schemas, open enumerations closed where the document lists the values.
+// parameter and the body against their schemas as published (an open enumeration takes any string, in requests too).
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
 import { anchorRefs, compileOnce, createContractAjv, jsonSchemaRef, pathPointer } from "./ajv.ts";
 import { bodyField, toDetails, type ErrorDetail } from "./error-details.ts";
 import type { JsonObject } from "./json.ts";
 import { hasNonFinite, MAX_JSON_DEPTH, nestsDeeperThan } from "./json-limits.ts";
 import { isJsonContentType } from "./media-type.ts";
-import { closeNonExhaustiveEnums } from "./open-enums.ts";
 import { deref, type ContractOperation } from "./operations.ts";
 
 export interface RequestInput {
@@ -73,10 +72,9 @@ export class RequestValidator {
 
   constructor(document: JsonObject) {
     this.#document = document;
-    const closed = closeNonExhaustiveEnums(document);
-    const requests: Ajv2020 = createContractAjv(closed);
+    const requests: Ajv2020 = createContractAjv(document);
     // Query and path values arrive as text: "25" must count as the integer 25, "a" as the list ["a"].
-    const parameters: Ajv2020 = createContractAjv(closed, { coerceTypes: "array" });
+    const parameters: Ajv2020 = createContractAjv(document, { coerceTypes: "array" });
     this.#compileBody = compileOnce(requests);
     this.#compileParameter = compileOnce(parameters);
   }
@@ -109,7 +107,7 @@ export class RequestValidator {
     if (validate === undefined) {
       validate = this.#compileParameter({
         type: "object",
-        properties: { value: anchorRefs(closeNonExhaustiveEnums(parameter.schema)) as object },
+        properties: { value: anchorRefs(structuredClone(parameter.schema)) as object },
       });
       this.#parameterValidators.set(parameter, validate);
     }

@@ -8,11 +8,13 @@ import type { JsonObject } from "./json.ts";
 import type { ContractOperation } from "./operations.ts";
 import { readBody, RequestValidator, type RequestInput, type TransportRefusal } from "./request-validation.ts";
 import { ResponseValidator } from "./response-validation.ts";
+import { unlistedValues, type UnlistedValue } from "./unlisted-values.ts";
 
 export { detailsLine, type ErrorDetail } from "./error-details.ts";
 export { isJsonContentType } from "./media-type.ts";
 export { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-limits.ts";
 export type { RequestInput, TransportRefusal } from "./request-validation.ts";
+export type { UnlistedValue } from "./unlisted-values.ts";
 
 export interface RequestVerdict {
   /** Why the body cannot be read at all, if it cannot; `details` is then empty. */
@@ -23,11 +25,13 @@ export interface RequestVerdict {
 }
 
 export class ContractValidator {
+  readonly #document: JsonObject;
   readonly #credentials: CredentialCheck;
   readonly #requests: RequestValidator;
   readonly #responses: ResponseValidator;
 
   constructor(document: JsonObject) {
+    this.#document = document;
     this.#credentials = new CredentialCheck(new Credentials(document));
     this.#requests = new RequestValidator(document);
     this.#responses = new ResponseValidator(document);
@@ -60,6 +64,14 @@ export class ContractValidator {
   /** Every invalid part of a request whose body was read: parameters first, then the body. */
   validateInput(operation: ContractOperation, input: RequestInput, body: unknown): ErrorDetail[] {
     return this.#requests.validateInput(operation, input, body);
+  }
+
+  /**
+   * The values a valid request gives a non-exhaustive enumeration that it does not list: accepted, as the contract
+   * says, but worth telling the caller (a typo looks the same as a value the service added).
+   */
+  unlistedValues(operation: ContractOperation, input: RequestInput, body: unknown): UnlistedValue[] {
+    return unlistedValues(this.#document, operation, input, body);
   }
 
   /**

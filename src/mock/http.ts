@@ -8,6 +8,9 @@ export const MAX_BODY_BYTES = 1 << 20;
 
 export const JSON_TYPE = "application/json";
 
+/** Says what the mock accepted but a caller may not mean, such as a value an open enumeration does not list. */
+export const MOCK_WARNING = "x-svc-mock-warning";
+
 export function errorBody(code: string, message: string, details?: ErrorDetail[]): Buffer {
   return Buffer.from(JSON.stringify(details === undefined ? { code, message } : { code, message, details }));
 }
@@ -67,7 +70,7 @@ export const ANSWER_HEADERS = ["accept", "content-type", "prefer"];
 
 /** Front ends call the mock from their own dev server's origin, so every answer allows any origin. */
 export function corsHeaders(req: http.IncomingMessage): string[] {
-  return ["access-control-allow-origin", req.headers.origin ?? "*", "vary", "origin", "access-control-expose-headers", "x-svc-mock-contract-violation, retry-after"];
+  return ["access-control-allow-origin", req.headers.origin ?? "*", "vary", "origin", "access-control-expose-headers", `x-svc-mock-contract-violation, ${MOCK_WARNING}, retry-after`];
 }
 
 export function allowCors(req: http.IncomingMessage, res: http.ServerResponse): void {

@@ -15,7 +15,7 @@ import { allowLoopbackWebhooks } from "./state/loopback-webhooks.ts";
 import type { StateCaps, TeamSettings } from "./state/model.ts";
 import { ANSWERED, newExchange, type Step, type StepContext } from "./steps/exchange.ts";
 import { preflight, staticFile, target } from "./steps/arrival.ts";
-import { accept, body, credential, parameters, receive, route, size } from "./steps/checks.ts";
+import { accept, body, credential, parameters, receive, route, size, unlisted } from "./steps/checks.ts";
 import { control, remember } from "./steps/stateful.ts";
 import { branch, collection, respond } from "./steps/answer.ts";
 
@@ -37,7 +37,7 @@ export interface StatefulOptions {
 }
 
 /** The steps in the order a request meets them; from `receive` on, every refusal is one each operation declares. */
-const STEPS: Step[] = [target, control, preflight, staticFile, route, receive, credential, accept, size, body, parameters, remember, branch, collection, respond];
+const STEPS: Step[] = [target, control, preflight, staticFile, route, receive, credential, accept, size, body, parameters, unlisted, remember, branch, collection, respond];
 
 export function createPipeline(options: PipelineOptions): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> {
   // The stateful mock also takes loopback http webhook URLs, so it validates against a copy that says so.

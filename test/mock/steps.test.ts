@@ -12,7 +12,8 @@ import { DYNAMIC_FALLBACK, PRISM_NOT_INSTALLED } from "../../src/mock/dynamic.ts
 import { StatefulMock } from "../../src/mock/state/handlers.ts";
 import { ANSWERED, newExchange, type Exchange, type StepContext } from "../../src/mock/steps/exchange.ts";
 import { preflight, staticFile, target } from "../../src/mock/steps/arrival.ts";
-import { accept, body, credential, parameters, receive, route, size } from "../../src/mock/steps/checks.ts";
+import { accept, body, credential, parameters, receive, route, size, unlisted } from "../../src/mock/steps/checks.ts";
+import { MOCK_WARNING } from "../../src/mock/http.ts";
 import { CONTRACT_VIOLATION, control, remember } from "../../src/mock/steps/stateful.ts";
 import { branch, collection, respond } from "../../src/mock/steps/answer.ts";
 import { contract, operations, validator } from "../support/contract.ts";
@@ -285,6 +286,38 @@ describe("parameters", () => {
     const x = routed("POST", "/v2/user", KEY);
     x.body = { client_user_id: 5 };
     expect(parameters(x, context())).toMatchObject({ status: 422, details: [expect.objectContaining({ location: "body" })] });
+  });
+});
+
+describe("unlisted", () => {
+  const psc = (query: string) => routed("GET", `/v3/order/3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f/psc/info?${query}`, KEY);
+
+  it("passes on a value an open enumeration does not list, with a warning naming it and what the contract lists", () => {
+    const x = psc("capabilities=stat&capabilities=drive_through");
+    expect(unlisted(x, context())).toBeUndefined();
+    expect(x.recorder.headers[MOCK_WARNING]).toBe(
+      'capabilities "drive_through" is not one of the values the contract lists (stat, appointment_scheduling_via_svc, appointment_scheduling_with_lab); the service may add values, and may refuse one it does not support',
+    );
+  });
+
+  it("names a body's value by its place, at most three listed values, and the other unlisted values after the first", () => {
+    const x = routed("POST", "/v2/link/token", KEY);
+    x.body = { user_id: "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f", provider: "ouraa", filter_on_providers: ["fitbitt"] };
+    expect(unlisted(x, context())).toBeUndefined();
+    expect(x.recorder.headers[MOCK_WARNING]).toMatch(/^provider "ouraa" is not one of the values the contract lists \(oura, fitbit, garmin, \.\.\.\) \(also unlisted: filter_on_providers\/0 "fitbitt"\); the service may add values/);
+  });
+
+  it("keeps the warning one short line of printable ASCII, whatever the value", () => {
+    const x = psc(`capabilities=${encodeURIComponent(`st\u00e4t\r\n${"x".repeat(500)}`)}`);
+    unlisted(x, context());
+    expect(x.recorder.headers[MOCK_WARNING]).toMatch(/^capabilities "st\\u00e4t\\r\\nx+\.\.\." is not one/);
+    expect(x.recorder.headers[MOCK_WARNING]).toMatch(/^[\x20-\x7e]{1,300}$/);
+  });
+
+  it("adds nothing to a request of listed values", () => {
+    const x = psc("capabilities=stat");
+    expect(unlisted(x, context())).toBeUndefined();
+    expect(x.recorder.headers[MOCK_WARNING]).toBeUndefined();
   });
 });
 

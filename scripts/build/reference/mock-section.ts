@@ -1,5 +1,6 @@
 // The reference's "The mock" section: how the mock answers, stateless and with --stateful, and what the stateful mock
 // decides where the interface document is silent, written from the mock's own constants so it cannot drift from them.
+import { MOCK_WARNING } from "../../../src/mock/http.ts";
 import { CONTROL_METHODS, CONTROL_PATH } from "../../../src/mock/state/control.ts";
 import { ANOTHER_MFA_CODE, WRONG_MFA_CODE } from "../../../src/mock/state/link.ts";
 import { DEFAULT_CAPS, DEFAULT_SETTINGS } from "../../../src/mock/state/model.ts";
@@ -12,6 +13,7 @@ export function mockSection(section: (title: string, ...blocks: string[]) => str
   return section(
     "The mock",
     "`npm start` (or `npx svc-health-mock` where the package is installed) serves every operation of this reference on 127.0.0.1. It validates each request against the contract and answers from the operations' examples; `Prefer: code=<status>` or `Prefer: example=<name>` chooses another declared answer.",
+    `A value a non-exhaustive enumeration does not list is valid in a request, as the contract says: the mock answers it as it would a listed one and names it in the \`${MOCK_WARNING}\` response header, so a typo still shows. The service may refuse a value it does not support.`,
     `With \`--stateful\` it remembers what each team does, so the document's flows behave as the document says: a created user conflicts on its \`client_user_id\`, a deletion can be undone for 7 days, a link token is what \`complete_mfa\` checks, the latest insurance is what was created, bulk imports progress over time, and a successful MFA completion delivers \`provider.connection.created\` to the team's webhook endpoints. The flows are in \`openapi/workflows/\` as Arazzo workflows. The stateful mock's choices where the document is silent, none of which is the service's:`,
     [
       "- **Teams:** state is per credential. A team API key issued by `createTeamApiKey` reaches its team (and is refused once deleted); any other API key is a team of its own. A management key is an org, with no teams until `createTeam`.",

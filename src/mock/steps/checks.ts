@@ -1,6 +1,8 @@
 // The steps that hold a request to its operation: routed (404, 405), its body read, then each refusal the contract
-// declares for every operation (credential 401, Accept 406, size 413, body 415 and 400, parameters and body 422).
-import { acceptsJson, readBody } from "../http.ts";
+// declares for every operation (credential 401, Accept 406, size 413, body 415 and 400, parameters and body 422), and
+// the warning beside the answer to a value an open enumeration does not list.
+import type { UnlistedValue } from "../../contract/validator.ts";
+import { acceptsJson, MOCK_WARNING, readBody } from "../http.ts";
 import type { Exchange, Outcome, StepContext } from "./exchange.ts";
 
 export function route(x: Exchange, context: StepContext): Outcome {
@@ -50,4 +52,33 @@ export function parameters(x: Exchange, context: StepContext): Outcome {
   if (details.length === 0) return undefined;
   const parts = details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`;
   return { status: 422, code: "invalid_request", message: `The request has ${parts}.`, details };
+}
+
+/** How many listed values, and how many other unlisted ones, the warning names: it is one short line. */
+const NAMED_VALUES = 3;
+
+const firstFew = (items: string[]) => items.slice(0, NAMED_VALUES).join(", ") + (items.length > NAMED_VALUES ? ", ..." : "");
+
+const cut = (text: string) => (text.length > 40 ? `${text.slice(0, 40)}...` : text);
+
+const named = ({ field, value }: UnlistedValue) => `${cut(field.replace(/^\//, ""))} ${JSON.stringify(cut(value))}`;
+
+/**
+ * The warning's line: the first unlisted value with what the contract lists there, then the others by name. What the
+ * caller sent is escaped to printable ASCII, all a header carries.
+ */
+function unlistedWarning([first, ...others]: UnlistedValue[]): string {
+  const also = others.length === 0 ? "" : ` (also unlisted: ${firstFew(others.map(named))})`;
+  const line = `${named(first!)} is not one of the values the contract lists (${firstFew(first!.listed)})${also}; the service may add values, and may refuse one it does not support`;
+  return line.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/**
+ * A non-exhaustive enumeration takes any string (the service may add values), so an unlisted one is answered like a
+ * listed one; the header beside every answer that follows says so, since a typo looks the same.
+ */
+export function unlisted(x: Exchange, context: StepContext): Outcome {
+  const found = context.validator.unlistedValues(x.match.operation, x.input, x.body);
+  if (found.length > 0) x.res.setHeader(MOCK_WARNING, unlistedWarning(found));
+  return undefined;
 }
