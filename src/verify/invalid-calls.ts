@@ -20,9 +20,9 @@ interface Breaking {
 }
 
 /**
- * Values that break a parameter's schema, most telling first. Only closed enumerations give an unlisted value: an
- * unlisted value of a non-exhaustive one (x-svc-non-exhaustive) is refused by the mock, but what the service does
- * with it is not documented, and where the listed values are the package's guess it must be accepted.
+ * Values that break a parameter's schema, most telling first. Only closed enumerations give an unlisted value: a
+ * non-exhaustive one (x-svc-non-exhaustive) takes any string, as the contract says and the mock does, so an unlisted
+ * value breaks nothing (the service may still refuse one it does not support).
  */
 function breakingValues(document: JsonObject, raw: unknown): Breaking[] {
   const schema = deref(document, raw);
