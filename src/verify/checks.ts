@@ -10,6 +10,8 @@ export interface Check {
   status: CheckStatus;
   /** Why it failed or was skipped: the difference between what the contract says and what the server did. */
   detail?: string;
+  /** The request that failed, as a `curl` line with the credential as an environment variable. */
+  repro?: string;
   /** The operation the check called, when it is about one. */
   operationId?: string;
   ms: number;

@@ -3,7 +3,7 @@
 import { judge } from "./judge.ts";
 import { buildRequest } from "./calls.ts";
 import type { Created } from "./fixtures.ts";
-import type { VerifyContext } from "./operations.ts";
+import type { VerifyContext } from "./context.ts";
 
 /** The created thing's parent (a team, for its webhook) when the pass deleted it: its children went with it. */
 function deletedParent(record: Created, created: Created[]): Created | undefined {

@@ -9,7 +9,29 @@ import { runVerify } from "./run.ts";
 // own keeps the loop up until every deadline has fired and the run has ended by its own rules.
 const keepAlive = setInterval(() => undefined, 60_000);
 try {
-  process.exitCode = await runVerify(process.argv.slice(2));
+  // The progress line only on a terminal, rewritten in place: a CI log gets the check lines and the summary alone.
+  const terminal = process.stderr.isTTY === true;
+  let shown = false;
+  const progress = (line: string) => {
+    process.stderr.write(`\r\x1b[2K${line}`);
+    shown = true;
+  };
+  const clear = () => {
+    if (shown) process.stderr.write("\r\x1b[2K");
+    shown = false;
+  };
+  process.exitCode = await runVerify(process.argv.slice(2), {
+    log: (line) => {
+      clear();
+      console.log(line);
+    },
+    error: (line) => {
+      clear();
+      console.error(line);
+    },
+    ...(terminal ? { progress } : {}),
+  });
+  clear();
 } catch (error) {
   console.error(`verify: ${(error as Error).stack ?? String(error)}`);
   process.exitCode = 2;

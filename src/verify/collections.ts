@@ -7,7 +7,7 @@ import { isObject } from "../contract/json.ts";
 import type { ContractOperation } from "../contract/operations.ts";
 import type { Call } from "./calls.ts";
 import { judge } from "./judge.ts";
-import { credentialOf, send, skipReason, type VerifyContext } from "./operations.ts";
+import { credentialOf, send, skipReason, type VerifyContext } from "./context.ts";
 
 /** The most values of one filter verify tries: those the unfiltered list holds, in its order. */
 const VALUES_PER_FILTER = 3;

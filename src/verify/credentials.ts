@@ -42,6 +42,12 @@ export class CredentialMap {
     return header;
   }
 
+  /** The credential a header carries, by the header's name in any case. */
+  optionOfHeader(header: string): CredentialOption | undefined {
+    const wanted = header.toLowerCase();
+    return [...this.#headers].find(([, name]) => name.toLowerCase() === wanted)?.[0];
+  }
+
   /** The operation's own credential with its value, or the option it lacks. */
   credentialFor(op: ContractOperation, values: Credentials): { credential?: Credential; missing?: CredentialOption } {
     const option = this.optionOf(op);

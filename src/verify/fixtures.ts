@@ -37,6 +37,8 @@ export interface Created {
   id: string;
   /** The operation of the pass that deleted it, while it stays deleted. */
   deletedBy?: string;
+  /** The create's call and answer: what the links of its answer are resolved from (state.ts). */
+  made: { call: Call; status: number; body: unknown };
 }
 
 /**
@@ -102,26 +104,34 @@ export class Fixtures {
     return node;
   }
 
-  /** Learns from a successful answer to a call: the id a create made, a deletion, or that a deleted item is back. */
-  learn(op: ContractOperation, call: Call, status: number, body: unknown): void {
-    if (status < 200 || status >= 300 || !isObject(body)) return;
-    if (typeof body.link_token === "string") this.linkToken = body.link_token;
+  /**
+   * Learns from a successful answer to a call: the id a create made, a deletion (returned, for the state checks), or
+   * that a deleted item is back. With `extra`, a create of another pass: kept for the cleanup, its id not used by later calls.
+   */
+  learn(op: ContractOperation, call: Call, status: number, body: unknown, { extra = false } = {}): Created | undefined {
+    if (status < 200 || status >= 300 || !isObject(body)) return undefined;
+    if (!extra && typeof body.link_token === "string") this.linkToken = body.link_token;
     const lifecycle = this.isCreate(op);
     if (lifecycle !== undefined) {
       // The id is the field named after the parameter (createUser's user_id), else the resource's own `id`.
       const id = body[lifecycle.param] ?? body.id;
       if (typeof id === "string") {
-        this.ids.set(lifecycle.param, id);
-        this.created.push({ lifecycle, path: { ...call.path, [lifecycle.param]: id }, id });
+        if (!extra) this.ids.set(lifecycle.param, id);
+        this.created.push({ lifecycle, path: { ...call.path, [lifecycle.param]: id }, id, made: { call, status, body } });
       }
-      return;
+      return undefined;
     }
+    let deleted: Created | undefined;
     for (const record of this.created) {
       if (!sameItem(record, call)) continue;
-      if (record.lifecycle.remove === op) record.deletedBy = op.operationId;
+      if (record.lifecycle.remove === op) {
+        record.deletedBy = op.operationId;
+        deleted = record;
+      }
       // A success on an operation under the item (undoUserDeletion) says the item is there again.
       else if (op.template.startsWith(`${record.lifecycle.remove.template}/`)) delete record.deletedBy;
     }
+    return deleted;
   }
 }
 

@@ -7,8 +7,17 @@ import type { CheckStatus } from "./checks.ts";
 import type { HttpAnswer } from "./http.ts";
 import type { Redactor } from "../contract/redact.ts";
 
-/** What a check expects: a success (a declared 4xx but 401 is noted, not failed), a refusal with one of these statuses, or any declared 4xx. */
-export type Expectation = { kind: "success" } | { kind: "refusal"; statuses: number[] } | { kind: "invalid" };
+/**
+ * What a check expects: a success (a declared 4xx but 401 is noted, not failed; with `accepted`, a 422 or a 400
+ * `invalid_request` fails too, for a request verify checked valid against the contract), a refusal with one of these
+ * statuses, or any declared 4xx.
+ */
+export type Expectation = { kind: "success"; accepted?: boolean } | { kind: "refusal"; statuses: number[] } | { kind: "invalid" };
+
+/** Whether an answer refuses the request as not valid: what a request the contract accepts must never get. */
+function refusesAsInvalid(status: number, body: unknown): boolean {
+  return status === 422 || (status === 400 && isObject(body) && body.code === "invalid_request");
+}
 
 export interface Verdict {
   status: CheckStatus;
@@ -89,6 +98,7 @@ export function judge(context: JudgeContext, op: ContractOperation, answer: Http
     // The call carried the credential the operation takes: a 401 means a wrong key, or a server refusing a right one;
     // either way nothing else of the run says much, and a green run would hide it.
     else if (status === 401) problems.unshift(`${op.operationId} answered 401${said}: the credential it was sent was refused`);
+    else if (expectation.accepted === true && refusesAsInvalid(status, body)) problems.unshift(`${op.operationId} answered ${status}${said} to a request the contract accepts`);
     else if (status >= 400) notes.push(`answered ${status} (declared)${said}`);
     else if (status < 200 || status >= 300) problems.unshift(`${op.operationId} answered ${status} to its valid call`);
   } else if (expectation.kind === "refusal") {

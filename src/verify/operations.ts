@@ -1,78 +1,13 @@
 // The operation pass of `npm run verify`: every operation's valid call (x-svc-valid-call) with the ids verify made,
 // then the credential refusals, then the invalid calls, each judged against what the contract declares.
 import type { ContractOperation } from "../contract/operations.ts";
-import type { JsonObject } from "../contract/json.ts";
-import type { ContractValidator } from "../contract/validator.ts";
 import type { ValidCall } from "../contract/valid-calls.ts";
-import { buildRequest, isWrite, requestInput, type Call, type Credential } from "./calls.ts";
-import type { Check } from "./checks.ts";
-import { OPTION_FLAGS, type CredentialMap, type CredentialOption } from "./credentials.ts";
+import { requestInput } from "./calls.ts";
+import { checkCall, credentialOf, skipCheck, skipReason, type VerifyContext } from "./context.ts";
+import type { CredentialOption } from "./credentials.ts";
 import type { Fixtures } from "./fixtures.ts";
-import type { HttpAnswer, Sender } from "./http.ts";
 import { invalidCalls } from "./invalid-calls.ts";
-import { judge, type Expectation } from "./judge.ts";
-import type { VerifyOptions } from "./options.ts";
-import type { Redactor } from "../contract/redact.ts";
-
-export interface VerifyContext {
-  document: JsonObject;
-  operations: ContractOperation[];
-  validator: ContractValidator;
-  credentials: CredentialMap;
-  sender: Sender;
-  /** Learns from the sender what each request and answer carried; every check's name and detail goes through it. */
-  redactor: Redactor;
-  options: VerifyOptions;
-  fixtures: Fixtures;
-  /** Each operation's valid call (x-svc-valid-call), read once for every pass; the fixtures put this run's ids in. */
-  validCalls: Record<string, ValidCall>;
-  /** Called with each check as it is made: the console line is printed at once. */
-  record: (check: Check) => void;
-}
-
-/** Why a check of an operation cannot run here, if it cannot: a write without --allow-writes, or a credential not given. */
-export function skipReason(context: VerifyContext, op: ContractOperation, option: CredentialOption | undefined): string | undefined {
-  if (isWrite(op) && !context.options.allowWrites) return `${op.method} writes: run with --allow-writes against a test environment`;
-  if (option !== undefined && credentialValue(context, option) === undefined) {
-    return option === "linkToken" ? "needs a link token, and createLinkToken made none in this run" : `needs ${OPTION_FLAGS[option]}`;
-  }
-  return undefined;
-}
-
-/** A credential's value: the given one (or its placeholder on a loopback server); the link token the run made comes first. */
-function credentialValue(context: VerifyContext, option: CredentialOption): string | undefined {
-  if (option === "linkToken") return context.fixtures.linkToken ?? context.options.credentials.linkToken;
-  return context.options.credentials[option];
-}
-
-export function credentialOf(context: VerifyContext, option: CredentialOption): Credential | undefined {
-  const value = credentialValue(context, option);
-  return value === undefined ? undefined : { header: context.credentials.header(option), value };
-}
-
-export async function send(context: VerifyContext, op: ContractOperation, call: Call, credential: Credential | undefined): Promise<HttpAnswer> {
-  return context.sender.send(buildRequest(context.options.baseUrl, op, call, credential));
-}
-
-/** Sends a call, judges the answer, records the check; the answer's body comes back for the caller to learn from. */
-async function check(
-  context: VerifyContext,
-  suite: string,
-  name: string,
-  op: ContractOperation,
-  call: Call,
-  credential: Credential | undefined,
-  expectation: Expectation,
-): Promise<{ status?: number; body?: unknown }> {
-  const answer = await send(context, op, call, credential);
-  const verdict = judge(context, op, answer, expectation);
-  context.record({ suite, name, status: verdict.status, ...(verdict.detail === undefined ? {} : { detail: verdict.detail }), operationId: op.operationId, ms: Math.round(answer.ms) });
-  return answer.kind === "answer" ? { status: answer.status, body: verdict.body } : {};
-}
-
-function skip(context: VerifyContext, suite: string, name: string, op: ContractOperation, reason: string): void {
-  context.record({ suite, name, status: "skipped", detail: reason, operationId: op.operationId, ms: 0 });
-}
+import { stateAfterCall } from "./state.ts";
 
 /**
  * The order of the valid calls. Creates first (fewest path parameters first, so a team exists before its keys): they
@@ -123,7 +58,7 @@ async function validCallCheck(context: VerifyContext, op: ContractOperation, exa
   const name = `${op.operationId}: valid call`;
   const option = context.credentials.optionOf(op);
   const reason = skipReason(context, op, option);
-  if (reason !== undefined) return skip(context, "operation", name, op, reason);
+  if (reason !== undefined) return skipCheck(context, "operation", name, op, reason);
   const call = context.fixtures.apply(op, example);
   const credential = option === undefined ? undefined : credentialOf(context, option);
   const own = context.validator.validateRequest(op, requestInput(op, call, credential));
@@ -132,8 +67,11 @@ async function validCallCheck(context: VerifyContext, op: ContractOperation, exa
     context.record({ suite: "operation", name, status: "failed", detail: `verify's own valid call is not valid against the contract: ${why}`, operationId: op.operationId, ms: 0 });
     return;
   }
-  const answer = await check(context, "operation", name, op, call, credential, { kind: "success" });
-  if (answer.status !== undefined) context.fixtures.learn(op, call, answer.status, answer.body);
+  const answer = await checkCall(context, "operation", name, op, call, credential, { kind: "success" });
+  if (answer.status === undefined) return;
+  // What the call did to the server's state, read back over the links its answer declares (state.ts).
+  const deleted = context.fixtures.learn(op, call, answer.status, answer.body);
+  await stateAfterCall(context, op, call, answer.status, answer.body, deleted);
 }
 
 /** No credential must be 401; the other kind of key (a management key on the regular API, a team API key on the management API) 401 or 403. */
@@ -148,10 +86,10 @@ async function credentialChecks(context: VerifyContext, op: ContractOperation, e
     // A refusal check of a write is a write: a server that wrongly accepts the call would carry it out.
     const reason = skipReason(context, op, option);
     if (reason !== undefined) {
-      skip(context, "credential", name, op, reason);
+      skipCheck(context, "credential", name, op, reason);
       continue;
     }
-    await check(context, "credential", name, op, call, option === undefined ? undefined : credentialOf(context, option), { kind: "refusal", statuses });
+    await checkCall(context, "credential", name, op, call, option === undefined ? undefined : credentialOf(context, option), { kind: "refusal", statuses });
   }
 }
 
@@ -161,20 +99,40 @@ async function invalidCallChecks(context: VerifyContext, op: ContractOperation, 
   const reason = skipReason(context, op, option);
   for (const invalid of invalidCalls(context.document, context.validator, op, context.fixtures.apply(op, example), credential)) {
     const name = `${op.operationId}: ${invalid.what}`;
-    if (reason !== undefined) skip(context, "invalid", name, op, reason);
-    else await check(context, "invalid", name, op, invalid.call, credential, { kind: "invalid" });
+    if (reason !== undefined) skipCheck(context, "invalid", name, op, reason);
+    else await checkCall(context, "invalid", name, op, invalid.call, credential, { kind: "invalid" });
   }
 }
 
-/** Runs the pass over every operation (or those of --only, with the creates they need first). */
-export async function runOperationPass(context: VerifyContext): Promise<void> {
+/** The operations a run checks, and its valid calls in two phases: what keeps things (and makes them), then the deletes. */
+export interface OperationPlan {
+  selected: ContractOperation[];
+  /** Creates and every call that leaves things in place: the other passes run after these, on live fixtures. */
+  keeping: ContractOperation[];
+  /** The deletes, deepest first, and the undo of a deletion. */
+  removing: ContractOperation[];
+}
+
+/** The operations of the run (those of --only, with the creates they need first), in the order of the valid calls. */
+export function planOperationPass(context: VerifyContext): OperationPlan {
   const examples = context.validCalls;
   const only = context.options.only;
   const selected = only === undefined ? context.operations : context.operations.filter((op) => only.includes(op.operationId));
   const running = new Set(selected);
   for (const op of selected) neededCreates(op, examples, context.fixtures, running);
   const ordered = passOrder(context.operations, context.fixtures).filter((op) => running.has(op));
-  for (const op of ordered) await validCallCheck(context, op, examples[op.operationId]!);
-  for (const op of selected) await credentialChecks(context, op, examples[op.operationId]!);
-  for (const op of selected) await invalidCallChecks(context, op, examples[op.operationId]!);
+  const firstRemoving = ordered.findIndex((op) => context.fixtures.isRemove(op) !== undefined);
+  const cut = firstRemoving === -1 ? ordered.length : firstRemoving;
+  return { selected, keeping: ordered.slice(0, cut), removing: ordered.slice(cut) };
+}
+
+/** The valid call of each operation, in turn. */
+export async function runValidCalls(context: VerifyContext, operations: ContractOperation[]): Promise<void> {
+  for (const op of operations) await validCallCheck(context, op, context.validCalls[op.operationId]!);
+}
+
+/** The credential refusals and invalid calls of the selected operations. */
+export async function runRefusalChecks(context: VerifyContext, selected: ContractOperation[]): Promise<void> {
+  for (const op of selected) await credentialChecks(context, op, context.validCalls[op.operationId]!);
+  for (const op of selected) await invalidCallChecks(context, op, context.validCalls[op.operationId]!);
 }

@@ -23,6 +23,12 @@ cleans up what it created.
   --timeout-ms <ms>         the longest one request may take, answer body included (default 15000)
   --max-response-bytes <n>  the most bytes of one answer verify reads, after decompression (default 16777216);
                             a larger answer fails its check
+  --cases <n>               generated cases per operation: n valid calls with varied data and n/2 invalid
+                            ones (default 40; 0 leaves the generated pass out)
+  --seed <n>                the generated pass's seed (default: a new one each run, printed); a failure
+                            names the seed and --only that replay its exact request
+  --time-budget <s>         the longest the checks may take, in seconds (default 600); the checks left are
+                            skipped, saying so, and the cleanup still runs
   --only <operationId>      check only this operation (repeatable; no workflows); what it needs is still
                             created first
   --report-dir <dir>        where verify-report.json and verify-junit.xml go (default test-output/verify)
@@ -64,12 +70,20 @@ export interface VerifyOptions {
   maxResponseBytes: number;
   reportDir: string;
   har: boolean;
+  /** Valid generated cases per operation (the invalid ones are half as many). */
+  cases: number;
+  seed: number;
+  /** How long the checking passes may take, in milliseconds. */
+  timeBudgetMs: number;
   /** Write marked values (x-svc-data phi and secret) as they came; only for a loopback target. Credentials stay masked. */
   showData: boolean;
   skipWorkflows: boolean;
 }
 
 export type ReadOptions = { options: VerifyOptions } | { help: string } | { error: string };
+
+export const DEFAULT_CASES = 40;
+export const DEFAULT_TIME_BUDGET_S = 600;
 
 /** The default rate for a server that is not on this machine: gentle enough for a shared test environment. */
 export const REMOTE_RATE = 20;
@@ -96,6 +110,9 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
         "max-response-bytes": { type: "string" },
         only: { type: "string", multiple: true },
         "report-dir": { type: "string" },
+        cases: { type: "string" },
+        seed: { type: "string" },
+        "time-budget": { type: "string" },
         har: { type: "boolean" },
         "show-data": { type: "boolean" },
         "skip-workflows": { type: "boolean" },
@@ -141,6 +158,12 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
     limits[flag] = given === undefined ? fallback : Number(given);
     if (!Number.isInteger(limits[flag]) || limits[flag]! <= 0) return { error: `--${flag} ${given} is not a whole number above 0` };
   }
+  const cases = values.cases === undefined ? DEFAULT_CASES : Number(values.cases);
+  if (!Number.isInteger(cases) || cases < 0) return { error: `--cases ${values.cases} is not a whole number of cases (0 or more)` };
+  const seed = values.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : Number(values.seed);
+  if (!Number.isInteger(seed)) return { error: `--seed ${values.seed} is not a whole number` };
+  const budget = values["time-budget"] === undefined ? DEFAULT_TIME_BUDGET_S : Number(values["time-budget"]);
+  if (!Number.isFinite(budget) || budget <= 0) return { error: `--time-budget ${values["time-budget"]} is not a positive number of seconds` };
   const credentials: Credentials = loopback
     ? {
         // The mock takes any non-empty credential: the reference's placeholders are enough, and obviously not keys.
@@ -162,6 +185,9 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       maxResponseBytes: limits["max-response-bytes"]!,
       reportDir: path.resolve(values["report-dir"] ?? path.join("test-output", "verify")),
       har: values.har === true,
+      cases,
+      seed,
+      timeBudgetMs: budget * 1000,
       showData: values["show-data"] === true,
       // The workflows are not one operation's: --only, asking for some operations' checks, leaves them out.
       skipWorkflows: values["skip-workflows"] === true || values.only !== undefined,

@@ -5,7 +5,7 @@
 import type { ContractOperation } from "../contract/operations.ts";
 import { createRouter } from "../contract/router.ts";
 import { callPath, WRITE_METHODS } from "./calls.ts";
-import { credentialOf, send, skipReason, type VerifyContext } from "./operations.ts";
+import { credentialOf, send, skipReason, type VerifyContext } from "./context.ts";
 import { judge } from "./judge.ts";
 
 /** Methods an `Allow` may name beyond the documented ones without being wrong: HEAD goes with GET, OPTIONS with CORS. */

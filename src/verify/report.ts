@@ -3,6 +3,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Check, CheckStatus } from "./checks.ts";
+import type { OperationCoverage } from "./coverage-map.ts";
+import { reportHtml } from "./report-html.ts";
 
 export interface Summary {
   passed: number;
@@ -22,12 +24,18 @@ export interface Report {
   durationMs: number;
   /** Requests verify sent itself (the probe, the operation pass, the cleanup); the workflows' are respect's. */
   requests: number;
+  /** The generated pass's seed (--seed replays it) and its cases per operation. */
+  seed: number;
+  cases: number;
   summary: Summary;
+  /** What the requests covered, per operation the run checked. */
+  coverage: OperationCoverage[];
   checks: Check[];
 }
 
 export const REPORT_JSON = "verify-report.json";
 export const REPORT_JUNIT = "verify-junit.xml";
+export const REPORT_HTML = "verify-report.html";
 
 const MARKS: Record<CheckStatus, string> = { passed: "✓", failed: "✗", skipped: "-" };
 
@@ -47,9 +55,17 @@ export function checkLine(check: Check): string {
   return oneLine(`${MARKS[check.status]} ${suite.padEnd(10)} ${check.name}${check.detail === undefined ? "" : `  — ${check.detail}`}`);
 }
 
+/** The last line of a run: the counts, the server, and how many requests took how long. */
 export function summaryLine(report: Report): string {
   const { passed, failed, skipped } = report.summary;
-  return `verify: ${passed} passed, ${failed} failed, ${skipped} skipped in ${(report.durationMs / 1000).toFixed(1)} s (${report.requests} request${report.requests === 1 ? "" : "s"} to ${report.baseUrl})`;
+  return `verify: ${passed} passed, ${failed} failed, ${skipped} skipped against ${report.baseUrl}: ${report.requests} request${report.requests === 1 ? "" : "s"} in ${(report.durationMs / 1000).toFixed(1)} s`;
+}
+
+/** How far a run is, for the line a terminal rewrites in place. */
+export function progressLine(checks: Check[], requests: number, ms: number): string {
+  const { passed, failed, skipped } = summarize(checks);
+  const last = checks.at(-1);
+  return oneLine(`verify: ${passed} passed, ${failed} failed, ${skipped} skipped, ${requests} requests, ${(ms / 1000).toFixed(0)} s${last === undefined ? "" : ` — ${last.suite}`}`);
 }
 
 /** XML 1.0 text or attribute: the five specials escaped, and the control characters XML cannot hold dropped. */
@@ -88,11 +104,12 @@ export function junitXml(report: Report): string {
   return lines.join("\n");
 }
 
-/** Writes both reports into the folder (made if missing) and returns their paths. */
-export async function writeReports(dir: string, report: Report): Promise<{ json: string; junit: string }> {
+/** Writes the three reports into the folder (made if missing) and returns their paths. */
+export async function writeReports(dir: string, report: Report): Promise<{ json: string; junit: string; html: string }> {
   await mkdir(dir, { recursive: true });
   const json = path.join(dir, REPORT_JSON);
   const junit = path.join(dir, REPORT_JUNIT);
-  await Promise.all([writeFile(json, `${JSON.stringify(report, null, 2)}\n`), writeFile(junit, junitXml(report))]);
-  return { json, junit };
+  const html = path.join(dir, REPORT_HTML);
+  await Promise.all([writeFile(json, `${JSON.stringify(report, null, 2)}\n`), writeFile(junit, junitXml(report)), writeFile(html, reportHtml(report))]);
+  return { json, junit, html };
 }

@@ -15,11 +15,15 @@ import { cleanUp } from "./cleanup.ts";
 import { CredentialMap } from "./credentials.ts";
 import { Fixtures, lifecycles } from "./fixtures.ts";
 import { Sender } from "./http.ts";
-import { runOperationPass, type VerifyContext } from "./operations.ts";
+import { planOperationPass, runRefusalChecks, runValidCalls } from "./operations.ts";
+import { CoverageMap } from "./coverage-map.ts";
 import { runCollectionPass } from "./collections.ts";
 import { runProtocolPass } from "./protocol.ts";
+import { runCoveragePass } from "./coverage.ts";
+import { runGeneratedPass } from "./generated.ts";
 import { readVerifyOptions } from "./options.ts";
-import { checkLine, summarize, summaryLine, writeReports, type Report } from "./report.ts";
+import { checkLine, progressLine, summarize, summaryLine, writeReports, type Report } from "./report.ts";
+import { spentBudget, type VerifyContext } from "./context.ts";
 import { MOCK_STATE_PATH, probeTarget, type Target } from "./target.ts";
 import { runWorkflows } from "./workflows.ts";
 
@@ -27,6 +31,8 @@ import { runWorkflows } from "./workflows.ts";
 export interface VerifyOutput {
   log(line: string): void;
   error(line: string): void;
+  /** A line that replaces the last one, saying how far the run is (the command writes it to a terminal only). */
+  progress?(line: string): void;
 }
 
 /** Runs verify with a command line; resolves to its exit status: 0 nothing failed, 1 a check failed, 2 a command line it cannot run. */
@@ -51,14 +57,22 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
   }
 
   const startedAt = new Date();
+  const coverage = new CoverageMap();
   const started = performance.now();
   const checks: Check[] = [];
   // Everything verify writes (the console, both reports) passes here: a check's words may quote what a server said.
   const redactor = new Redactor(document, { show: options.showData });
   const record = (check: Check) => {
-    const written: Check = { ...check, name: redactor.text(check.name), ...(check.detail === undefined ? {} : { detail: redactor.text(check.detail) }) };
+    const written: Check = {
+      ...check,
+      name: redactor.text(check.name),
+      ...(check.detail === undefined ? {} : { detail: redactor.text(check.detail) }),
+      ...(check.repro === undefined ? {} : { repro: redactor.text(check.repro) }),
+    };
     checks.push(written);
     out.log(checkLine(written));
+    if (written.repro !== undefined) out.log(`    reproduce: ${written.repro}`);
+    out.progress?.(progressLine(checks, sender.sent, performance.now() - started));
   };
   const sender = new Sender({ rate: options.rate, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, redactor });
 
@@ -69,6 +83,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
     target = await probeTarget(sender, options.baseUrl);
     const writes = options.allowWrites ? "writes allowed" : "no writes (--allow-writes to run them)";
     const rate = options.rate === undefined ? "no rate limit" : `at most ${options.rate} requests/s`;
+    out.log(`verify: generated cases from seed ${options.seed} (--seed ${options.seed} replays them), ${options.cases} per operation; time budget ${options.timeBudgetMs / 1000} s`);
     out.log(`verify: ${options.baseUrl}: ${target.reachable ? (target.mock ? "the package's stateful mock" : "a server") : "unreachable"}; ${writes}; ${rate}`);
 
     // On the stateful mock, a run with keys of its own: its users, clock moves and settings never reach the team of the
@@ -86,6 +101,18 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
       };
       remember();
     }
+    if (ownKeys.apiKey) {
+      // The run's own team on the mock completes bulk imports at once: every generated call with wait_for_completion
+      // would otherwise wait out the mock's default duration, and the waiting would fill the run.
+      const header = new CredentialMap(document, operations).header("apiKey");
+      const set = await sender.send({
+        method: "PATCH",
+        url: `${options.baseUrl}${MOCK_STATE_PATH}`,
+        headers: { "content-type": "application/json", [header]: options.credentials.apiKey! },
+        body: JSON.stringify({ settings: { bulk_import_duration_ms: 0 } }),
+      });
+      if (set.kind !== "answer" || set.status !== 200) record({ suite: "setup", name: `the mock completes this run's bulk imports at once (PATCH ${MOCK_STATE_PATH})`, status: "failed", detail: set.kind === "answer" ? `answered ${set.status}` : set.error, ms: 0 });
+    }
 
     if (!target.reachable) {
       // Every request would wait out the same failure: one check says it, and nothing else is tried.
@@ -102,14 +129,22 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
         options,
         fixtures: new Fixtures(`verify-${randomBytes(4).toString("hex")}`, lifecycles(operations)),
         validCalls: validCalls(document, operations),
+        coverage,
+        deadline: started + options.timeBudgetMs,
+        budgetNoted: new Set(),
         record,
       };
-      await runOperationPass(context);
-      // With the ids the valid calls made, before the cleanup deletes them.
+      const plan = planOperationPass(context);
+      await runValidCalls(context, plan.keeping);
+      // With the ids the valid calls made, before the deletes: every pass meets the fixtures alive.
+      await runRefusalChecks(context, plan.selected);
+      await runCoveragePass(context, plan.selected);
+      await runGeneratedPass(context, plan.selected);
       await runCollectionPass(context);
+      await runValidCalls(context, plan.removing);
       await runProtocolPass(context);
       await cleanUp(context);
-      if (!options.skipWorkflows) {
+      if (!options.skipWorkflows && !spentBudget(context, "workflow")) {
         // respect writes one HAR per workflow file into this folder, named after the file.
         const harDir = options.har ? path.join(options.reportDir, "har") : undefined;
         try {
@@ -161,12 +196,15 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
     requests: sender.sent,
+    seed: options.seed,
+    cases: options.cases,
     summary: summarize(checks),
+    coverage: coverage.summary(document, operations.filter((op) => options.only === undefined || options.only.includes(op.operationId))),
     checks,
   };
   const written = await writeReports(options.reportDir, report);
   out.log("");
+  out.log(`reports: ${[written.json, written.junit, written.html].map((file) => path.relative(process.cwd(), file)).join(", ")}`);
   out.log(summaryLine(report));
-  out.log(`reports: ${path.relative(process.cwd(), written.json)}, ${path.relative(process.cwd(), written.junit)}`);
   return report.summary.failed > 0 ? 1 : 0;
 }

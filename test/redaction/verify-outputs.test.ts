@@ -105,7 +105,7 @@ beforeAll(async () => {
   mock = await startMock({ port: 0, stateful: {}, log: (line) => mockLog.push(line) });
   reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-redaction-"));
   const out = { log: (line: string) => console.push(line), error: (line: string) => console.push(line) };
-  code = await runVerify(["--base-url", mock.url, "--har", "--report-dir", reportDir, "--api-key", API_KEY, "--management-key", MANAGEMENT_KEY], out);
+  code = await runVerify(["--base-url", mock.url, "--har", "--cases", "4", "--report-dir", reportDir, "--api-key", API_KEY, "--management-key", MANAGEMENT_KEY], out);
 });
 
 afterAll(async () => {
@@ -164,7 +164,7 @@ describe("verify against a server that echoes what it was sent", () => {
     const lines: string[] = [];
     try {
       const out = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
-      await runVerify(["--base-url", server.url, "--only", "createInsurance", "--report-dir", dir, "--api-key", API_KEY], out);
+      await runVerify(["--base-url", server.url, "--only", "createInsurance", "--cases", "2", "--report-dir", dir, "--api-key", API_KEY], out);
       const sent = server.arrivals.find((arrival) => arrival.url.pathname.endsWith("/insurance"));
       expect(JSON.parse(sent!.body)).toMatchObject({ member_id: (requestExample("createInsurance", "commercial_plan") as { member_id: string }).member_id });
       const insurance = markedValues([JSON.parse(sent!.body)]);

@@ -52,7 +52,7 @@ describe.concurrent("verify against a hostile server", () => {
         // size limit or the answer itself is what the check names.
         const timeoutMs = says.source.includes("no answer") ? 300 : 10_000;
         const code = await runVerify(
-          ["--base-url", server.url, "--skip-workflows", "--timeout-ms", String(timeoutMs), "--max-response-bytes", String(1024 * 1024), "--report-dir", reportDir],
+          ["--base-url", server.url, "--skip-workflows", "--cases", "0", "--timeout-ms", String(timeoutMs), "--max-response-bytes", String(1024 * 1024), "--report-dir", reportDir],
           { log: (line) => lines.push(line), error: (line) => lines.push(line) },
         );
         expect(performance.now() - started).toBeLessThan(20_000);

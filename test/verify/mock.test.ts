@@ -17,8 +17,9 @@ beforeAll(async () => {
   stateful = await startMock({ port: 0, stateful: {} });
   [onStateful, onStateless] = await Promise.all([
     // Under a rate limit, as a staging server asks for: the workflows' requests then share the pass's limiter.
-    runVerify(["--base-url", stateful.url, "--rate", "500"]),
-    runVerify(["--base-url", inject("mockUrl")]),
+    // A few generated cases per operation: the pass is the point here, its volume is the benchmark's.
+    runVerify(["--base-url", stateful.url, "--rate", "500", "--cases", "4"]),
+    runVerify(["--base-url", inject("mockUrl"), "--cases", "4"]),
   ]);
 });
 
@@ -71,9 +72,11 @@ describe("npm run verify against the stateful mock", () => {
 
   it("deletes everything it created, or finds the pass did", () => {
     const cleanup = onStateful.report!.checks.filter((check) => check.suite === "cleanup" && check.operationId !== undefined);
-    expect(cleanup.map((check) => check.operationId).sort()).toEqual(
-      ["deleteEtlPipeline", "deleteManagementKey", "deleteTeam", "deleteTeamApiKey", "deleteUser", "deleteWebhookEndpoint"],
+    // What the valid calls made, and what the coverage and generated passes' creates made besides.
+    expect(new Set(cleanup.map((check) => check.operationId))).toEqual(
+      new Set(["deleteEtlPipeline", "deleteManagementKey", "deleteTeam", "deleteTeamApiKey", "deleteUser", "deleteWebhookEndpoint"]),
     );
+    expect(cleanup.filter((check) => check.status !== "passed")).toEqual([]);
     // Then the mock forgets the run's own team and org (it used keys of its own, as none were given).
     const forgotten = onStateful.report!.checks.filter((check) => check.suite === "cleanup" && check.operationId === undefined);
     expect(forgotten.map((check) => [check.name, check.status])).toEqual([["the mock forgets this run's team and org (DELETE /_mock/state)", "passed"]]);
@@ -85,11 +88,13 @@ describe("npm run verify against the stateful mock", () => {
     const report = onStateful.report!;
     const lines = onStateful.stdout.split("\n").filter((line) => /^[✓✗-] /.test(line));
     expect(lines).toHaveLength(report.checks.length);
-    const summary = /verify: (\d+) passed, (\d+) failed, (\d+) skipped in ([\d.]+) s \((\d+) requests to /.exec(onStateful.stdout);
-    expect(summary, onStateful.stdout).not.toBeNull();
+    // The summary is the last line, ending with the requests and the time.
+    const last = onStateful.stdout.trimEnd().split("\n").at(-1)!;
+    const summary = /^verify: (\d+) passed, (\d+) failed, (\d+) skipped against \S+: (\d+) requests in ([\d.]+) s$/.exec(last);
+    expect(summary, last).not.toBeNull();
     expect(summary!.slice(1, 4).map(Number)).toEqual([report.summary.passed, report.summary.failed, report.summary.skipped]);
-    expect(Number(summary![4])).toBeCloseTo(report.durationMs / 1000, 1);
-    expect(Number(summary![5])).toBe(report.requests);
+    expect(Number(summary![5])).toBeCloseTo(report.durationMs / 1000, 1);
+    expect(Number(summary![4])).toBe(report.requests);
     expect(report.summary.total).toBe(report.checks.length);
   });
 
@@ -102,7 +107,8 @@ describe("npm run verify against the stateful mock", () => {
     // The pass's four kinds of check, then one suite per workflow, in the order they ran.
     const workflowSuites = [...new Set(report.checks.map((check) => check.suite).filter((suite) => suite.startsWith("workflow ")))];
     expect(workflowSuites.length).toBeGreaterThanOrEqual(10);
-    expect(root.children.map((suite) => suite.attributes.name)).toEqual(["operation", "credential", "invalid", "collection", "protocol", "cleanup", ...workflowSuites]);
+    // The state checks come with the valid calls whose answers link to them.
+    expect(root.children.map((suite) => suite.attributes.name)).toEqual(["operation", "state", "credential", "invalid", "coverage", "generated", "collection", "protocol", "cleanup", ...workflowSuites]);
     for (const suite of root.children) {
       const checks = report.checks.filter((check) => check.suite === suite.attributes.name);
       expect(suite.children.map((testcase) => testcase.attributes.name)).toEqual(checks.map((check) => check.name));
@@ -118,16 +124,24 @@ describe("npm run verify against the stateless mock", () => {
     expect(namesIn(onStateless, "operation")).toHaveLength(ids.length);
     expect(namesIn(onStateless, "credential")).toHaveLength(2 * ids.length);
     expect(namesIn(onStateless, "cleanup").length).toBeGreaterThan(0);
-    expect(onStateless.stdout).toMatch(/verify: \d+ passed, \d+ failed, \d+ skipped in/);
+    expect(onStateless.stdout).toMatch(/verify: \d+ passed, \d+ failed, \d+ skipped against \S+: \d+ requests in [\d.]+ s\n$/);
     expect(onStateless.junit).toBeDefined();
   });
 
   it("finds nothing wrong in the operations: the examples it answers from keep the contract", () => {
-    expect(failures(onStateless).filter((line) => !line.startsWith("workflow "))).toEqual([]);
+    expect(failures(onStateless).filter((line) => !line.startsWith("workflow ") && !line.startsWith("state "))).toEqual([]);
+  });
+
+  it("fails the state checks, each saying it needs a server that keeps state: what was created and deleted is read back as the example", () => {
+    const state = onStateless.report!.checks.filter((check) => check.suite === "state" && check.status === "failed");
+    expect(state.map((check) => check.name)).toEqual(
+      expect.arrayContaining(["createTeam → getTeam: reads back what was sent", "deleteTeam → getTeam: what was deleted is gone", "deleteTeamApiKey → listProviders: a call made with the deleted credential is refused"]),
+    );
+    for (const check of state) expect(check.detail).toMatch(/this check needs a server that keeps state \(the package's mock does with --stateful\)$/);
   });
 
   it("fails the flows that need state, each at its step with the criterion and the answer, skips the mock-only ones, and exits 1", () => {
-    const failed = onStateless.report!.checks.filter((check) => check.status === "failed");
+    const failed = onStateless.report!.checks.filter((check) => check.status === "failed" && check.suite !== "state");
     expect(failed.length).toBeGreaterThan(0);
     for (const check of failed) {
       expect(check.suite).toMatch(/^workflow /);

@@ -5,14 +5,15 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Check } from "../../src/verify/checks.ts";
-import { checkLine, junitXml, summarize, writeReports, type Report } from "../../src/verify/report.ts";
+import { checkLine, junitXml, summarize, summaryLine, writeReports, type Report } from "../../src/verify/report.ts";
+import { reportHtml } from "../../src/verify/report-html.ts";
 import { parseXml } from "../support/xml.ts";
 
 const NASTY = `getOrg answered 500 <html>&nbsp;"quoted" 'single' \u0001bell\u0000 ✓ ok`;
 
 const checks: Check[] = [
   { suite: "operation", name: "listLabs: valid call", status: "passed", operationId: "listLabs", ms: 12 },
-  { suite: "operation", name: "getOrg: valid call", status: "failed", detail: NASTY, operationId: "getOrg", ms: 30 },
+  { suite: "operation", name: "getOrg: valid call", status: "failed", detail: NASTY, operationId: "getOrg", ms: 30, repro: `curl -sS -i -X GET 'http://127.0.0.1:4010/v2/management/org' -H "x-svc-management-key: $SVC_MANAGEMENT_KEY"` },
   { suite: "credential", name: "createUser: no credential", status: "skipped", detail: "POST writes: run with --allow-writes against a test environment", operationId: "createUser", ms: 0 },
   { suite: "workflow users", name: "users / create <&>", status: "passed", ms: 1500 },
 ];
@@ -25,7 +26,14 @@ const report: Report = {
   startedAt: "2026-01-02T03:04:05.000Z",
   durationMs: 2345,
   requests: 3,
+  seed: 42,
+  cases: 40,
   summary: summarize(checks),
+  coverage: [
+    { operationId: "listLabs", method: "GET", path: "/v3/lab_tests/labs", declaredStatuses: ["200", "401", "500"], seenStatuses: [200], inputs: [], requests: 1 },
+    { operationId: "getOrg", method: "GET", path: "/v2/management/org", declaredStatuses: ["200", "401"], seenStatuses: [500], inputs: [{ name: "query page", exercised: false }], requests: 1 },
+    { operationId: "createUser", method: "POST", path: "/v2/user", declaredStatuses: ["200", "400"], seenStatuses: [], inputs: [{ name: "body client_user_id", exercised: true }], requests: 0 },
+  ],
   checks,
 };
 
@@ -66,6 +74,7 @@ describe("verify's JSON report and console lines", () => {
       expect(JSON.parse(readFileSync(written.json, "utf8"))).toEqual(report);
       expect(report.summary).toEqual({ passed: 2, failed: 1, skipped: 1, total: 4 });
       expect(parseXml(readFileSync(written.junit, "utf8")).attributes.tests).toBe("4");
+      expect(readFileSync(written.html, "utf8")).toBe(reportHtml(report));
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -80,5 +89,38 @@ describe("verify's JSON report and console lines", () => {
       // A workflow's suite is said once: its checks are named after the workflow.
       "✓ workflow   users / create <&>",
     ]);
+  });
+});
+
+describe("verify's HTML report", () => {
+  const html = reportHtml(report);
+
+  it("stands alone: no outside script, style, font, image or link", () => {
+    expect(html).not.toMatch(/<script|<link|<img|@import|url\(|\ssrc=|\shref=/i);
+  });
+
+  it("draws operations against check classes, each cell counting its checks and coloured by the worst", () => {
+    const row = (operationId: string) => new RegExp(`<tr><th scope="row">${operationId}</th>(.*?)</tr>`).exec(html)?.[1] ?? "";
+    // Columns: operation, credential, invalid, coverage, generated, state, collection, protocol, workflow, cleanup.
+    const cells = (operationId: string) => [...row(operationId).matchAll(/<td class="(\w+)"[^>]*>([^<]*)<\/td>/g)].map((m) => `${m[1]} ${m[2]}`.trim());
+    expect(cells("getOrg").slice(0, 2)).toEqual(["failed ✗1", "none"]);
+    expect(cells("createUser").slice(0, 2)).toEqual(["none", "skipped –1"]);
+    // A check of no operation (a workflow's) sits in the row of the run.
+    expect(cells("\\(the run and its paths\\)")[8]).toBe("passed ✓1");
+  });
+
+  it("shows each failure with its detail escaped and its reproduction, and what was covered", () => {
+    expect(html).toContain("getOrg answered 500 &lt;html&gt;&amp;nbsp;&quot;quoted&quot;");
+    expect(html).not.toContain("<html>&nbsp;");
+    expect(html).toContain(`<pre>curl -sS -i -X GET &#39;http://127.0.0.1:4010/v2/management/org&#39; -H &quot;x-svc-management-key: $SVC_MANAGEMENT_KEY&quot;</pre>`);
+    // Statuses: listLabs saw 1 of its 3, getOrg none of its 2 (and one it does not declare), createUser none of 2.
+    expect(html).toContain("Declared statuses seen: ");
+    expect(html).toMatch(/aria-label="14%"><span style="width:14%"><\/span><\/span> 1 of 7/);
+    expect(html).toContain(`<span class="chip undeclared">undeclared: 500</span>`);
+    expect(html).toContain("not sent: query page");
+  });
+
+  it("ends the console's summary with the requests and the time", () => {
+    expect(summaryLine(report)).toBe("verify: 2 passed, 1 failed, 1 skipped against http://127.0.0.1:4010: 3 requests in 2.3 s");
   });
 });

@@ -1,0 +1,128 @@
+// What every pass of verify shares: the run's context, and sending a call of an operation and recording the check it
+// makes (judged against the contract, with a `curl` reproduction when it fails, and noted in the coverage map).
+import type { ContractOperation } from "../contract/operations.ts";
+import type { JsonObject } from "../contract/json.ts";
+import type { ContractValidator } from "../contract/validator.ts";
+import type { ValidCall } from "../contract/valid-calls.ts";
+import type { Redactor } from "../contract/redact.ts";
+import { buildRequest, isWrite, type Call, type Credential } from "./calls.ts";
+import type { Check } from "./checks.ts";
+import type { CoverageMap } from "./coverage-map.ts";
+import { OPTION_FLAGS, type CredentialMap, type CredentialOption } from "./credentials.ts";
+import type { Fixtures } from "./fixtures.ts";
+import type { HttpAnswer, HttpRequest, Sender } from "./http.ts";
+import { judge, type Expectation, type Verdict } from "./judge.ts";
+import type { VerifyOptions } from "./options.ts";
+import { curlLine } from "./repro.ts";
+
+export interface VerifyContext {
+  document: JsonObject;
+  operations: ContractOperation[];
+  validator: ContractValidator;
+  credentials: CredentialMap;
+  sender: Sender;
+  /** Learns from the sender what each request and answer carried; every check's name and detail goes through it. */
+  redactor: Redactor;
+  options: VerifyOptions;
+  fixtures: Fixtures;
+  /** Each operation's valid call (x-svc-valid-call), read once for every pass; the fixtures put this run's ids in. */
+  validCalls: Record<string, ValidCall>;
+  /** The statuses and inputs each operation's requests covered, for the report. */
+  coverage: CoverageMap;
+  /** When the checking passes stop (performance.now()), from --time-budget; the cleanup runs after it regardless. */
+  deadline: number;
+  /** The passes that met the deadline and said so. */
+  budgetNoted: Set<string>;
+  /** Called with each check as it is made: the console line is printed at once. */
+  record: (check: Check) => void;
+}
+
+/** Why a check of an operation cannot run here, if it cannot: a write without --allow-writes, or a credential not given. */
+export function skipReason(context: VerifyContext, op: ContractOperation, option: CredentialOption | undefined): string | undefined {
+  if (isWrite(op) && !context.options.allowWrites) return `${op.method} writes: run with --allow-writes against a test environment`;
+  if (option !== undefined && credentialValue(context, option) === undefined) {
+    return option === "linkToken" ? "needs a link token, and createLinkToken made none in this run" : `needs ${OPTION_FLAGS[option]}`;
+  }
+  return undefined;
+}
+
+/** Whether the time budget (--time-budget) is spent; the first time a pass meets it, one skipped check says so. */
+export function spentBudget(context: VerifyContext, suite: string): boolean {
+  if (performance.now() < context.deadline) return false;
+  if (!context.budgetNoted.has(suite)) {
+    context.budgetNoted.add(suite);
+    context.record({ suite, name: `${suite}: the rest of the pass`, status: "skipped", detail: `the time budget (--time-budget ${context.options.timeBudgetMs / 1000} s) is spent`, ms: 0 });
+  }
+  return true;
+}
+
+/** A credential's value: the given one (or its placeholder on a loopback server); the link token the run made comes first. */
+function credentialValue(context: VerifyContext, option: CredentialOption): string | undefined {
+  if (option === "linkToken") return context.fixtures.linkToken ?? context.options.credentials.linkToken;
+  return context.options.credentials[option];
+}
+
+export function credentialOf(context: VerifyContext, option: CredentialOption): Credential | undefined {
+  const value = credentialValue(context, option);
+  return value === undefined ? undefined : { header: context.credentials.header(option), value };
+}
+
+/** The operation's own credential, when the run has it. */
+export function ownCredential(context: VerifyContext, op: ContractOperation): Credential | undefined {
+  const option = context.credentials.optionOf(op);
+  return option === undefined ? undefined : credentialOf(context, option);
+}
+
+/** The request as a `curl` line, its credential (if any) read from the environment variable of its kind. */
+export function reproduction(context: VerifyContext, request: HttpRequest, credential: Credential | undefined): string {
+  const option = credential === undefined ? undefined : context.credentials.optionOfHeader(credential.header);
+  return curlLine(request, option === undefined ? undefined : { header: credential!.header, option });
+}
+
+/** Sends a call; a call of one of the contract's operations is noted in the coverage map. */
+export async function send(context: VerifyContext, op: ContractOperation, call: Call, credential: Credential | undefined): Promise<HttpAnswer> {
+  const answer = await context.sender.send(buildRequest(context.options.baseUrl, op, call, credential));
+  if (context.operations.includes(op)) context.coverage.note(op, call, answer.kind === "answer" ? answer.status : undefined);
+  return answer;
+}
+
+export interface Checked {
+  verdict: Verdict;
+  status?: number;
+  body?: unknown;
+  /** The request as a `curl` line. */
+  repro: string;
+}
+
+/** Sends a call, judges the answer, records the check (with its reproduction when it failed); returns what came back. */
+export async function checkCall(
+  context: VerifyContext,
+  suite: string,
+  name: string,
+  op: ContractOperation,
+  call: Call,
+  credential: Credential | undefined,
+  expectation: Expectation,
+  { note }: { note?: (status: number | undefined) => string | undefined } = {},
+): Promise<Checked> {
+  const answer = await send(context, op, call, credential);
+  const judged = judge(context, op, answer, expectation);
+  // A note says what a failure with this status means (a state check failing as a server that keeps nothing does).
+  const said = judged.status === "failed" ? note?.(answer.kind === "answer" ? answer.status : undefined) : undefined;
+  const verdict = said !== undefined ? { ...judged, detail: `${judged.detail}; ${said}` } : judged;
+  const repro = reproduction(context, buildRequest(context.options.baseUrl, op, call, credential), credential);
+  context.record({
+    suite,
+    name,
+    status: verdict.status,
+    ...(verdict.detail === undefined ? {} : { detail: verdict.detail }),
+    operationId: op.operationId,
+    ms: Math.round(answer.ms),
+    ...(verdict.status === "failed" ? { repro } : {}),
+  });
+  return { verdict, repro, ...(answer.kind === "answer" ? { status: answer.status, body: verdict.body } : {}) };
+}
+
+export function skipCheck(context: VerifyContext, suite: string, name: string, op: ContractOperation, reason: string): void {
+  context.record({ suite, name, status: "skipped", detail: reason, operationId: op.operationId, ms: 0 });
+}
