@@ -150,3 +150,76 @@ describe.concurrent("npm run verify against a server wrong in one thing", () => 
     expect(run.code).toBe(1);
   });
 });
+
+/** A proxy answer of the mock's error shape. */
+const error = (status: number, code: string, message: string) => ({ status, body: JSON.stringify({ code, message }) });
+
+describe.concurrent("npm run verify's coverage, generated and state checks against a server wrong in one thing", () => {
+  it("names a limit refused and a value just past it accepted (size=100 answered 422, size=101 answered 200)", async () => {
+    const run = await verifyBehind(
+      async (x, upstream) => {
+        const size = new URL(x.target, "http://proxy").searchParams.get("size");
+        if (x.pathname === "/v3/orders" && size === "100") return error(422, "invalid_request", "size must be at most 99.");
+        if (x.pathname.endsWith("/markers") && size === "101") return { status: 200, body: (await upstream("GET", x.target.replace("size=101", "size=100"))).body };
+        return undefined;
+      },
+      { args: ["--cases", "0", "--only", "listOrders", "--only", "listLabTestMarkers"] },
+    );
+    expect(failures(run).sort()).toEqual([
+      "coverage listLabTestMarkers: query size=101 (one above its maximum): listLabTestMarkers answered 200 to an invalid call; expected a 4xx it declares",
+      "coverage listOrders: query size=100 (its maximum): listOrders answered 422 invalid_request: size must be at most 99. to a request the contract accepts",
+    ]);
+    // Each failure comes with the request that shows it.
+    const refused = run.report!.checks.find((check) => check.status === "failed" && check.operationId === "listOrders")!;
+    expect(refused.repro).toMatch(/^curl -sS -i -X GET '.*\/v3\/orders\?size=100' -H 'accept: application\/json' -H "x-svc-api-key: \$SVC_API_KEY"$/);
+    expect(run.stdout).toContain(`    reproduce: ${refused.repro}`);
+    expect(run.code).toBe(1);
+  });
+
+  it("names an optional filter the valid call leaves out that makes the server fail", async () => {
+    const run = await verifyBehind((x) => (x.pathname === "/v2/link/bulk_op" && new URL(x.target, "http://proxy").searchParams.has("provider") ? error(500, "internal_error", "provider index missing") : undefined), {
+      args: ["--cases", "0", "--only", "listBulkOps"],
+    });
+    const failed = failures(run);
+    expect(failed).toContain('coverage listBulkOps: query provider="oura" (a listed value): listBulkOps answered 500 internal_error: provider index missing');
+    // The collection pass's filter checks meet it too; nothing else of the operation fails.
+    for (const line of failed) expect(line).toMatch(/^(coverage listBulkOps: query provider=|collection listBulkOps: provider=).*answered 500 internal_error: provider index missing/);
+  });
+
+  it("shrinks a failure on non-ASCII text to the smallest request, printed as curl, and replays it from its seed", async () => {
+    // A server whose storage takes only ASCII in a webhook endpoint's description.
+    const alter = (x: { method: string; pathname: string; body: string }) =>
+      x.method === "POST" && /\/webhooks$/.test(x.pathname) && /"description":"[^"]*[^\x00-\x7f]/.test(x.body) ? error(500, "internal_error", "could not store the endpoint") : undefined;
+    const args = ["--cases", "30", "--seed", "7", "--only", "createWebhookEndpoint"];
+    const [run, again] = await Promise.all([verifyBehind(alter, { args }), verifyBehind(alter, { args })]);
+    const generated = run.report!.checks.filter((check) => check.suite === "generated" && check.status === "failed");
+    expect(generated.map((check) => check.name)).toEqual(["createWebhookEndpoint: generated valid calls are accepted"]);
+    const [failure] = generated;
+    // The smallest case: one field changed from the valid call, one character long, the first non-ASCII one tried.
+    expect(failure!.detail).toMatch(/^createWebhookEndpoint answered 500 internal_error: could not store the endpoint; smallest failing case \(after \d+ shrinks\): body description="é"; replay with --seed 7 --only createWebhookEndpoint$/);
+    expect(failure!.repro).toMatch(/^curl -sS -i -X POST '.*\/v2\/management\/teams\/[0-9a-f-]+\/webhooks' .*-H "x-management-key: \$SVC_MANAGEMENT_KEY" --data-raw '\{.*"description":"é".*\}'$/);
+    // The same seed finds the same smallest case.
+    expect(again.report!.checks.find((check) => check.suite === "generated" && check.status === "failed")?.detail).toBe(failure!.detail);
+  });
+
+  it("names a created resource that cannot be read, and a deleted key that still works", async () => {
+    let providers = "";
+    const run = await verifyBehind(
+      (x) => {
+        if (x.pathname === "/v2/providers" && x.status === 200) providers = x.answer;
+        if (x.method === "GET" && /^\/v2\/management\/teams\/[^/]+$/.test(x.pathname) && x.status === 200) return error(404, "not_found", "No such team.");
+        // The deleted key is still taken: the call made with it answers as before.
+        if (x.pathname === "/v2/providers" && x.status === 401 && x.headers["x-svc-api-key"]?.startsWith("sk_test_mock_")) return { status: 200, body: providers };
+        return undefined;
+      },
+      { args: ["--cases", "0", "--only", "getTeam", "--only", "deleteTeamApiKey"] },
+    );
+    expect(failures(run)).toEqual(
+      expect.arrayContaining([
+        "state createTeam → getTeam: answers: getTeam answered 404 not_found: No such team.; expected 200; this check needs a server that keeps state (the package's mock does with --stateful)",
+        "state deleteTeamApiKey → listProviders: a call made with the deleted credential is refused: listProviders answered 200; expected 401; this check needs a server that keeps state (the package's mock does with --stateful)",
+      ]),
+    );
+    expect(failures(run).filter((line) => line.startsWith("state "))).toHaveLength(2);
+  });
+});
