@@ -41,6 +41,7 @@ const BREAKERS: Record<string, (doc: Doc) => void> = {
   "svc-valid-call-sends-body": (doc) => delete create(doc)["x-svc-valid-call"].body_example,
   "svc-mock-branches-form": (doc) => (create(doc)["x-svc-mock-branches"][0].when.in = "header"),
   "svc-collection-marks": (doc) => delete list(doc)["x-svc-paging"],
+  "svc-link-credential-form": (doc) => (create(doc).responses["200"].links.readThing["x-svc-credential"] = "kind"),
   // Visit holds health data only through the patient it references.
   "svc-data-marked": (doc) => (schema(doc, "Visit").properties.notes = { type: "string" }),
 };
