@@ -8,6 +8,7 @@ import { mockFigures, startupFigures } from "./mock.ts";
 import { referenceFigures } from "./reference.ts";
 import { reviewFigures } from "./review.ts";
 import { statefulFigures } from "./stateful.ts";
+import { verifyFigures } from "./verify.ts";
 
 const outDir = path.join(repoRoot, ".tmp", "bench");
 const latest = path.join(outDir, "latest.json");
@@ -21,7 +22,7 @@ function row(figure: Figure, previous: Figure | undefined): string {
 }
 
 const previous = JSON.parse(await readFile(latest, "utf8").catch(() => "{}")) as { figures?: Figure[] };
-// `npm run bench -- --only mock` (or client, startup, stateful, review, reference) runs one group; startup is also in mock.
+// `npm run bench -- --only mock` (or client, startup, stateful, verify, review, reference) runs one group; startup is also in mock.
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const figures: Figure[] = [];
 const runs = (group: string) => values.only === undefined || values.only === group;
@@ -29,6 +30,7 @@ if (runs("client")) figures.push(...(await clientFigures()));
 if (values.only === "startup") figures.push(...(await startupFigures((line) => console.error(`  ${line}`))));
 if (runs("mock")) figures.push(...(await mockFigures((line) => console.error(`  ${line}`))));
 if (runs("stateful")) figures.push(...(await statefulFigures((line) => console.error(`  ${line}`))));
+if (runs("verify")) figures.push(...(await verifyFigures((line) => console.error(`  ${line}`))));
 if (runs("review")) figures.push(...(await reviewFigures((line) => console.error(`  ${line}`))));
 if (runs("reference")) figures.push(...(await referenceFigures((line) => console.error(`  ${line}`))));
 console.log("| figure | value | baseline (same run) | ratio | target |\n|---|---|---|---|---|");

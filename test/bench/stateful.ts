@@ -1,6 +1,6 @@
 // Measures the stateful mock as users run it (`npm start -- --stateful`, a new process, autocannon on 127.0.0.1) beside
 // the stateless mock launched the same way in the same run: reads after writes, writes, memory with 10,000 users in 10
-// teams beside an empty start, and `npm run verify` against it beside verify's own floor.
+// teams beside an empty start (verify against it: verify.ts).
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
@@ -22,7 +22,7 @@ interface Mock {
   port: number;
 }
 
-async function launch(args: string[]): Promise<Mock> {
+export async function launch(args: string[]): Promise<Mock> {
   const port = await freePort();
   const child = spawn("npm", ["start", "--silent", "--", "--port", String(port), ...args], { cwd: repoRoot, env: toolEnv, stdio: "ignore", detached: true });
   const url = `http://127.0.0.1:${port}`;
@@ -36,7 +36,7 @@ async function launch(args: string[]): Promise<Mock> {
   }
 }
 
-function stop(mock: Mock): void {
+export function stop(mock: Mock): void {
   try {
     process.kill(-mock.child.pid!, "SIGTERM");
   } catch {
@@ -123,20 +123,6 @@ export async function statefulFigures(log: (line: string) => void = () => {}): P
     stop(fresh);
   }
 
-  // npm run verify against the stateful mock, beside its floor: verify with one operation and no workflows.
-  const target = await launch(["--stateful"]);
-  try {
-    const time = async (args: string[]) => {
-      const started = performance.now();
-      await run("npm", ["run", "--silent", "verify", "--", "--base-url", target.url, ...args], { cwd: repoRoot, env: toolEnv, maxBuffer: 1 << 26 });
-      return performance.now() - started;
-    };
-    const whole = await time([]);
-    const floor = await time(["--skip-workflows", "--only", "listLabs"]);
-    log(`npm run verify: ${(whole / 1000).toFixed(1)} s, floor ${(floor / 1000).toFixed(1)} s`);
-    figures.push({ name: "npm run verify against the stateful mock", value: whole, unit: "ms", baseline: { name: "verify of one operation, no workflows", value: floor }, ratio: whole / floor, target: "value <= 30000 ms" });
-  } finally {
-    stop(target);
-  }
   return figures;
 }
+

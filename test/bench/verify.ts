@@ -1,0 +1,86 @@
+// `npm run verify` against the stateful mock as users run both (npm start -- --stateful, npm run verify, new processes):
+// a default run's time beside verify of one operation, the requests it sends of its own (target: at least 2,000 in at
+// most 60 s), and its requests a second beside the mock's throughput for the same requests replayed 8 at a time.
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { repoRoot } from "../../scripts/build/lib/paths.ts";
+import { toolEnv } from "../../scripts/build/lib/tools.ts";
+import type { Report } from "../../src/verify/report.ts";
+import { startAlteringProxy } from "../support/altering-proxy.ts";
+import type { Figure } from "./client.ts";
+import { launch, stop } from "./stateful.ts";
+
+const run = promisify(execFile);
+
+export async function verifyFigures(log: (line: string) => void = () => {}): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const target = await launch(["--stateful"]);
+  const reportDir = await mkdtemp(path.join(os.tmpdir(), "bench-verify-"));
+  try {
+    const time = async (args: string[]) => {
+      const started = performance.now();
+      await run("npm", ["run", "--silent", "verify", "--", "--base-url", target.url, "--report-dir", reportDir, ...args], { cwd: repoRoot, env: toolEnv, maxBuffer: 1 << 26 });
+      return performance.now() - started;
+    };
+    const whole = await time([]);
+    const report = JSON.parse(await readFile(path.join(reportDir, "verify-report.json"), "utf8")) as Report;
+    const floor = await time(["--skip-workflows", "--only", "listLabs"]);
+    const floorReport = JSON.parse(await readFile(path.join(reportDir, "verify-report.json"), "utf8")) as Report;
+    log(`npm run verify: ${(whole / 1000).toFixed(1)} s (${report.requests} requests of its own, the workflows' besides), floor ${(floor / 1000).toFixed(1)} s`);
+    figures.push({ name: "npm run verify against the stateful mock", value: whole, unit: "ms", baseline: { name: "verify of one operation, no workflows", value: floor }, ratio: whole / floor, target: "value <= 60000 ms" });
+    figures.push({ name: "npm run verify: requests of its own in a default run", value: report.requests, unit: "requests", baseline: { name: "verify of one operation, no workflows", value: floorReport.requests }, ratio: report.requests / floorReport.requests, target: "value >= 2000" });
+
+    const recorded = await recordVerifyRequests(target.url, reportDir);
+    const verifyRate = recorded.length / (recorded.ms / 1000);
+    const replayRate = await replay(target.url, recorded.requests, 8);
+    log(`verify's pass without workflows: ${recorded.length} requests at ${verifyRate.toFixed(0)} req/s; the same requests replayed 8 at a time: ${replayRate.toFixed(0)} req/s`);
+    figures.push({ name: "npm run verify (no workflows): requests a second", value: verifyRate, unit: "req/s", baseline: { name: "the mock answering the same requests, 8 at a time", value: replayRate }, ratio: verifyRate / replayRate });
+  } finally {
+    stop(target);
+    await rm(reportDir, { recursive: true, force: true });
+  }
+  return figures;
+}
+
+interface Recorded {
+  method: string;
+  target: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** verify's own requests (no workflows), recorded by a pass-through proxy; then the same run straight to the mock, timed by its report. */
+async function recordVerifyRequests(url: string, reportDir: string): Promise<{ requests: Recorded[]; length: number; ms: number }> {
+  const requests: Recorded[] = [];
+  const proxy = await startAlteringProxy(url, (exchange) => {
+    requests.push({ method: exchange.method, target: exchange.target, headers: exchange.headers, body: exchange.body });
+    return undefined;
+  });
+  try {
+    await run("npm", ["run", "--silent", "verify", "--", "--base-url", proxy.url, "--report-dir", reportDir, "--skip-workflows", "--seed", "1"], { cwd: repoRoot, env: toolEnv, maxBuffer: 1 << 26 });
+  } finally {
+    await proxy.close();
+  }
+  await run("npm", ["run", "--silent", "verify", "--", "--base-url", url, "--report-dir", reportDir, "--skip-workflows", "--seed", "1"], { cwd: repoRoot, env: toolEnv, maxBuffer: 1 << 26 });
+  const report = JSON.parse(await readFile(path.join(reportDir, "verify-report.json"), "utf8")) as Report;
+  // The run's own time (its report's), without the start of its process: what its requests took.
+  return { requests, length: report.requests, ms: report.durationMs };
+}
+
+/** Sends the requests again, `connections` at a time, and gives the rate they were answered at. */
+async function replay(url: string, requests: Recorded[], connections: number): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < requests.length) {
+      const request = requests[next++]!;
+      const response = await fetch(`${url}${request.target}`, { method: request.method, headers: request.headers, ...(request.body === "" ? {} : { body: request.body }) });
+      await response.arrayBuffer();
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  return requests.length / ((performance.now() - started) / 1000);
+}
