@@ -110,7 +110,9 @@ export class Sender {
       const response = await fetch(request.url, {
         method: request.method,
         headers: request.headers,
-        ...(request.body === undefined ? {} : { body: request.body }),
+        // Bytes, not text: fetch would give a string body a Content-Type of its own (text/plain), and a request sent
+        // without one on purpose (the protocol pass's) must go without one.
+        ...(request.body === undefined ? {} : { body: new TextEncoder().encode(request.body) }),
         // A redirect is an answer of its own, judged against the contract, not followed.
         redirect: "manual",
         signal: AbortSignal.timeout(this.#timeoutMs),

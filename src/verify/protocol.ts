@@ -1,11 +1,11 @@
 // The protocol pass of `npm run verify`: a write method a documented path does not document (POST, PUT, PATCH, DELETE)
-// is refused with 405, its body the contract's error body, and an `Allow` header naming the path's own methods. HEAD,
-// OPTIONS, TRACE and CONNECT are never sent. Each probe is a write to a server that gets it wrong, so it needs
-// --allow-writes, like every write.
+// is refused with 405, its body the contract's error body, and an `Allow` header naming the path's own methods; a
+// body sent without the Content-Type it requires gets a declared 4xx. HEAD, OPTIONS, TRACE and CONNECT are never
+// sent. Each probe is a write to a server that gets it wrong, so it needs --allow-writes, like every write.
 import type { ContractOperation } from "../contract/operations.ts";
 import { createRouter } from "../contract/router.ts";
-import { callPath, WRITE_METHODS } from "./calls.ts";
-import { credentialOf, send, skipReason, type VerifyContext } from "./context.ts";
+import { buildRequest, callPath, WRITE_METHODS } from "./calls.ts";
+import { credentialOf, ownCredential, reproduction, send, skipReason, type VerifyContext } from "./context.ts";
 import { judge } from "./judge.ts";
 
 /** Methods an `Allow` may name beyond the documented ones without being wrong: HEAD goes with GET, OPTIONS with CORS. */
@@ -54,5 +54,39 @@ export async function runProtocolPass(context: VerifyContext): Promise<void> {
       // About a path, not one of its operations: the check names no operation.
       context.record({ suite: "protocol", name, status: failed ? "failed" : "passed", ...(failed ? { detail } : {}), ms: Math.round(answer.ms) });
     }
+  }
+}
+
+/**
+ * A request header the contract requires, left out: a body sent without its Content-Type must get a declared 4xx
+ * (the credential's own header is the credential checks'). Each is a write to a server that takes it.
+ */
+export async function runRequiredHeaderChecks(context: VerifyContext, selected: ContractOperation[]): Promise<void> {
+  for (const op of selected) {
+    const call = context.fixtures.apply(op, context.validCalls[op.operationId]!);
+    if (call.body === undefined) continue;
+    const name = `${op.operationId}: a body without Content-Type gets a declared 4xx`;
+    const reason = skipReason(context, op, context.credentials.optionOf(op));
+    if (reason !== undefined) {
+      context.record({ suite: "protocol", name, status: "skipped", detail: reason, operationId: op.operationId, ms: 0 });
+      continue;
+    }
+    const credential = ownCredential(context, op);
+    const request = buildRequest(context.options.baseUrl, op, call, credential);
+    delete request.headers["content-type"];
+    const answer = await context.sender.send(request);
+    const verdict = judge(context, op, answer, { kind: "invalid" });
+    const failed = verdict.status === "failed";
+    context.record({
+      suite: "protocol",
+      name,
+      status: verdict.status,
+      ...(verdict.detail === undefined ? {} : { detail: verdict.detail.replace("to an invalid call", "to a body without Content-Type") }),
+      operationId: op.operationId,
+      ms: Math.round(answer.ms),
+      ...(failed ? { repro: reproduction(context, request, credential) } : {}),
+    });
+    // A create the server took anyway is deleted at the end, like any other.
+    if (answer.kind === "answer" && verdict.body !== undefined) context.fixtures.learn(op, call, answer.status, verdict.body, { extra: true });
   }
 }

@@ -18,7 +18,7 @@ import { Sender } from "./http.ts";
 import { planOperationPass, runRefusalChecks, runValidCalls } from "./operations.ts";
 import { CoverageMap } from "./coverage-map.ts";
 import { runCollectionPass } from "./collections.ts";
-import { runProtocolPass } from "./protocol.ts";
+import { runProtocolPass, runRequiredHeaderChecks } from "./protocol.ts";
 import { runCoveragePass } from "./coverage.ts";
 import { runGeneratedPass } from "./generated.ts";
 import { readVerifyOptions } from "./options.ts";
@@ -141,6 +141,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
       await runCoveragePass(context, plan.selected);
       await runGeneratedPass(context, plan.selected);
       await runCollectionPass(context);
+      await runRequiredHeaderChecks(context, plan.selected.filter((op) => context.fixtures.isRemove(op) === undefined));
       await runValidCalls(context, plan.removing);
       await runProtocolPass(context);
       await cleanUp(context);

@@ -202,6 +202,18 @@ describe.concurrent("npm run verify's coverage, generated and state checks again
     expect(again.report!.checks.find((check) => check.suite === "generated" && check.status === "failed")?.detail).toBe(failure!.detail);
   });
 
+  it("names a body taken without its Content-Type", async () => {
+    const run = await verifyBehind(
+      (x) =>
+        x.method === "POST" && x.pathname === "/v2/user" && x.status === 415
+          ? { status: 200, body: JSON.stringify({ user_id: "3f0c1d2e-8a4b-4c6d-9e8f-0a1b2c3d4e5f", client_user_id: "taken-anyway", created_on: "2026-11-24T10:00:00Z" }) }
+          : undefined,
+      { args: ["--cases", "0", "--only", "createUser"] },
+    );
+    expect(failures(run)).toEqual(["protocol createUser: a body without Content-Type gets a declared 4xx: createUser answered 200 to a body without Content-Type; expected a 4xx it declares"]);
+    expect(run.report!.checks.find((check) => check.status === "failed")!.repro).not.toContain("content-type");
+  });
+
   it("names a created resource that cannot be read, and a deleted key that still works", async () => {
     let providers = "";
     const run = await verifyBehind(
