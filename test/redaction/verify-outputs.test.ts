@@ -105,7 +105,7 @@ beforeAll(async () => {
   mock = await startMock({ port: 0, stateful: {}, log: (line) => mockLog.push(line) });
   reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-redaction-"));
   const out = { log: (line: string) => console.push(line), error: (line: string) => console.push(line) };
-  code = await runVerify(["--base-url", mock.url, "--har", "--cases", "4", "--report-dir", reportDir, "--api-key", API_KEY, "--management-key", MANAGEMENT_KEY], out);
+  code = await runVerify(["--base-url", mock.url, "--har", "--cases", "2", "--report-dir", reportDir, "--api-key", API_KEY, "--management-key", MANAGEMENT_KEY], out);
 });
 
 afterAll(async () => {
