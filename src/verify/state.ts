@@ -4,12 +4,11 @@
 // and its credential refused (401). Nothing here names an operation: the contract's links say it all.
 import { isDeepStrictEqual } from "node:util";
 import { isObject, type JsonObject } from "../contract/json.ts";
-import { deref, type ContractOperation } from "../contract/operations.ts";
+import { responseLinks, type ResponseLink } from "../contract/links.ts";
+import type { ContractOperation } from "../contract/operations.ts";
 import type { Call } from "./calls.ts";
 import { checkCall, ownCredential, skipCheck, skipReason, type VerifyContext } from "./context.ts";
 import type { Created } from "./fixtures.ts";
-
-export const CREDENTIAL_LINK = "x-svc-credential";
 
 /** What a failed state check adds: a server that keeps nothing fails them all, which says why. */
 const NEEDS_STATE = "this check needs a server that keeps state (the package's mock does with --stateful)";
@@ -20,23 +19,15 @@ interface Exchange {
   body: unknown;
 }
 
-interface Link {
-  name: string;
+interface Link extends ResponseLink {
   target: ContractOperation;
-  parameters: Record<string, unknown>;
-  credential?: string;
 }
 
 /** The links an operation's answer with this status declares, with their target operations. */
 function linksOf(context: VerifyContext, op: ContractOperation, status: number): Link[] {
-  const response = deref(context.document, op.responses[String(status)]);
-  const links = isObject(response) && isObject(response.links) ? response.links : {};
-  return Object.entries(links).flatMap(([name, raw]) => {
-    const link = deref(context.document, raw);
-    const target = isObject(link) ? context.operations.find((each) => each.operationId === link.operationId) : undefined;
-    if (!isObject(link) || target === undefined) return [];
-    const credential = link[CREDENTIAL_LINK];
-    return [{ name, target, parameters: isObject(link.parameters) ? link.parameters : {}, ...(typeof credential === "string" ? { credential } : {}) }];
+  return responseLinks(context.document, op, String(status)).flatMap((link) => {
+    const target = context.operations.find((each) => each.operationId === link.operationId);
+    return target === undefined ? [] : [{ ...link, target }];
   });
 }
 

@@ -5,6 +5,7 @@ import { Credentials } from "../../../src/contract/credentials.ts";
 import { isObject, type JsonObject } from "../../../src/contract/json.ts";
 import { deref, listOperations, type ContractOperation } from "../../../src/contract/operations.ts";
 import { collectionMarks } from "../../../src/contract/collections.ts";
+import { responseLinks } from "../../../src/contract/links.ts";
 import { operationRows } from "../generate-tables.ts";
 import { TRANSPORT_RESPONSES } from "../decorate.ts";
 import { BADGES } from "./badges.ts";
@@ -118,6 +119,23 @@ function pagingSection(document: JsonObject): string {
   );
 }
 
+/** Each link an answer declares (OpenAPI `links`): what a call leaves behind, and how to reach it next. */
+function linksSection(document: JsonObject): string {
+  const rows = listOperations(document).flatMap((op) =>
+    Object.keys(op.responses).flatMap((status) =>
+      responseLinks(document, op, status).map((link) => {
+        const credential = link.credential === undefined ? "" : ` (made with \`${link.credential.replace("$response.body#/", "")}\` as its credential)`;
+        return [`\`${op.operationId}\` \`${status}\``, `\`${link.operationId}\`${credential}`, firstSentence(link.description)];
+      }),
+    ),
+  );
+  return section(
+    "Links between operations",
+    "What a call makes is read, changed and deleted by other operations, and an answer says which with OpenAPI `links`: a created team is read by Get Team with the `id` its answer gave, and after Delete Team reading it is `404`; a created team API key is taken at once by any call made with it, and refused with `401` once deleted (`x-svc-credential` names the field that holds the credential). The stateful mock keeps these relations; `npm run verify` checks a server against each of them.",
+    table(["answer", "links to", "what it says"], rows),
+  );
+}
+
 function errorsSection(document: JsonObject): string {
   const schemas = (document.components as JsonObject).schemas as JsonObject;
   const fieldRows = (schemaName: string) => {
@@ -173,7 +191,7 @@ export function writeIntroduction(document: JsonObject): void {
   const reading = description.indexOf("## Reading this reference");
   const history = description.indexOf("## Service change history");
   if (reading < 0 || history < reading) throw new Error("reference: info.description needs '## Reading this reference' before '## Service change history'");
-  const before = [serversSection(document), credentialsSection(document), dataSection(document), pagingSection(document), errorsSection(document)].join("\n\n");
+  const before = [serversSection(document), credentialsSection(document), dataSection(document), pagingSection(document), linksSection(document), errorsSection(document)].join("\n\n");
   const after = [badgesSection(), eventsSection(document), mockSection(section)].join("\n\n");
   info.description = `${description.slice(0, reading)}${before}\n\n${description.slice(reading, history)}${after}\n\n${description.slice(history)}`;
 }
