@@ -202,6 +202,15 @@ describe.concurrent("npm run verify's coverage, generated and state checks again
     expect(again.report!.checks.find((check) => check.suite === "generated" && check.status === "failed")?.detail).toBe(failure!.detail);
   });
 
+  it("reports a 413 that names the server's size limit as that limit, not as a failure", async () => {
+    const run = await verifyBehind((x) => (x.method === "POST" && x.pathname === "/v2/management/teams" && Buffer.byteLength(x.body) > 100 ? error(413, "payload_too_large", "The body is over this server's limit of 100 bytes.") : undefined), {
+      args: ["--cases", "20", "--seed", "3", "--only", "createTeam"],
+    });
+    expect(failures(run)).toEqual([]);
+    const limit = run.report!.checks.find((check) => check.name === "createTeam: the server's size limit");
+    expect(limit).toMatchObject({ suite: "generated", status: "skipped", detail: "answered 413 to a generated body, naming its limit of 100 bytes: a limit of the server, not a failure" });
+  });
+
   it("names a body taken without its Content-Type", async () => {
     const run = await verifyBehind(
       (x) =>
