@@ -3,10 +3,11 @@
 // optional input left out and sent, and every request example the contract has beyond the valid call's. A value the
 // validator does not confirm on its side of the edge is not sent, so a right server passes every check.
 import { deref, type ContractOperation } from "../contract/operations.ts";
-import { isObject, type JsonObject } from "../contract/json.ts";
+import { isObject } from "../contract/json.ts";
 import { VALID_CALL } from "../contract/valid-calls.ts";
 import { requestInput, type Call } from "./calls.ts";
 import { boundaryValues, someValue } from "./boundaries.ts";
+import { inputsOf, inputValue, setInput, type Input } from "./inputs.ts";
 import { checkCall, ownCredential, skipCheck, skipReason, spentBudget, type VerifyContext } from "./context.ts";
 
 interface Variant {
@@ -23,41 +24,10 @@ export function describeValue(value: unknown): string {
   return JSON.stringify(value);
 }
 
-interface Input {
-  location: "path" | "query" | "body";
-  name: string;
-  schema: unknown;
-  required: boolean;
-}
-
-/** The inputs the pass varies: path and query parameters, and the top-level fields of a JSON body with properties. */
-function inputsOf(document: JsonObject, op: ContractOperation): Input[] {
-  const inputs: Input[] = op.parameters
-    .filter((p) => p.in === "path" || p.in === "query")
-    .map((p) => ({ location: p.in as "path" | "query", name: String(p.name), schema: p.schema, required: p.required === true }));
-  const media = isObject(op.requestBody?.content) ? op.requestBody.content["application/json"] : undefined;
-  const schema = isObject(media) ? deref(document, media.schema) : undefined;
-  if (isObject(schema) && isObject(schema.properties)) {
-    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-    for (const [name, property] of Object.entries(schema.properties)) inputs.push({ location: "body", name, schema: property, required: required.has(name) });
-  }
-  return inputs;
-}
-
-function read(call: Call, input: Input): unknown {
-  if (input.location === "body") return isObject(call.body) ? call.body[input.name] : undefined;
-  return call[input.location][input.name];
-}
-
 /** A copy of the call with one input set (or left out, for `undefined`). */
 function withInput(call: Call, input: Input, value: unknown): Call {
   const changed: Call = structuredClone(call);
-  if (input.location === "body") {
-    if (!isObject(changed.body)) return changed;
-    if (value === undefined) delete changed.body[input.name];
-    else changed.body[input.name] = value;
-  } else if (value === undefined) delete changed[input.location][input.name];
-  else changed[input.location][input.name] = input.location === "path" ? String(value) : value;
+  setInput(changed, input, value);
   return changed;
 }
 
@@ -80,8 +50,8 @@ function otherExamples(context: VerifyContext, op: ContractOperation, base: Call
 export function coverageVariants(context: VerifyContext, op: ContractOperation, base: Call): Variant[] {
   const variants: Variant[] = [];
   for (const input of inputsOf(context.document, op)) {
-    const current = read(base, input);
-    const label = `${input.location} ${input.name}`;
+    const current = inputValue(base, input);
+    const label = input.key;
     for (const boundary of boundaryValues(context.document, input.schema, current)) {
       if (boundary.valid && JSON.stringify(boundary.value) === JSON.stringify(current)) continue;
       variants.push({ what: `${label}=${describeValue(boundary.value)} (${boundary.label})`, call: withInput(base, input, boundary.value), valid: boundary.valid });

@@ -11,40 +11,14 @@ import { buildRequest, requestInput, type Call } from "./calls.ts";
 import { breakingArbitrary, validArbitrary } from "./arbitraries.ts";
 import { ownCredential, reproduction, send, skipCheck, skipReason, spentBudget, type VerifyContext } from "./context.ts";
 import { describeValue } from "./coverage.ts";
+import { inputsOf, inputValue, setInput, type Input } from "./inputs.ts";
 import { judge, type Expectation, type Verdict } from "./judge.ts";
 
 /** An input left as the valid call has it (what shrinking goes back to), and an optional one left out. */
 const KEEP = Symbol("keep");
 const ABSENT = Symbol("absent");
 
-interface Input {
-  /** `query size`, `body name`: the key of a case's overrides, and how a check names it. */
-  key: string;
-  location: "path" | "query" | "body";
-  name: string;
-  schema: unknown;
-  required: boolean;
-}
-
 type Overrides = Record<string, unknown>;
-
-function inputsOf(document: JsonObject, op: ContractOperation): Input[] {
-  const inputs: Input[] = op.parameters
-    .filter((p) => p.in === "path" || p.in === "query")
-    .map((p) => ({ key: `${String(p.in)} ${String(p.name)}`, location: p.in as "path" | "query", name: String(p.name), schema: p.schema, required: p.required === true }));
-  const media = isObject(op.requestBody?.content) ? op.requestBody.content["application/json"] : undefined;
-  const schema = isObject(media) ? deref(document, media.schema) : undefined;
-  if (isObject(schema) && isObject(schema.properties)) {
-    const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-    for (const [name, property] of Object.entries(schema.properties)) inputs.push({ key: `body ${name}`, location: "body", name, schema: property, required: required.has(name) });
-  }
-  return inputs;
-}
-
-function baseValue(call: Call, input: Input): unknown {
-  if (input.location === "body") return isObject(call.body) ? call.body[input.name] : undefined;
-  return call[input.location][input.name];
-}
 
 /** The valid call with a case's overrides in place. */
 function applyOverrides(base: Call, inputs: Input[], overrides: Overrides): Call {
@@ -52,12 +26,7 @@ function applyOverrides(base: Call, inputs: Input[], overrides: Overrides): Call
   for (const input of inputs) {
     if (!(input.key in overrides) || overrides[input.key] === KEEP) continue;
     const value = overrides[input.key];
-    if (input.location === "body") {
-      if (!isObject(call.body)) continue;
-      if (value === ABSENT) delete call.body[input.name];
-      else call.body[input.name] = value;
-    } else if (value === ABSENT) delete call[input.location][input.name];
-    else call[input.location][input.name] = input.location === "path" ? String(value) : value;
+    setInput(call, input, value === ABSENT ? undefined : value);
   }
   return call;
 }
@@ -174,7 +143,7 @@ export async function runGeneratedPass(context: VerifyContext, selected: Contrac
     // A path's ids stay the run's (another id only finds nothing there); an enumerated path parameter is varied.
     const inputs = inputsOf(context.document, op).filter((input) => input.location !== "path" || isEnumerated(context.document, input.schema));
     const varied = inputs.flatMap((input) => {
-      const made = validArbitrary(context.document, input.schema, baseValue(base, input));
+      const made = validArbitrary(context.document, input.schema, inputValue(base, input));
       if (made === undefined) return [];
       // Optional inputs are also left out; KEEP, the valid call's value, is where shrinking ends.
       const value = input.required || input.location === "path" ? made : fc.oneof(made, fc.constant(ABSENT));
