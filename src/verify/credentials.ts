@@ -3,8 +3,6 @@
 import type { ContractOperation } from "../contract/operations.ts";
 import type { JsonObject } from "../contract/json.ts";
 import { Credentials as CredentialTable, CREDENTIAL_SOURCES, type CredentialOption } from "../contract/credentials.ts";
-import type { Credential } from "./calls.ts";
-import type { Credentials } from "./options.ts";
 
 export type { CredentialOption };
 
@@ -46,13 +44,5 @@ export class CredentialMap {
   optionOfHeader(header: string): CredentialOption | undefined {
     const wanted = header.toLowerCase();
     return [...this.#headers].find(([, name]) => name.toLowerCase() === wanted)?.[0];
-  }
-
-  /** The operation's own credential with its value, or the option it lacks. */
-  credentialFor(op: ContractOperation, values: Credentials): { credential?: Credential; missing?: CredentialOption } {
-    const option = this.optionOf(op);
-    if (option === undefined) return {};
-    const value = values[option];
-    return value === undefined ? { missing: option } : { credential: { header: this.header(option), value } };
   }
 }

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Check } from "../../src/verify/checks.ts";
-import { checkLine, junitXml, summarize, summaryLine, writeReports, type Report } from "../../src/verify/report.ts";
+import { checkLine, junitXml, progressLine, summarize, summaryLine, writeReports, type Report } from "../../src/verify/report.ts";
 import { reportHtml } from "../../src/verify/report-html.ts";
 import { parseXml } from "../support/xml.ts";
 
@@ -118,6 +118,11 @@ describe("verify's HTML report", () => {
     expect(html).toMatch(/aria-label="14%"><span style="width:14%"><\/span><\/span> 1 of 7/);
     expect(html).toContain(`<span class="chip undeclared">undeclared: 500</span>`);
     expect(html).toContain("not sent: query page");
+  });
+
+  it("says how far a run is in one line, for a terminal to rewrite", () => {
+    expect(progressLine(checks, 1234, 5600)).toBe("verify: 2 passed, 1 failed, 1 skipped, 1234 requests, 6 s — workflow users");
+    expect(progressLine([], 1, 0)).toBe("verify: 0 passed, 0 failed, 0 skipped, 1 requests, 0 s");
   });
 
   it("ends the console's summary with the requests and the time", () => {
