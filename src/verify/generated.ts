@@ -107,7 +107,7 @@ async function runProperty(context: VerifyContext, op: ContractOperation, base: 
   return { result, outcome };
 }
 
-function record(context: VerifyContext, op: ContractOperation, what: string, seed: number, run: Awaited<ReturnType<typeof runProperty>>): void {
+function record(context: VerifyContext, op: ContractOperation, what: string, run: Awaited<ReturnType<typeof runProperty>>): void {
   const { result, outcome } = run;
   const name = `${op.operationId}: ${what}`;
   const base = { suite: "generated", operationId: op.operationId, ms: 0 };
@@ -130,7 +130,7 @@ function record(context: VerifyContext, op: ContractOperation, what: string, see
   const ran = result.numRuns;
   const stopped = result.interrupted ? `; stopped by the time budget after ${ran} cases` : "";
   if (ran === 0) context.record({ ...base, name, status: "skipped", detail: `no case the contract confirms could be made (${result.numSkips} discarded)${stopped}` });
-  else context.record({ ...base, name: `${name} (${ran} cases, seed ${seed})`, status: "passed", ...(stopped === "" ? {} : { detail: stopped.slice(2) }) });
+  else context.record({ ...base, name: `${name} (${ran} cases)`, status: "passed", ...(stopped === "" ? {} : { detail: stopped.slice(2) }) });
 }
 
 /** Runs the pass over the selected operations but the deletes, with --cases valid cases and half as many invalid ones each. */
@@ -161,7 +161,7 @@ export async function runGeneratedPass(context: VerifyContext, selected: Contrac
       if (spentBudget(context, "generated")) return;
       const valid = fc.record(Object.fromEntries(varied)) as fc.Arbitrary<Overrides>;
       const run = await runProperty(context, op, base, inputs, valid, cases, seed, { kind: "success", accepted: true });
-      record(context, op, "generated valid calls are accepted", seed, run);
+      record(context, op, "generated valid calls are accepted", run);
     }
     if (breakable.length > 0) {
       if (spentBudget(context, "generated")) return;
@@ -169,7 +169,7 @@ export async function runGeneratedPass(context: VerifyContext, selected: Contrac
         .constantFrom(...breakable)
         .chain((input) => (input.required && input.location === "body" ? fc.oneof(fc.constant<unknown>(ABSENT), breakingArbitrary(context.document, input.schema)) : breakingArbitrary(context.document, input.schema)).map((value): Overrides => ({ [input.key]: value })));
       const run = await runProperty(context, op, base, inputs, broken, Math.ceil(cases / 2), seed + 1, { kind: "invalid" });
-      record(context, op, "generated invalid calls get a declared 4xx", seed + 1, run);
+      record(context, op, "generated invalid calls get a declared 4xx", run);
     }
   }
 }

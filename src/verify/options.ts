@@ -10,9 +10,12 @@ export const USAGE = `Usage: npx svc-health-verify --base-url <url> [options]
        (in the contract's repository: npm run verify -- --base-url <url> [options])
 
 Checks a running server against the contract the package ships (generated/openapi.json): every operation's valid
-call, credential refusals, invalid calls, then the document's workflows (generated/workflows/, run by
+call and what it left behind (the contract's links: read back, gone after a delete), credential refusals, invalid
+calls, every input at its edges and just past them, generated calls (seeded, each failure shrunk to the smallest),
+paged lists and filters, undocumented methods, then the document's workflows (generated/workflows/, run by
 redocly respect: the optional peer dependency @redocly/cli; without it they are skipped, naming the install line);
-cleans up what it created.
+cleans up what it created. Each failed request is printed with a curl line that reproduces it; the reports are
+verify-report.json, verify-junit.xml and verify-report.html.
 
   --base-url <url>          the server, e.g. http://127.0.0.1:4010 (required)
   --api-key <key>           the team API key (required unless the server is on 127.0.0.1, localhost or [::1])
@@ -31,7 +34,7 @@ cleans up what it created.
                             skipped, saying so, and the cleanup still runs
   --only <operationId>      check only this operation (repeatable; no workflows); what it needs is still
                             created first
-  --report-dir <dir>        where verify-report.json and verify-junit.xml go (default test-output/verify)
+  --report-dir <dir>        where the three reports go (default test-output/verify)
   --har                     the workflows' requests and answers as HAR files, in the report folder's har/
   --show-data               write health data and secrets as they came instead of [phi removed] and
                             [secret removed] (refused unless the server is on a loopback address)

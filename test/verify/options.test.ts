@@ -2,7 +2,7 @@
 // says what is wrong with a command line it cannot run.
 import { describe, expect, it } from "vitest";
 import { CREDENTIAL_PLACEHOLDERS } from "../../src/contract/credentials.ts";
-import { readVerifyOptions, REMOTE_RATE, type VerifyOptions } from "../../src/verify/options.ts";
+import { DEFAULT_CASES, DEFAULT_TIME_BUDGET_S, readVerifyOptions, REMOTE_RATE, type VerifyOptions } from "../../src/verify/options.ts";
 
 function options(...argv: string[]): VerifyOptions {
   const read = readVerifyOptions(argv, {});
@@ -32,6 +32,16 @@ describe("npm run verify's options", () => {
     expect(read.credentials.managementKey).toBeUndefined();
     expect(options("--base-url", "https://staging.example", "--api-key", "k", "--allow-writes", "--rate", "2.5")).toMatchObject({ allowWrites: true, rate: 2.5 });
     expect(readVerifyOptions(["--base-url", "http://127.0.0.1:4010"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" })).toEqual({ error: expect.stringContaining("--api-key") });
+  });
+
+  it("bounds the generated pass by cases and the checks by time, from a seed it picks or is given", () => {
+    const defaults = options("--base-url", "http://127.0.0.1:1");
+    expect(defaults).toMatchObject({ cases: DEFAULT_CASES, timeBudgetMs: DEFAULT_TIME_BUDGET_S * 1000 });
+    expect(Number.isInteger(defaults.seed)).toBe(true);
+    expect(options("--base-url", "http://127.0.0.1:1", "--cases", "0", "--seed=-7", "--time-budget", "2.5")).toMatchObject({ cases: 0, seed: -7, timeBudgetMs: 2500 });
+    expect(error("--base-url", "http://127.0.0.1:1", "--cases=-1")).toBe("--cases -1 is not a whole number of cases (0 or more)");
+    expect(error("--base-url", "http://127.0.0.1:1", "--seed", "abc")).toBe("--seed abc is not a whole number");
+    expect(error("--base-url", "http://127.0.0.1:1", "--time-budget", "0")).toBe("--time-budget 0 is not a positive number of seconds");
   });
 
   it("leaves the workflows out with --only, which asks for some operations' checks", () => {
