@@ -17,9 +17,22 @@ const LONGEST_FREE = 40;
 const MOST_ITEMS = 4;
 const MAX_DEPTH = 3;
 
-function textArbitrary(schema: JsonObject): fc.Arbitrary<string> {
-  const minLength = typeof schema.minLength === "number" ? schema.minLength : 0;
+/**
+ * The shortest text made for a field the contract marks as health data or a secret: verify's outputs remove every such
+ * value they meet from free text (src/contract/redact.ts), and a short one ("call") would cut words out of the
+ * outputs' own sentences.
+ */
+const SHORTEST_MARKED = 8;
+
+function isMarked(raw: unknown, schema: JsonObject): boolean {
+  const mark = (isObject(raw) ? raw["x-svc-data"] : undefined) ?? schema["x-svc-data"];
+  return mark === "phi" || mark === "secret";
+}
+
+function textArbitrary(schema: JsonObject, marked: boolean): fc.Arbitrary<string> {
   const limit = typeof schema.maxLength === "number" ? schema.maxLength : undefined;
+  const declaredMin = typeof schema.minLength === "number" ? schema.minLength : 0;
+  const minLength = marked ? Math.max(declaredMin, Math.min(SHORTEST_MARKED, limit ?? SHORTEST_MARKED)) : declaredMin;
   const maxLength = Math.max(minLength, Math.min(limit ?? LONGEST_FREE, LONGEST_FREE));
   const ordinary = fc.string({ unit: TEXT_UNIT, minLength, maxLength });
   if (limit === undefined || limit <= LONGEST_FREE) return ordinary;
@@ -45,9 +58,11 @@ function formatted(schema: JsonObject): fc.Arbitrary<string> | undefined {
 }
 
 /** A valid value of the schema, or undefined when the input keeps the valid call's value. `base` fills lists of objects. */
-export function validArbitrary(document: JsonObject, raw: unknown, base: unknown, depth = 0): fc.Arbitrary<unknown> | undefined {
+export function validArbitrary(document: JsonObject, raw: unknown, base: unknown, depth = 0, inMarked = false): fc.Arbitrary<unknown> | undefined {
   const schema = deref(document, raw);
   if (!isObject(schema) || depth > MAX_DEPTH) return undefined;
+  // A mark holds for everything inside what it marks, as the redactor reads it.
+  const marked = inMarked || isMarked(raw, schema);
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   for (const key of ["anyOf", "oneOf"] as const) {
     if (!Array.isArray(schema[key])) continue;
@@ -56,17 +71,17 @@ export function validArbitrary(document: JsonObject, raw: unknown, base: unknown
     if (listed !== undefined) return fc.constantFrom(...listed);
     const branches = (schema[key] as unknown[]).map((branch) => {
       const resolved = deref(document, branch);
-      return isObject(resolved) && resolved.type === "null" ? fc.constant(null) : validArbitrary(document, branch, base, depth + 1);
+      return isObject(resolved) && resolved.type === "null" ? fc.constant(null) : validArbitrary(document, branch, base, depth + 1, marked);
     });
     return branches.every((branch) => branch !== undefined) ? fc.oneof(...(branches as fc.Arbitrary<unknown>[])) : undefined;
   }
   const nonNull = types.filter((type) => type !== "null");
-  const inner = innerArbitrary(document, { ...schema, type: nonNull[0] }, base, depth);
+  const inner = innerArbitrary(document, { ...schema, type: nonNull[0] }, base, depth, marked);
   if (inner === undefined) return undefined;
   return types.includes("null") ? fc.option(inner, { nil: null, freq: 5 }) : inner;
 }
 
-function innerArbitrary(document: JsonObject, schema: JsonObject, base: unknown, depth: number): fc.Arbitrary<unknown> | undefined {
+function innerArbitrary(document: JsonObject, schema: JsonObject, base: unknown, depth: number, marked: boolean): fc.Arbitrary<unknown> | undefined {
   if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
   switch (schema.type) {
     case "boolean":
@@ -82,12 +97,12 @@ function innerArbitrary(document: JsonObject, schema: JsonObject, base: unknown,
       if (schema.format === "uuid") return undefined;
       if (schema.format !== undefined) return formatted(schema);
       if (typeof schema.pattern === "string") return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => typeof schema.maxLength !== "number" || text.length <= schema.maxLength);
-      return textArbitrary(schema);
+      return textArbitrary(schema, marked);
     }
     case "array": {
       const minLength = typeof schema.minItems === "number" ? schema.minItems : 0;
       const maxLength = Math.max(minLength, Math.min(typeof schema.maxItems === "number" ? schema.maxItems : MOST_ITEMS, MOST_ITEMS));
-      const items = validArbitrary(document, schema.items, Array.isArray(base) ? base[0] : undefined, depth + 1);
+      const items = validArbitrary(document, schema.items, Array.isArray(base) ? base[0] : undefined, depth + 1, marked);
       if (items !== undefined) return fc.array(items, { minLength, maxLength });
       // Items verify cannot make (ids, objects of ids): the valid call's own, some of them.
       if (!Array.isArray(base) || base.length === 0) return undefined;
@@ -98,7 +113,7 @@ function innerArbitrary(document: JsonObject, schema: JsonObject, base: unknown,
       const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
       const fields: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [name, property] of Object.entries(schema.properties)) {
-        const made = validArbitrary(document, property, base[name], depth + 1);
+        const made = validArbitrary(document, property, base[name], depth + 1, marked);
         if (made !== undefined) fields[name] = made;
         else if (base[name] !== undefined) fields[name] = fc.constant(base[name]);
       }
