@@ -186,7 +186,15 @@ describe.skipIf(executable === undefined)("the reference in a browser, offline",
             if (hash !== "") await moveTo(reader.page, hash);
             if (heading !== undefined) await expectInView(expect, reader.page, heading);
             await waitForStill(reader.page);
-            found.push(...(await axeViolations(reader.page)).map((line) => `${hash || "introduction"}: ${line}`));
+            let violations = await axeViolations(reader.page);
+            if (violations.length > 0) {
+              // Redoc renders a long page in windows: under load axe has met a panel painted before its background
+              // (a colour-contrast violation that is gone a moment later). What is still there once more is real.
+              await reader.page.waitForTimeout(1_000);
+              await waitForStill(reader.page);
+              violations = await axeViolations(reader.page);
+            }
+            found.push(...violations.map((line) => `${hash || "introduction"}: ${line}`));
             if (hash === "#/link/createlinktoken") await reader.page.screenshot({ path: path.join(outputDir, "operation-1440.png") });
           }
           expect(found).toEqual([]);
