@@ -1,7 +1,7 @@
 // Turns a call of an operation (path and query values, a JSON body, one credential header) into the HTTP request
 // verify sends and into the validator's view of the same request, so what is checked against the contract is what is sent.
 import type { ContractOperation } from "../contract/operations.ts";
-import type { RequestInput } from "../contract/validator.ts";
+import type { ContractValidator, RequestInput } from "../contract/validator.ts";
 import type { HttpRequest } from "./http.ts";
 
 export interface Call {
@@ -66,4 +66,10 @@ export function requestInput(op: ContractOperation, call: Call, credential: Cred
     body: call.body === undefined ? undefined : JSON.stringify(call.body),
     contentType: headers["content-type"],
   };
+}
+
+/** Whether the contract's validator refuses the call: how every generator of calls confirms the side a call is on. */
+export function refusedByContract(validator: ContractValidator, op: ContractOperation, call: Call, credential: Credential | undefined): boolean {
+  const verdict = validator.validateRequest(op, requestInput(op, call, credential));
+  return verdict.refusal !== undefined || verdict.details.length > 0;
 }

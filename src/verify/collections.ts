@@ -7,7 +7,7 @@ import { isObject } from "../contract/json.ts";
 import type { ContractOperation } from "../contract/operations.ts";
 import type { Call } from "./calls.ts";
 import { judge } from "./judge.ts";
-import { credentialOf, send, skipReason, type VerifyContext } from "./context.ts";
+import { ownCredential, send, skipReason, type VerifyContext } from "./context.ts";
 
 /** The most values of one filter verify tries: those the unfiltered list holds, in its order. */
 const VALUES_PER_FILTER = 3;
@@ -15,8 +15,7 @@ const VALUES_PER_FILTER = 3;
 type Fetched = { ok: true; body: Record<string, unknown>; ms: number } | { ok: false; detail: string; ms: number };
 
 async function fetchList(context: VerifyContext, op: ContractOperation, call: Call, query: Record<string, unknown>): Promise<Fetched> {
-  const option = context.credentials.optionOf(op);
-  const answer = await send(context, op, { ...call, query: { ...call.query, ...query } }, option === undefined ? undefined : credentialOf(context, option));
+  const answer = await send(context, op, { ...call, query: { ...call.query, ...query } }, ownCredential(context, op));
   const verdict = judge(context, op, answer, { kind: "refusal", statuses: [200] });
   if (verdict.status === "failed" || !isObject(verdict.body)) return { ok: false, detail: verdict.detail ?? "no JSON body", ms: answer.ms };
   return { ok: true, body: verdict.body, ms: answer.ms };

@@ -81,7 +81,12 @@ export function reproduction(context: VerifyContext, request: HttpRequest, crede
 
 /** Sends a call; a call of one of the contract's operations is noted in the coverage map. */
 export async function send(context: VerifyContext, op: ContractOperation, call: Call, credential: Credential | undefined): Promise<HttpAnswer> {
-  const answer = await context.sender.send(buildRequest(context.options.baseUrl, op, call, credential));
+  return sendRequest(context, op, call, buildRequest(context.options.baseUrl, op, call, credential));
+}
+
+/** Sends the request a call was built into (the caller keeps it, for a reproduction). */
+async function sendRequest(context: VerifyContext, op: ContractOperation, call: Call, request: HttpRequest): Promise<HttpAnswer> {
+  const answer = await context.sender.send(request);
   if (context.operations.includes(op)) context.coverage.note(op, call, answer.kind === "answer" ? answer.status : undefined);
   return answer;
 }
@@ -105,12 +110,13 @@ export async function checkCall(
   expectation: Expectation,
   { note }: { note?: (status: number | undefined) => string | undefined } = {},
 ): Promise<Checked> {
-  const answer = await send(context, op, call, credential);
+  const request = buildRequest(context.options.baseUrl, op, call, credential);
+  const answer = await sendRequest(context, op, call, request);
   const judged = judge(context, op, answer, expectation);
   // A note says what a failure with this status means (a state check failing as a server that keeps nothing does).
   const said = judged.status === "failed" ? note?.(answer.kind === "answer" ? answer.status : undefined) : undefined;
   const verdict = said !== undefined ? { ...judged, detail: `${judged.detail}; ${said}` } : judged;
-  const repro = reproduction(context, buildRequest(context.options.baseUrl, op, call, credential), credential);
+  const repro = reproduction(context, request, credential);
   context.record({
     suite,
     name,

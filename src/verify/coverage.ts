@@ -5,7 +5,7 @@
 import { deref, type ContractOperation } from "../contract/operations.ts";
 import { isObject } from "../contract/json.ts";
 import { VALID_CALL } from "../contract/valid-calls.ts";
-import { requestInput, type Call } from "./calls.ts";
+import { refusedByContract, type Call } from "./calls.ts";
 import { boundaryValues, someValue } from "./boundaries.ts";
 import { inputsOf, inputValue, setInput, type Input } from "./inputs.ts";
 import { checkCall, ownCredential, skipCheck, skipReason, spentBudget, type VerifyContext } from "./context.ts";
@@ -70,9 +70,7 @@ export function coverageVariants(context: VerifyContext, op: ContractOperation, 
     const key = JSON.stringify(variant.call);
     if (seen.has(key)) return false;
     seen.add(key);
-    const verdict = context.validator.validateRequest(op, requestInput(op, variant.call, credential));
-    const refused = verdict.refusal !== undefined || verdict.details.length > 0;
-    return refused !== variant.valid;
+    return refusedByContract(context.validator, op, variant.call, credential) !== variant.valid;
   });
 }
 

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { deref, type ContractOperation } from "../contract/operations.ts";
 import { isObject, type JsonObject } from "../contract/json.ts";
 import { openEnumValues } from "../contract/open-enums.ts";
-import { buildRequest, requestInput, type Call } from "./calls.ts";
+import { buildRequest, refusedByContract, type Call } from "./calls.ts";
 import { breakingArbitrary, validArbitrary } from "./arbitraries.ts";
 import { ownCredential, reproduction, send, skipCheck, skipReason, spentBudget, type VerifyContext } from "./context.ts";
 import { describeValue } from "./coverage.ts";
@@ -48,10 +48,7 @@ function isEnumerated(document: JsonObject, raw: unknown): boolean {
 function canBreak(context: VerifyContext, op: ContractOperation, base: Call, input: Input): boolean {
   if (input.required && input.location === "body") return true;
   const credential = ownCredential(context, op);
-  return fc.sample(breakingArbitrary(context.document, input.schema), { numRuns: 20, seed: 1 }).some((value) => {
-    const verdict = context.validator.validateRequest(op, requestInput(op, applyOverrides(base, [input], { [input.key]: value }), credential));
-    return verdict.refusal !== undefined || verdict.details.length > 0;
-  });
+  return fc.sample(breakingArbitrary(context.document, input.schema), { numRuns: 20, seed: 1 }).some((value) => refusedByContract(context.validator, op, applyOverrides(base, [input], { [input.key]: value }), credential));
 }
 
 /** The seed of one operation's cases: the run's, mixed with the operation's id, so --only replays the same cases. */
@@ -77,10 +74,8 @@ async function runProperty(context: VerifyContext, op: ContractOperation, base: 
   const wantsValid = expectation.kind === "success";
   const property = fc.asyncProperty(cases, async (overrides) => {
     const call = applyOverrides(base, inputs, overrides);
-    const verdict = context.validator.validateRequest(op, requestInput(op, call, credential));
-    const refused = verdict.refusal !== undefined || verdict.details.length > 0;
     // Only what the contract says of it: a valid case the validator refuses, or an invalid one it accepts, is not sent.
-    fc.pre(refused !== wantsValid);
+    fc.pre(refusedByContract(context.validator, op, call, credential) !== wantsValid);
     const answer = await send(context, op, call, credential);
     if (answer.kind === "answer" && answer.status === 413) {
       const limit = statedLimit(answer.text);

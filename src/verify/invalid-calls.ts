@@ -4,7 +4,7 @@
 import { deref, type ContractOperation } from "../contract/operations.ts";
 import { isObject, type JsonObject } from "../contract/json.ts";
 import type { ContractValidator } from "../contract/validator.ts";
-import { requestInput, type Call, type Credential } from "./calls.ts";
+import { refusedByContract, type Call, type Credential } from "./calls.ts";
 
 export interface InvalidCall {
   /** What is wrong with it, as the check names it: `query page=0`, `body without client_user_id`. */
@@ -110,10 +110,7 @@ function requiredFields(document: JsonObject, op: ContractOperation): string[] {
  * the path, the query, a missing field, a retyped field and a missing body, so one of each is tried before a second of any; only calls the validator refuses.
  */
 export function invalidCalls(document: JsonObject, validator: ContractValidator, op: ContractOperation, valid: Call, credential: Credential | undefined): InvalidCall[] {
-  const isInvalid = ({ call }: InvalidCall) => {
-    const verdict = validator.validateRequest(op, requestInput(op, call, credential));
-    return verdict.refusal !== undefined || verdict.details.length > 0;
-  };
+  const isInvalid = ({ call }: InvalidCall) => refusedByContract(validator, op, call, credential);
   const kinds = candidates(document, op, valid).map((list) => list.filter(isInvalid));
   const chosen: InvalidCall[] = [];
   for (let round = 0; chosen.length < MAX_INVALID_CALLS && kinds.some((list) => list.length > round); round++) {

@@ -3,7 +3,7 @@
 import type { ContractOperation } from "../contract/operations.ts";
 import type { ValidCall } from "../contract/valid-calls.ts";
 import { requestInput } from "./calls.ts";
-import { checkCall, credentialOf, skipCheck, skipReason, type VerifyContext } from "./context.ts";
+import { checkCall, credentialOf, ownCredential, skipCheck, skipReason, type VerifyContext } from "./context.ts";
 import type { CredentialOption } from "./credentials.ts";
 import type { Fixtures } from "./fixtures.ts";
 import { invalidCalls } from "./invalid-calls.ts";
@@ -60,7 +60,7 @@ async function validCallCheck(context: VerifyContext, op: ContractOperation, exa
   const reason = skipReason(context, op, option);
   if (reason !== undefined) return skipCheck(context, "operation", name, op, reason);
   const call = context.fixtures.apply(op, example);
-  const credential = option === undefined ? undefined : credentialOf(context, option);
+  const credential = ownCredential(context, op);
   const own = context.validator.validateRequest(op, requestInput(op, call, credential));
   if (own.refusal !== undefined || own.details.length > 0) {
     const why = own.refusal?.message ?? own.details.map((d) => `${d.location} ${d.field} ${d.message}`).join("; ");
@@ -94,9 +94,8 @@ async function credentialChecks(context: VerifyContext, op: ContractOperation, e
 }
 
 async function invalidCallChecks(context: VerifyContext, op: ContractOperation, example: ValidCall): Promise<void> {
-  const option = context.credentials.optionOf(op);
-  const credential = option === undefined ? undefined : credentialOf(context, option);
-  const reason = skipReason(context, op, option);
+  const credential = ownCredential(context, op);
+  const reason = skipReason(context, op, context.credentials.optionOf(op));
   for (const invalid of invalidCalls(context.document, context.validator, op, context.fixtures.apply(op, example), credential)) {
     const name = `${op.operationId}: ${invalid.what}`;
     if (reason !== undefined) skipCheck(context, "invalid", name, op, reason);

@@ -5,7 +5,7 @@
 import type { ContractOperation } from "../contract/operations.ts";
 import { createRouter } from "../contract/router.ts";
 import { buildRequest, callPath, WRITE_METHODS } from "./calls.ts";
-import { credentialOf, ownCredential, reproduction, send, skipReason, type VerifyContext } from "./context.ts";
+import { ownCredential, reproduction, send, skipReason, type VerifyContext } from "./context.ts";
 import { judge } from "./judge.ts";
 
 /** Methods an `Allow` may name beyond the documented ones without being wrong: HEAD goes with GET, OPTIONS with CORS. */
@@ -45,7 +45,7 @@ export async function runProtocolPass(context: VerifyContext): Promise<void> {
         context.record({ suite: "protocol", name, status: "skipped", detail: reason, ms: 0 });
         continue;
       }
-      const answer = await send(context, probe, call, option === undefined ? undefined : credentialOf(context, option));
+      const answer = await send(context, probe, call, ownCredential(context, first));
       // The 405 is declared on every operation (a transport-level answer): its body is judged as the path's first one's.
       const verdict = judge(context, first, answer, { kind: "refusal", statuses: [405] });
       const allow = answer.kind === "answer" && answer.status === 405 ? allowProblem(answer.headers.get("allow"), methods) : undefined;

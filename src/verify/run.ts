@@ -58,6 +58,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
 
   const startedAt = new Date();
   const coverage = new CoverageMap();
+  const credentialMap = new CredentialMap(document, operations);
   const started = performance.now();
   const checks: Check[] = [];
   // Everything verify writes (the console, both reports) passes here: a check's words may quote what a server said.
@@ -104,7 +105,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
     if (ownKeys.apiKey) {
       // The run's own team on the mock completes bulk imports at once: every generated call with wait_for_completion
       // would otherwise wait out the mock's default duration, and the waiting would fill the run.
-      const header = new CredentialMap(document, operations).header("apiKey");
+      const header = credentialMap.header("apiKey");
       const set = await sender.send({
         method: "PATCH",
         url: `${options.baseUrl}${MOCK_STATE_PATH}`,
@@ -123,7 +124,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
         document,
         operations,
         validator,
-        credentials: new CredentialMap(document, operations),
+        credentials: credentialMap,
         sender,
         redactor,
         options,
