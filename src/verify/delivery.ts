@@ -6,8 +6,7 @@ import { parseWebhook, WebhookPayloadError, WebhookVerificationError } from "../
 import type { Check } from "./checks.ts";
 import type { JsonObject } from "../contract/json.ts";
 import { isObject } from "../contract/json.ts";
-import { EventContract } from "./event-contract.ts";
-import { readBundle } from "./package-files.ts";
+import type { EventContract } from "./event-contract.ts";
 import type { Delivery, Receiver } from "./receiver.ts";
 
 /** How long the event may take to arrive after the workflow that caused it ended. */
@@ -32,9 +31,6 @@ interface ExecutedWorkflow {
 
 type Verdict = Pick<Check, "status" | "detail">;
 
-// The bundle does not change during a run: read and compiled once, whichever workflow run asks first.
-let contract: Promise<EventContract> | undefined;
-
 function partCheck(workflow: EventWorkflow, part: Part, verdict: Verdict, ms = 0): Check {
   return { suite: `workflow ${workflow.id}`, name: `${workflow.id} / event: ${part}`, ...verdict, ms };
 }
@@ -44,7 +40,7 @@ export function deliverySkipped(workflow: EventWorkflow, detail: string): Check[
   return DELIVERY_PARTS.map((part) => partCheck(workflow, part, { status: "skipped", detail }));
 }
 
-export async function checkDelivery(receiver: Receiver, run: ExecutedWorkflow, workflow: EventWorkflow, options: { timeoutMs?: number } = {}): Promise<Check[]> {
+export async function checkDelivery(receiver: Receiver, run: ExecutedWorkflow, workflow: EventWorkflow, events: EventContract, options: { timeoutMs?: number } = {}): Promise<Check[]> {
   const started = performance.now();
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const answer = (stepId: string) => run.executedSteps.find((step) => step.stepId === stepId)?.response?.body as JsonObject | undefined;
@@ -65,8 +61,6 @@ export async function checkDelivery(receiver: Receiver, run: ExecutedWorkflow, w
   const count = receiver.deliveries.length;
   const arrived: Verdict =
     about === undefined ? { status: "passed", detail: `${count} ${count === 1 ? "delivery" : "deliveries"} arrived, none naming user ${String(userId)}: the first is judged` } : { status: "passed" };
-  contract ??= readBundle().then((document) => new EventContract(document));
-  const events = await contract;
   const payload = readJson(delivery.body);
   return [
     partCheck(workflow, "arrived", arrived, ms),

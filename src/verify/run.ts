@@ -161,6 +161,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
             // One limiter, deadline and size limit for every request verify sends: the workflows' keep the pass's.
             sender,
             redactor,
+            document,
             log: (line) => out.log(redactor.text(line)),
           });
           workflowChecks.forEach(record);

@@ -12,6 +12,8 @@ import { RESPECT_MISSING, respectInstalled, runRespect } from "./respect.ts";
 import type { Check } from "./checks.ts";
 import { startReceiver, type Receiver } from "./receiver.ts";
 import { checkDelivery, deliverySkipped, type EventWorkflow } from "./delivery.ts";
+import { EventContract } from "./event-contract.ts";
+import type { JsonObject } from "../contract/json.ts";
 import type { Sender } from "./http.ts";
 import type { Redactor } from "../contract/redact.ts";
 import { redactHarFile } from "./har.ts";
@@ -41,6 +43,8 @@ export interface WorkflowRunOptions {
   sender: Sender;
   /** What takes marked values and credentials out of the steps' details and the HAR files (the sender's, which learns from every request). */
   redactor: Redactor;
+  /** The contract the run checks against: what an event's delivery must carry is read from its webhooks. */
+  document: JsonObject;
   /** Where the workflows are (openapi/workflows/; tests point elsewhere). */
   dir?: string;
   log: (line: string) => void;
@@ -198,6 +202,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
 
   const needsReceiver = [...runnable.values()].flat().some((workflow) => workflow.workflowId === EVENT_WORKFLOW.id);
   const receiver: Receiver | undefined = needsReceiver ? await startReceiver() : undefined;
+  const events = needsReceiver ? new EventContract(options.document) : undefined;
   const scratch = await mkdtemp(path.join(os.tmpdir(), "svc-verify-"));
   // Every workflow request through the proxy, on every run: respect alone would follow a redirect with the credentials.
   const { sender } = options;
@@ -259,7 +264,7 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
         if (executed !== undefined && !options.mock) leftovers.push(...leftoverUsers(workflow, executed));
         if (workflow.workflowId === EVENT_WORKFLOW.id && receiver !== undefined) {
           const failed = stepsChecked.some((check) => check.status !== "passed");
-          checks.push(...(failed ? deliverySkipped(EVENT_WORKFLOW, "not run: the workflow failed") : await checkDelivery(receiver, executed!, EVENT_WORKFLOW)));
+          checks.push(...(failed ? deliverySkipped(EVENT_WORKFLOW, "not run: the workflow failed") : await checkDelivery(receiver, executed!, EVENT_WORKFLOW, events!)));
         }
       }
     }

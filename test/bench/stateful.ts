@@ -1,8 +1,7 @@
 // Measures the stateful mock as users run it (`npm start -- --stateful`, a new process, autocannon on 127.0.0.1) beside
 // the stateless mock launched the same way in the same run: reads after writes, writes, memory with 10,000 users in 10
 // teams beside an empty start (verify against it: verify.ts).
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { promisify } from "node:util";
+import { spawn, type ChildProcess } from "node:child_process";
 import autocannon from "autocannon";
 import { freePort } from "../support/net.ts";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
@@ -11,7 +10,6 @@ import { requestExample } from "../support/contract.ts";
 import type { Figure } from "./client.ts";
 import { treeRssMb } from "./process-memory.ts";
 
-const run = promisify(execFile);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const KEY = "sk_test_bench_not_a_real_key";
 const JSON_HEADERS = { "content-type": "application/json", "x-svc-api-key": KEY };

@@ -7,6 +7,9 @@ import { startReceiver, type Receiver } from "../../src/verify/receiver.ts";
 import { newSecret, signedHeaders } from "../../src/webhooks/signature.ts";
 import { examplePayloads } from "../../scripts/commands/send-events.ts";
 import { contract } from "../support/contract.ts";
+import { EventContract } from "../../src/verify/event-contract.ts";
+
+const events = new EventContract(contract);
 
 const WORKFLOW: EventWorkflow = { id: "connection-webhook", event: "provider.connection.created", endpointStep: "createEndpoint", userStep: "createUser", teamStep: "createTeam" };
 const SECRET = newSecret();
@@ -46,7 +49,7 @@ async function deliver(payload: unknown, change: { secret?: string; without?: st
 
 /** Each part's check by the part's name (`arrived`, `signature`, ...). */
 async function judged(): Promise<Record<string, Check>> {
-  const checks = await checkDelivery(receiver, RUN, WORKFLOW, { timeoutMs: TIMEOUT_MS });
+  const checks = await checkDelivery(receiver, RUN, WORKFLOW, events, { timeoutMs: TIMEOUT_MS });
   expect(checks.every((check) => check.suite === "workflow connection-webhook" && check.name.startsWith("connection-webhook / event: "))).toBe(true);
   return Object.fromEntries(checks.map((check) => [check.name.slice("connection-webhook / event: ".length), check]));
 }

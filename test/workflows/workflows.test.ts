@@ -8,7 +8,6 @@ import { workflowProblems } from "../../scripts/commands/lint-workflows.ts";
 import { readWorkflows, runWorkflows, type WorkflowRunOptions } from "../../src/verify/workflows.ts";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { senderAndRedactor } from "../support/verify-sender.ts";
-import { responseExample } from "../support/contract.ts";
 
 const FIXTURES = path.join(repoRoot, "test/fixtures/workflows");
 
