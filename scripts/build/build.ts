@@ -18,10 +18,11 @@ export async function renderArtifacts(onBundle?: (bundle: Record<string, string>
   // bundle starts first, and the other modules load while it waits on reading the sources.
   const { bundleContract, renderBundle } = await import("./bundle.ts");
   const bundling = bundleContract();
-  const [{ renderTypes }, { renderClient }, { renderCommands }, { renderWorkflows }, { renderTraceability }] = await Promise.all([
+  const [{ renderTypes }, { renderClient }, { renderCommands }, { renderMockEntries }, { renderWorkflows }, { renderTraceability }] = await Promise.all([
     import("./generate-types.ts"),
     import("./generate-client.ts"),
     import("./build-commands.ts"),
+    import("./build-mock-entries.ts"),
     import("./ship-workflows.ts"),
     import("./generate-traceability.ts"),
   ]);
@@ -35,6 +36,7 @@ export async function renderArtifacts(onBundle?: (bundle: Record<string, string>
     "schema.d.cts": types,
     ...(await renderClient(document)),
     ...(await renderCommands()),
+    ...(await renderMockEntries(json)),
     ...(await renderWorkflows()),
     "traceability.md": await renderTraceability(),
     [INPUTS_HASH]: await inputsHash(),

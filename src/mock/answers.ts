@@ -5,11 +5,12 @@ import { deref } from "../contract/operations.ts";
 import { isObject, type JsonObject } from "../contract/json.ts";
 import { mockBranches, type MockBranch } from "./branches.ts";
 import { collectionMarks, type CollectionMarks } from "../contract/collections.ts";
+import { encodeText } from "./runtime.ts";
 
 export interface StaticAnswer {
   status: number;
   example: string;
-  body: Buffer;
+  body: Uint8Array;
   /** The response's required headers with their examples, as name, value, name, value... (such as Retry-After on a 429). */
   headers: string[];
 }
@@ -59,7 +60,7 @@ export function answersOf(document: JsonObject, operation: ContractOperation): O
     const headers = requiredHeaders(document, response);
     const examples = new Map<string, StaticAnswer>();
     for (const [name, example] of Object.entries(((isObject(media) ? media.examples : undefined) ?? {}) as JsonObject)) {
-      examples.set(name, { status, example: name, body: Buffer.from(JSON.stringify(deref(document, example).value)), headers });
+      examples.set(name, { status, example: name, body: encodeText(JSON.stringify(deref(document, example).value)), headers });
     }
     byStatus.set(status, examples);
   }

@@ -1,6 +1,7 @@
 // Asks Prism to invent an answer for `Prefer: dynamic=true`, and returns it only when it keeps the contract: Prism
 // ignores keywords such as `pattern`, so it is asked a few times, then the caller's declared example stands in.
-import type http from "node:http";
+import type { HeaderBag } from "./steps/exchange.ts";
+import { encodeText } from "./runtime.ts";
 import { canonicalPath, type RouteMatch } from "../contract/router.ts";
 import { detailsLine, type ContractValidator } from "../contract/validator.ts";
 import type { Choice } from "./answers.ts";
@@ -36,10 +37,10 @@ export interface InventedAnswer {
 /** Invents one answer; rejects when Prism cannot be loaded or fails, which ends the attempts. */
 export type Inventor = (request: InventRequest) => Promise<InventedAnswer>;
 
-export type DynamicOutcome = { answer: { status: number; body: Buffer } } | { answer?: undefined; why: string };
+export type DynamicOutcome = { answer: { status: number; body: Uint8Array } } | { answer?: undefined; why: string };
 
 export interface DynamicRequest {
-  req: http.IncomingMessage;
+  requestHeaders: HeaderBag;
   match: RouteMatch;
   url: URL;
   method: string;
@@ -53,13 +54,13 @@ export interface DynamicRequest {
 export async function dynamicAnswer(
   invent: Inventor | undefined,
   validator: ContractValidator,
-  { req, match, url, method, body, choice, headers: forwarded }: DynamicRequest,
+  { requestHeaders, match, url, method, body, choice, headers: forwarded }: DynamicRequest,
   log: (line: string) => void,
 ): Promise<DynamicOutcome> {
   if (invent === undefined) return { why: PRISM_NOT_INSTALLED };
   const headers: Record<string, string> = {};
   for (const name of forwarded) {
-    const value = req.headers[name];
+    const value = requestHeaders[name];
     if (typeof value === "string") headers[name] = value;
   }
   const request: InventRequest = {
@@ -89,7 +90,7 @@ export async function dynamicAnswer(
       choice.code !== undefined && invented.status !== choice.code
         ? [{ field: "", message: `status ${invented.status}, not the ${choice.code} asked for` }]
         : validator.validateResponse(match.operation, invented.status, sent);
-    if (violations.length === 0) return { answer: { status: invented.status, body: Buffer.from(text) } };
+    if (violations.length === 0) return { answer: { status: invented.status, body: encodeText(text) } };
     why = `Prism's answers broke the contract (${invented.status}: ${detailsLine(violations)})`.slice(0, 300);
     log(`dynamic ${match.operation.operationId}, attempt ${attempt}: ${why}`);
   }

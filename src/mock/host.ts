@@ -5,9 +5,9 @@ import type { Duplex } from "node:stream";
 import type { JsonObject } from "../contract/json.ts";
 import { Redactor } from "../contract/redact.ts";
 import type { Inventor } from "./dynamic.ts";
-import { sendError, sendOnSocket } from "./http.ts";
+import { nodeRequest, sendError, sendOnSocket, writeReply } from "./node-http.ts";
 import { createPipeline, type StatefulOptions } from "./pipeline.ts";
-import type { StaticFile } from "./static-files.ts";
+import { filesByPath, type StaticFile } from "./static-files.ts";
 
 /** Node's parser refuses a request line and headers over 16 KiB together; a request line over half of it is the target's fault. */
 const LONG_TARGET_BYTES = 8 * 1024;
@@ -29,7 +29,7 @@ export interface MockHostOptions {
 
 export function createMockHost(options: MockHostOptions): http.Server {
   const log = options.log ?? (() => {});
-  const handle = createPipeline({ ...options, log });
+  const handle = createPipeline({ ...options, staticFiles: filesByPath(options.staticFiles), log });
   // The log's URLs keep out the query parameters the contract marks as health data or secrets. Made on the first
   // fault, not at start: building it walks the whole contract, and most runs never log one.
   let redactor: Redactor | undefined;
@@ -38,7 +38,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
     // Node checks the deadlines every connectionsCheckingInterval: at most a tenth of the deadline late.
     { requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: Math.min(500, Math.max(10, timeout / 10)) },
     (req, res) => {
-      handle(req, res).catch((error: unknown) => {
+      handle(nodeRequest(req)).then((reply) => writeReply(res, reply)).catch((error: unknown) => {
         // The caller went away mid-request (its body cut short): no one is left to answer.
         if ((error as NodeJS.ErrnoException).code === "ECONNRESET") return void res.destroy();
         // A fault of the mock itself: answered for what it is, in the contract's declared 500, with its stack in the log.
@@ -66,7 +66,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
   });
   // An Expect the server does not know (only 100-continue is): refused in the contract's shape instead of Node's bare 417.
   server.on("checkExpectation", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    sendError(res, 400, "invalid_request", `The Expect header (${req.headers.expect}) asks for something this server does not do.`, undefined, { connection: "close" });
+    sendError(res, 400, "invalid_request", `The Expect header (${req.headers.expect}) asks for something this server does not do.`, { connection: "close" });
   });
   // A tunnel is nothing a mock of an HTTP API offers.
   server.on("connect", (_req: http.IncomingMessage, socket: Duplex) => {

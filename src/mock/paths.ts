@@ -6,6 +6,8 @@ import type { StaticFile } from "./static-files.ts";
 export const MOCK_PATHS = {
   /** The stateful mock's control endpoint: describe, change settings and the clock, forget. */
   state: "/_mock/state",
+  /** The requests the mock received, per team: read and forget. */
+  journal: "/_mock/journal",
   /** The HTML reference, when it was built. */
   reference: "/docs",
   bundleJson: "/openapi.json",

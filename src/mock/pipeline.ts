@@ -1,55 +1,82 @@
 // A request's way through the mock, top to bottom: each step passes it on, refuses it with a status the contract
-// declares, or answers it. Everything fixed per operation (routes, validators, serialized answers) is made once.
-import type http from "node:http";
+// declares, or answers it. Everything fixed per operation (routes, validators, serialized answers) is made once. It
+// takes a request in any transport's form and gives the reply: Node's server (node-http.ts) and the Fetch API
+// (fetch-handler.ts) adapt to it, and nothing here needs Node.
 import type { JsonObject } from "../contract/json.ts";
 import { createRouter, type RouteMatch } from "../contract/router.ts";
 import { ContractValidator } from "../contract/validator.ts";
 import { answersOf, type OperationAnswers } from "./answers.ts";
 import type { Inventor } from "./dynamic.ts";
-import type { StaticFile } from "./static-files.ts";
 import { Credentials } from "../contract/credentials.ts";
-import { ANSWER_HEADERS, sendError } from "./http.ts";
+import { ANSWER_HEADERS, errorReply } from "./http.ts";
 import { listOperations } from "../contract/operations.ts";
 import { StatefulMock } from "./state/handlers.ts";
 import { allowLoopbackWebhooks } from "./state/loopback-webhooks.ts";
 import type { StateCaps, TeamSettings } from "./state/model.ts";
-import { ANSWERED, newExchange, type Step, type StepContext } from "./steps/exchange.ts";
+import { ANSWERED, newExchange, type MockRequest, type Reply, type ServedFile, type Step, type StepContext } from "./steps/exchange.ts";
 import { preflight, staticFile, target } from "./steps/arrival.ts";
 import { accept, body, credential, parameters, receive, route, size, unlisted } from "./steps/checks.ts";
 import { control, remember } from "./steps/stateful.ts";
 import { branch, collection, respond } from "./steps/answer.ts";
+import { condition } from "./steps/conditions.ts";
+import { journalPath } from "./steps/journal.ts";
+import { ConditionsTable, type Conditions } from "./conditions.ts";
+import { DEFAULT_JOURNAL_SIZE, Journal } from "./journal.ts";
 
 export interface PipelineOptions {
   document: JsonObject;
-  /** Files served beside the API, such as the reference at /docs, by path (their aliases too). */
-  staticFiles: Record<string, StaticFile>;
+  /** Files served beside the API, such as the reference at /docs, by path and by each alias (none in a browser). */
+  staticFiles?: Map<string, ServedFile>;
   /** Prism's invented answers, loaded on first use (only `Prefer: dynamic=true` asks); undefined when Prism is not installed. */
   prism?: Inventor;
   log: (line: string) => void;
   /** Remember what each team did (`--stateful`); without it, every answer comes from the examples. */
-  stateful?: StatefulOptions;
+  stateful?: StatefulOptions | undefined;
+  /** The conditions every team meets until it sets its own (`--conditions`); none by default. */
+  conditions?: Conditions | undefined;
+  /** Recent requests the journal keeps per team (default DEFAULT_JOURNAL_SIZE); 0 turns it off. */
+  journalSize?: number | undefined;
 }
 
 /** The stateful mock's bounds and each new team's settings, where a caller (a test) wants others than the defaults. */
 export interface StatefulOptions {
   caps?: Partial<StateCaps>;
   defaults?: Partial<TeamSettings>;
+  /** A seed dataset to start from (src/mock/state/seed.ts). */
+  data?: unknown;
 }
 
 /** The steps in the order a request meets them; from `receive` on, every refusal is one each operation declares. */
-const STEPS: Step[] = [target, control, preflight, staticFile, route, receive, credential, accept, size, body, parameters, unlisted, remember, branch, collection, respond];
+const STEPS: Step[] = [target, control, journalPath, preflight, staticFile, route, receive, condition, credential, accept, size, body, parameters, unlisted, remember, branch, collection, respond];
 
-export function createPipeline(options: PipelineOptions): (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> {
+/** Paths whose requests the journal leaves out: the mock's own, not the service's. */
+const UNJOURNALED = /^\/_mock\//;
+
+/** Answers a request; its context is where a host reads the journal, the conditions and the state it keeps. */
+export interface Pipeline {
+  (request: MockRequest): Promise<Reply>;
+  readonly context: StepContext;
+}
+
+export function createPipeline(options: PipelineOptions): Pipeline {
   // The stateful mock also takes loopback http webhook URLs, so it validates against a copy that says so.
   const document = options.stateful === undefined ? options.document : allowLoopbackWebhooks(options.document);
   const answers = new Map<string, OperationAnswers>();
-  const staticFiles = new Map<string, StaticFile>();
-  for (const [where, file] of Object.entries(options.staticFiles)) for (const at of [where, ...(file.aliases ?? [])]) staticFiles.set(at, file);
+  const credentialHeaders = new Credentials(document).headerKeys();
+  const teamOf: StepContext["teamOf"] = (headers) => {
+    for (const name of credentialHeaders) {
+      const value = headers[name];
+      if (typeof value === "string" && value !== "") return value;
+    }
+    return "";
+  };
+  const journal = options.journalSize === 0 ? undefined : new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const context: StepContext = {
+    document,
     router: createRouter(document),
     validator: new ContractValidator(document),
-    readHeaders: [...ANSWER_HEADERS, ...new Credentials(document).headerKeys()],
-    staticFiles,
+    readHeaders: [...ANSWER_HEADERS, ...credentialHeaders],
+    staticFiles: options.staticFiles ?? new Map(),
     stateful: options.stateful === undefined ? undefined : new StatefulMock({ document, operations: listOperations(document), ...options.stateful, log: options.log }),
     checkedBodies: new WeakMap(),
     answersFor(match: RouteMatch): OperationAnswers {
@@ -59,16 +86,39 @@ export function createPipeline(options: PipelineOptions): (req: http.IncomingMes
     },
     prism: options.prism,
     log: options.log,
+    conditions: new ConditionsTable(options.conditions),
+    journal,
+    teamOf,
   };
+  const staticPaths = context.staticFiles;
 
-  return async function handle(req, res) {
-    const exchange = newExchange(req, res);
+  const handle = async function handle(request: MockRequest): Promise<Reply> {
+    const x = newExchange(request);
     for (const step of STEPS) {
-      let outcome = step(exchange, context);
+      let outcome = step(x, context);
       // Most steps decide at once: waiting only for those that read or fetch keeps a request off the microtask queue.
       if (outcome instanceof Promise) outcome = await outcome;
-      if (outcome === ANSWERED) return;
-      if (outcome !== undefined) return sendError(res, outcome.status, outcome.code, outcome.message, outcome.details, outcome.headers);
+      if (outcome === undefined) continue;
+      const refused = outcome === ANSWERED ? undefined : outcome;
+      const reply = refused === undefined ? x.reply! : errorReply(x.headers, refused.status, refused.code, refused.message, refused.details, refused.headers);
+      if (x.extraHeaders !== undefined) reply.headers.push(...x.extraHeaders);
+      // The service's requests, as they arrived: not the mock's own paths, its files or a preflight.
+      if (journal !== undefined && x.url !== undefined && !UNJOURNALED.test(x.url.pathname) && !staticPaths.has(x.url.pathname) && !(x.method === "OPTIONS" && x.match === undefined)) {
+        journal.record(teamOf(x.headers), {
+          method: x.method,
+          target: request.target,
+          headers: x.headers,
+          text: x.text,
+          operationId: x.match?.operation.operationId,
+          status: reply.drop === true ? 0 : reply.status,
+          refusal: refused === undefined ? undefined : { code: refused.code, message: refused.message },
+          condition: x.condition,
+          violations: undefined,
+        });
+      }
+      return reply;
     }
+    throw new Error("the pipeline's last step answers every request");
   };
+  return Object.assign(handle, { context });
 }

@@ -2,7 +2,7 @@
 // compressed by Accept-Encoding (brotli or gzip), with an ETag a browser revalidates against.
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
-import type http from "node:http";
+import type { HeaderBag, Reply, ServedFile } from "./steps/exchange.ts";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 
@@ -79,29 +79,29 @@ function notModified(header: string | undefined, etag: string): boolean {
   });
 }
 
-/** Answers a GET or HEAD of a static file; false when the file is missing (the caller answers 404). */
-export async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, file: StaticFile): Promise<boolean> {
+/** The answer to a GET or HEAD of a static file; undefined when the file is missing (the caller answers 404). */
+export async function serveStatic(method: string, requestHeaders: HeaderBag, file: StaticFile): Promise<Reply | undefined> {
   const entry = await prepare(file);
-  if (entry === undefined) return false;
-  const encoding = chooseEncoding(req.headers["accept-encoding"]);
+  if (entry === undefined) return undefined;
+  const encoding = chooseEncoding(requestHeaders["accept-encoding"]);
   // Each encoding is its own representation, so its own ETag.
   const etag = `"${entry.hash}${encoding === "identity" ? "" : `-${encoding}`}"`;
-  const headers: http.OutgoingHttpHeaders = {
-    "content-type": file.type,
-    etag,
-    // Revalidate every time: the file changes whenever it is rebuilt, and an unchanged one costs a 304.
-    "cache-control": "no-cache",
-    vary: "Accept-Encoding",
-  };
-  if (notModified(req.headers["if-none-match"], etag)) {
-    res.writeHead(304, headers);
-    res.end();
-    return true;
-  }
+  // Revalidate every time: the file changes whenever it is rebuilt, and an unchanged one costs a 304.
+  const headers = ["content-type", file.type, "etag", etag, "cache-control", "no-cache", "vary", "Accept-Encoding"];
+  const ifNoneMatch = requestHeaders["if-none-match"];
+  if (notModified(typeof ifNoneMatch === "string" ? ifNoneMatch : undefined, etag)) return { status: 304, headers };
   const content = await body(entry, encoding);
-  if (encoding !== "identity") headers["content-encoding"] = encoding;
-  headers["content-length"] = content.length;
-  res.writeHead(200, headers);
-  res.end(req.method === "HEAD" ? undefined : content);
-  return true;
+  if (encoding !== "identity") headers.push("content-encoding", encoding);
+  headers.push("content-length", String(content.length));
+  return { status: 200, headers, body: method === "HEAD" ? undefined : content };
+}
+
+/** The files a Node host serves, by path and by each alias, in the pipeline's form. */
+export function filesByPath(files: Record<string, StaticFile>): Map<string, ServedFile> {
+  const served = new Map<string, ServedFile>();
+  for (const [where, file] of Object.entries(files)) {
+    const entry: ServedFile = { pending: file.pending, serve: (method, headers) => serveStatic(method, headers, file) };
+    for (const at of [where, ...(file.aliases ?? [])]) served.set(at, entry);
+  }
+  return served;
 }

@@ -160,10 +160,13 @@ describe("/_mock/state", () => {
     expect((await createUser(mock.url, key, "forgotten")).status).toBe(200);
   });
 
-  it("answers 404 naming --stateful on the stateless mock", async () => {
+  it("says it is not stateful on the stateless mock, and refuses settings there naming --stateful", async () => {
     const answer = await call(inject("mockUrl"), "GET", "/_mock/state", {});
-    expect(answer.status).toBe(404);
-    expect(answer.body.message).toContain("--stateful");
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ stateful: false });
+    const settings = await call(inject("mockUrl"), "PATCH", "/_mock/state", json(newKey()), { settings: { closed_beta_enabled: true } });
+    expect(settings.status).toBe(422);
+    expect(JSON.stringify(settings.body)).toContain("--stateful");
   });
 });
 

@@ -1,13 +1,16 @@
-// Each step of the mock's pipeline called alone, on an exchange made by hand (a readable stream for the request, a
-// recorder for the response): what it refuses, what it fills in, what it answers, and when it passes the request on.
+// Each step of the mock's pipeline called alone, on an exchange made by hand (a request in the pipeline's form, and
+// its reply read back): what it refuses, what it fills in, what it answers, and when it passes the request on.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import type http from "node:http";
+import { Readable } from "node:stream";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "../../src/contract/router.ts";
 import { answersOf } from "../../src/mock/answers.ts";
+import { filesByPath } from "../../src/mock/static-files.ts";
+import { nodeRequest } from "../../src/mock/node-http.ts";
+import { ConditionsTable } from "../../src/mock/conditions.ts";
 import { DYNAMIC_FALLBACK, PRISM_NOT_INSTALLED } from "../../src/mock/dynamic.ts";
 import { StatefulMock } from "../../src/mock/state/handlers.ts";
 import { ANSWERED, newExchange, type Exchange, type StepContext } from "../../src/mock/steps/exchange.ts";
@@ -20,34 +23,34 @@ import { contract, operations, validator } from "../support/contract.ts";
 
 const KEY = { "x-svc-api-key": "team-key-1" };
 
-/** What a step wrote on the response. */
+/** What the steps answered, read from the exchange's reply (and the headers a step adds to any answer). */
 class Recorder {
-  status: number | undefined;
-  headers: Record<string, string> = {};
-  body: string | undefined;
-  setHeader(name: string, value: unknown): void {
-    this.headers[name.toLowerCase()] = String(value);
+  constructor(private readonly x: Exchange) {}
+  get status(): number | undefined {
+    return this.x.reply?.status;
   }
-  writeHead(status: number, headers: string[] | Record<string, unknown> = {}): void {
-    this.status = status;
-    const pairs = Array.isArray(headers) ? headers.flatMap((_, i) => (i % 2 === 0 ? [[headers[i]!, headers[i + 1]!]] : [])) : Object.entries(headers);
-    for (const [name, value] of pairs) this.setHeader(String(name), value);
+  get headers(): Record<string, string> {
+    const pairs = [...(this.x.reply?.headers ?? []), ...(this.x.extraHeaders ?? [])];
+    const headers: Record<string, string> = {};
+    for (let i = 0; i < pairs.length; i += 2) headers[pairs[i]!.toLowerCase()] = pairs[i + 1]!;
+    return headers;
   }
-  end(chunk?: string | Buffer): void {
-    this.body = chunk === undefined ? "" : chunk.toString();
+  get body(): string | undefined {
+    const body = this.x.reply?.body;
+    return this.x.reply === undefined ? undefined : body === undefined ? "" : new TextDecoder().decode(body);
   }
   json(): unknown {
     return JSON.parse(this.body!);
   }
 }
 
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
 /** An exchange as the pipeline makes it, for a request with these headers and body (sent with its length). */
 function exchange(method: string, target: string, headers: Record<string, string> = {}, text?: string): Exchange & { recorder: Recorder } {
-  const stream = Readable.from(text === undefined ? [] : [Buffer.from(text)]);
   const sent = text === undefined ? headers : { "content-length": String(Buffer.byteLength(text)), ...headers };
-  const req = Object.assign(stream, { method, url: target, headers: sent }) as unknown as http.IncomingMessage;
-  const recorder = new Recorder();
-  return Object.assign(newExchange(req, recorder as unknown as http.ServerResponse), { recorder });
+  const x = newExchange({ method, target, headers: sent, body: () => Promise.resolve(text ?? "") });
+  return Object.assign(x, { recorder: new Recorder(x) });
 }
 
 /** The exchange as it stands after the target and the route, without running either step. */
@@ -56,7 +59,7 @@ function routed(method: string, target: string, headers: Record<string, string> 
   x.url = new URL(target, "http://mock.invalid");
   x.match = router.match(x.method, x.url.pathname)!;
   x.text = text ?? "";
-  x.input = { pathParams: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.text, contentType: x.req.headers["content-type"] };
+  x.input = { pathParams: x.match.pathParams, query: x.url.searchParams, headers: x.headers, body: x.text, contentType: headers["content-type"] };
   return x;
 }
 
@@ -64,6 +67,7 @@ const router = createRouter(contract);
 
 function context(overrides: Partial<StepContext> = {}): StepContext {
   return {
+    document: contract,
     router,
     validator,
     readHeaders: ["accept", "content-type", "prefer", "x-svc-api-key"],
@@ -73,6 +77,9 @@ function context(overrides: Partial<StepContext> = {}): StepContext {
     answersFor: (match) => answersOf(contract, match.operation),
     prism: undefined,
     log: () => {},
+    conditions: new ConditionsTable(),
+    journal: undefined,
+    teamOf: (headers) => (typeof headers["x-svc-api-key"] === "string" ? headers["x-svc-api-key"] : ""),
     ...overrides,
   };
 }
@@ -99,12 +106,12 @@ describe("control", () => {
     expect(x.recorder.status).toBeUndefined();
   });
 
-  it("answers /_mock/state with a 404 when the mock is not stateful", () => {
-    const x = exchange("GET", "/_mock/state", KEY);
+  it("answers /_mock/state on the stateless mock with its conditions alone", async () => {
+    const x = exchange("PATCH", "/_mock/state", KEY, JSON.stringify({ conditions: { latency_ms: 5 } }));
     x.url = new URL("http://mock.invalid/_mock/state");
-    expect(control(x, context())).toBe(ANSWERED);
-    expect(x.recorder.status).toBe(404);
-    expect(x.recorder.json()).toMatchObject({ code: "not_found" });
+    expect(await control(x, context())).toBe(ANSWERED);
+    expect(x.recorder.status).toBe(200);
+    expect(x.recorder.json()).toEqual({ stateful: false, conditions: { latency_ms: 5 } });
   });
 
   it("describes the credential's team on the stateful mock", async () => {
@@ -148,10 +155,10 @@ describe("staticFile", () => {
   const folder = mkdtempSync(path.join(tmpdir(), "steps-"));
   writeFileSync(path.join(folder, "doc.html"), "<p>reference</p>");
   const files = (pending?: string) =>
-    new Map([
-      ["/docs", { path: path.join(folder, "doc.html"), type: "text/html", pending: () => pending }],
-      ["/missing", { path: path.join(folder, "missing.html"), type: "text/html" }],
-    ]);
+    filesByPath({
+      "/docs": { path: path.join(folder, "doc.html"), type: "text/html", pending: () => pending },
+      "/missing": { path: path.join(folder, "missing.html"), type: "text/html" },
+    });
   const at = (method: string, where: string) => {
     const x = exchange(method, where);
     x.url = new URL(where, "http://mock.invalid");
@@ -216,8 +223,12 @@ describe("receive", () => {
     expect(x.input.query.get("x")).toBe("1");
   });
 
-  it("leaves the text undefined for a body over 1 MiB", async () => {
-    const x = routed("POST", "/v2/user", KEY, "x".repeat((1 << 20) + 1));
+  it("leaves the text undefined for a body over 1 MiB, as Node's reader gives it", async () => {
+    const text = "x".repeat((1 << 20) + 1);
+    const stream = Readable.from([Buffer.from(text)]);
+    const req = Object.assign(stream, { method: "POST", url: "/v2/user", headers: { ...KEY, "content-length": String(text.length) } }) as unknown as http.IncomingMessage;
+    const x = routed("POST", "/v2/user", KEY, text);
+    x.request = nodeRequest(req);
     expect(await receive(x)).toBeUndefined();
     expect(x.text).toBeUndefined();
   });
@@ -377,7 +388,7 @@ describe("collection", () => {
     const x = routed("GET", target, headers);
     expect(branch(x, context())).toBeUndefined();
     expect(collection(x, context())).toBeUndefined();
-    return { x, body: JSON.parse(x.answer.body.toString()) as { orders: { interpretation: string | null }[]; total: number; page: number; size: number; pages: number } };
+    return { x, body: JSON.parse(text(x.answer.body)) as { orders: { interpretation: string | null }[]; total: number; page: number; size: number; pages: number } };
   };
 
   it("cuts the chosen example to the asked page, and says so", () => {
@@ -415,11 +426,11 @@ describe("respond", () => {
     expect(await respond(x, context())).toBe(ANSWERED);
     expect(x.recorder.status).toBe(200);
     expect(x.recorder.headers["content-type"]).toBe("application/json");
-    expect(x.recorder.body).toBe(x.answer.body.toString());
+    expect(x.recorder.body).toBe(text(x.answer.body));
   });
 
   it("sends Prism's invented answer when it keeps the contract", async () => {
-    const body = JSON.parse(chosen({}).answer.body.toString()) as unknown;
+    const body = JSON.parse(text(chosen({}).answer.body)) as unknown;
     const x = chosen({ prefer: "dynamic=true" });
     expect(await respond(x, context({ prism: async () => ({ status: 200, body }) }))).toBe(ANSWERED);
     expect(x.recorder.status).toBe(200);
@@ -430,7 +441,7 @@ describe("respond", () => {
   it("falls back to the declared answer, saying why, when Prism is not installed", async () => {
     const x = chosen({ prefer: "dynamic=true" });
     expect(await respond(x, context())).toBe(ANSWERED);
-    expect(x.recorder.body).toBe(x.answer.body.toString());
+    expect(x.recorder.body).toBe(text(x.answer.body));
     expect(x.recorder.headers[DYNAMIC_FALLBACK]).toBe(PRISM_NOT_INSTALLED);
   });
 });

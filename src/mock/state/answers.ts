@@ -1,6 +1,6 @@
 // The vocabulary of the stateful handlers: what a call holds, what a handler answers, the contract's examples as the
 // source of every field the caller did not give, and the error answers in the contract's error body.
-import type http from "node:http";
+import type { HeaderBag } from "../steps/exchange.ts";
 import { deref, type ContractOperation } from "../../contract/operations.ts";
 import { isObject, type JsonObject } from "../../contract/json.ts";
 
@@ -8,7 +8,7 @@ export interface StateCall {
   operation: ContractOperation;
   path: Record<string, string>;
   query: URLSearchParams;
-  headers: http.IncomingHttpHeaders;
+  headers: HeaderBag;
   /** The parsed JSON body, already valid against the contract. */
   body: any;
   /** The body's size in bytes as sent, which bounds what a record made from it may hold. */

@@ -1,8 +1,7 @@
 // Bulk import (4.4): each call makes one background operation that takes the team's `bulk_import_duration_ms` on its
 // clock, migrating its connections one by one; List Bulk Ops shows it queued, in progress, then completed. A
 // connection whose user is not one of the team's fails. `wait_for_completion` waits up to `bulk_import_wait_ms`.
-import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
+import { randomId, sleep } from "../runtime.ts";
 import { refuse } from "./answers.ts";
 import { isoAt, teamNow, type BulkOpRecord, type TeamState } from "./model.ts";
 import { liveUser } from "./users.ts";
@@ -51,7 +50,7 @@ export const bulkImportHandlers: Record<string, TeamHandler> = {
     const connections = (call.body.connections as { user_id: string }[]).map((c) => ({ userId: c.user_id, ok: liveUser(team, c.user_id) !== undefined }));
     // The operation and each of its connections count: a call may submit thousands.
     store.reserve(team, 1 + connections.length);
-    const op: BulkOpRecord = { id: randomUUID(), provider, createdAt: teamNow(team), durationMs: team.settings.bulk_import_duration_ms, connections, done: 0 };
+    const op: BulkOpRecord = { id: randomId(), provider, createdAt: teamNow(team), durationMs: team.settings.bulk_import_duration_ms, connections, done: 0 };
     team.bulkOps.push(op);
     if (call.body.wait_for_completion === true) {
       const remaining = op.createdAt + op.durationMs - teamNow(team);

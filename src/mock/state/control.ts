@@ -2,7 +2,7 @@
 // workflows in openapi/workflows/mock-control.openapi.yaml): GET describes the state the credential reaches, PATCH
 // changes a team's mock settings or moves its clock, DELETE forgets it (everything, with no credential).
 import { MOCK_PATHS } from "../paths.ts";
-import type http from "node:http";
+import type { HeaderBag } from "../steps/exchange.ts";
 import { refuse, type StateAnswer } from "./answers.ts";
 import { insuranceCount } from "./insurance.ts";
 import { DEFAULT_SETTINGS, isoAt, teamNow, type OrgState, type TeamSettings, type TeamState } from "./model.ts";
@@ -12,7 +12,7 @@ export const CONTROL_PATH = MOCK_PATHS.state;
 export const CONTROL_METHODS = ["GET", "PATCH", "DELETE"];
 
 /** Each setting's bounds: whole numbers within them, or a boolean. */
-const SETTING_BOUNDS: Record<keyof TeamSettings, [number, number] | "boolean"> = {
+export const SETTING_BOUNDS: Record<keyof TeamSettings, [number, number] | "boolean"> = {
   closed_beta_enabled: "boolean",
   bulk_import_duration_ms: [0, 3_600_000],
   // The service waits 20 s (section 8): the mock may wait less, never more.
@@ -20,7 +20,7 @@ const SETTING_BOUNDS: Record<keyof TeamSettings, [number, number] | "boolean"> =
   link_token_lifetime_s: [1, 30 * 24 * 3600],
 };
 /** The furthest a team's clock may be from the wall clock, in one move or many, so its dates stay ones the contract's date-times take. */
-const MAX_CLOCK_MOVE_S = 100 * 365 * 24 * 3600;
+export const MAX_CLOCK_MOVE_S = 100 * 365 * 24 * 3600;
 
 interface Detail {
   location: "body";
@@ -99,7 +99,7 @@ function readPatch(text: string): { settings: Partial<TeamSettings>; advanceMs: 
   return details.length > 0 ? details : { settings: patch, advanceMs, ...(setTo === undefined ? {} : { setTo }) };
 }
 
-export function controlAnswer(mock: StatefulMock, method: string, headers: http.IncomingHttpHeaders, text: string): StateAnswer {
+export function controlAnswer(mock: StatefulMock, method: string, headers: HeaderBag, text: string): StateAnswer {
   const store = mock.store;
   const header = (scheme: string) => {
     const value = headers[mock.header(scheme)];

@@ -2,8 +2,7 @@
 // as the service signs (Standard Webhooks, src/webhooks/signature.ts), after the answer that caused it; a receiver that
 // fails gets two more tries. A bounded number run at once and wait in a bounded queue: a receiver that never answers
 // holds a few sockets, not one per event. Each delivery is logged on the team (GET /_mock/state shows the last ones).
-import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
+import { randomId, sleep } from "../runtime.ts";
 import { signedHeaders } from "../../webhooks/signature.ts";
 import { DELIVERY_LOG, isoAt, teamNow, type DeliveryRecord, type TeamState, type WebhookRecord } from "./model.ts";
 
@@ -74,7 +73,7 @@ function logged(url: string): string {
 
 async function deliverOne({ team, hook, event }: Job, log: (line: string) => void): Promise<void> {
   const body = JSON.stringify(event);
-  const id = `msg_${randomUUID()}`;
+  const id = `msg_${randomId()}`;
   let status: number | null = null;
   let attempts = 0;
   while (attempts < ATTEMPTS) {

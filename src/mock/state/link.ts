@@ -1,7 +1,7 @@
 // The link flow: a link token is made for a user of the team (4.5) and is the credential of complete_mfa (4.7), which
 // answers from the token's history: never issued, expired, consumed, a wrong code, another code wanted, or success,
 // which makes the connection and emits provider.connection.created to the team's webhook endpoints.
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../runtime.ts";
 import type { StateAnswer } from "./answers.ts";
 import { isoAt, teamNow, type LinkTokenRecord } from "./model.ts";
 import { liveUser, unknownUser } from "./users.ts";
@@ -17,7 +17,7 @@ export const linkHandlers: Record<string, TeamHandler> = {
     const user = liveUser(team, String(call.body.user_id));
     if (user === undefined) return unknownUser(String(call.body.user_id));
     store.reserve(team);
-    const token = `mock-link-token-${randomBytes(16).toString("hex")}`;
+    const token = `mock-link-token-${randomHex(16)}`;
     const record: LinkTokenRecord = {
       token,
       team,

@@ -1,7 +1,7 @@
 // The management API's part of the state: an org (one per management key) makes teams, issues their API keys (a key
 // issued here reaches that team on the regular API), registers their webhook endpoints and OAuth credentials. The
 // org's other settings (brand, ETL pipelines, management keys) answer from the examples.
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomHex, randomId, utf8Length } from "../runtime.ts";
 import { newSecret } from "../../webhooks/signature.ts";
 import { notFound, type StateAnswer } from "./answers.ts";
 import { isoAt, MAX_RECORD_BODY, type ApiKeyRecord, type OrgState, type TeamState, type WebhookRecord } from "./model.ts";
@@ -42,8 +42,8 @@ export const teamManagementHandlers: Record<string, (team: TeamState, ...rest: P
   listTeamApiKeys: (team) => ({ status: 200, body: [...team.apiKeys.values()].map(({ api_key: _key, ...info }) => info) }),
   createTeamApiKey(team, { call, store }) {
     store.reserve(team);
-    const apiKey = `sk_test_mock_${randomBytes(16).toString("hex")}`;
-    const record: ApiKeyRecord = { id: randomUUID(), team_id: team.id, label: String(call.body.label), key_preview: `${apiKey.slice(0, 20)}…`, created_at: now(), api_key: apiKey };
+    const apiKey = `sk_test_mock_${randomHex(16)}`;
+    const record: ApiKeyRecord = { id: randomId(), team_id: team.id, label: String(call.body.label), key_preview: `${apiKey.slice(0, 20)}…`, created_at: now(), api_key: apiKey };
     team.apiKeys.set(record.id, record);
     store.bindApiKey(apiKey, team);
     return { status: 201, body: record };
@@ -61,7 +61,7 @@ export const teamManagementHandlers: Record<string, (team: TeamState, ...rest: P
     store.reserve(team);
     const at = now();
     const hook: WebhookRecord = {
-      id: randomUUID(),
+      id: randomId(),
       team_id: team.id,
       url: String(call.body.url),
       event_types: call.body.event_types ?? null,
@@ -105,7 +105,7 @@ export const teamManagementHandlers: Record<string, (team: TeamState, ...rest: P
   setTeamCustomCredential(team, { call, store }) {
     const provider = call.path.provider!;
     // A provider the team had not configured is a record of its own (the path takes any slug).
-    if (!team.customCredentials.has(provider)) store.reserve(team, 1 + Math.floor(Buffer.byteLength(provider) / MAX_RECORD_BODY));
+    if (!team.customCredentials.has(provider)) store.reserve(team, 1 + Math.floor(utf8Length(provider) / MAX_RECORD_BODY));
     team.customCredentials.add(provider);
     return { status: 200, body: { provider: call.path.provider, client_id: String(call.body.client_id), updated_at: now() } };
   },

@@ -1,7 +1,7 @@
 // What the stateful mock remembers (`--stateful`): teams keyed by the credential that reaches them, each with its own
 // users, link tokens, insurance, bulk operations, webhook endpoints, settings and clock; orgs keyed by management key.
 // Everything is bounded: a cap per team and one for all, past which a create is refused (never an old record dropped).
-import { randomUUID } from "node:crypto";
+import { randomId } from "../runtime.ts";
 import type { components } from "../../../generated/schema.js";
 
 /** The mock-only settings a test suite may change per team through `PATCH /_mock/state` (control.ts). */
@@ -142,7 +142,7 @@ export function newLedger(): Ledger {
 
 export function newTeam(name: string, settings: TeamSettings, orgId?: string): TeamState {
   return {
-    id: randomUUID(),
+    id: randomId(),
     ...(orgId === undefined ? {} : { orgId }),
     name,
     created_at: new Date().toISOString(),

@@ -1,7 +1,7 @@
 // Finds the team or org a credential reaches, creating it on first sight, and keeps every count under its cap: a
 // team API key issued through the management API reaches that team; any other API key is a team of its own. The
 // totals are summed from the teams and orgs themselves, never kept beside them, so no reset or delete can skew them.
-import { randomUUID } from "node:crypto";
+import { randomId } from "../runtime.ts";
 import {
   DEFAULT_CAPS,
   DEFAULT_SETTINGS,
@@ -83,7 +83,7 @@ export class StateStore {
     let org = this.#orgsByKey.get(key);
     if (org === undefined) {
       this.#roomForTeam();
-      org = { id: randomUUID(), teams: new Map(), ledger: newLedger() };
+      org = { id: randomId(), teams: new Map(), ledger: newLedger() };
       this.#orgsByKey.set(key, org);
     }
     return org;

@@ -1,7 +1,7 @@
 // Users as the document describes them: a client_user_id belongs to one user of the team (section 7, rule 3), a
 // deletion waits 7 days on the team's clock and can be undone until then (sections 3 and 8), and a sign-in token is
 // made for a user the team has (4.6).
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomHex, randomId } from "../runtime.ts";
 import { notFound, refuse, type StateAnswer } from "./answers.ts";
 import { isoAt, teamNow, type TeamState, type UserRecord } from "./model.ts";
 import type { TeamHandler } from "./handlers.ts";
@@ -42,7 +42,7 @@ export const userHandlers: Record<string, TeamHandler> = {
       });
     }
     // Everything that could fail comes before the record is counted.
-    const user: UserRecord = { user_id: randomUUID(), client_user_id: clientUserId, created_on: isoAt(teamNow(team)) };
+    const user: UserRecord = { user_id: randomId(), client_user_id: clientUserId, created_on: isoAt(teamNow(team)) };
     if (existing !== undefined) forgetUser(team, existing, store);
     store.reserve(team);
     team.users.set(user.user_id, user);
@@ -78,7 +78,7 @@ export const userHandlers: Record<string, TeamHandler> = {
   createSignInToken({ team, call }) {
     const user = liveUser(team, call.path.user_id!);
     if (user === undefined) return unknownUser(call.path.user_id!);
-    return { status: 200, body: { user_id: user.user_id, sign_in_token: `mock-sign-in-token-${randomBytes(16).toString("hex")}` } };
+    return { status: 200, body: { user_id: user.user_id, sign_in_token: `mock-sign-in-token-${randomHex(16)}` } };
   },
 };
 

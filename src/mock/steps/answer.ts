@@ -6,14 +6,18 @@ import type { JsonObject } from "../../contract/json.ts";
 import { parsePrefer, pick } from "../answers.ts";
 import { chooseBranch } from "../branches.ts";
 import { DYNAMIC_FALLBACK, dynamicAnswer } from "../dynamic.ts";
-import { corsHeaders, JSON_TYPE } from "../http.ts";
+import { corsHeaders, headerValue, JSON_TYPE } from "../http.ts";
+import { encodeText } from "../runtime.ts";
 import { cutsCollection, shapeCollection } from "../collections.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
+
+const decoder = new TextDecoder();
 
 const preferDetail = (message: string): ErrorDetail[] => [{ location: "header", field: "prefer", message }];
 
 export function branch(x: Exchange, context: StepContext): Outcome {
-  const prefer = typeof x.req.headers.prefer === "string" && x.req.headers.prefer.trim() !== "" ? x.req.headers.prefer : undefined;
+  const header = headerValue(x.headers, "prefer");
+  const prefer = header !== undefined && header.trim() !== "" ? header : undefined;
   const answers = context.answersFor(x.match);
   try {
     // A Prefer header chooses; otherwise the first branch of the document's rules the request meets (x-svc-mock-branches).
@@ -36,25 +40,23 @@ export function branch(x: Exchange, context: StepContext): Outcome {
 export function collection(x: Exchange, context: StepContext): Outcome {
   const marks = context.answersFor(x.match).collections;
   if (x.choice.dynamic === true || !cutsCollection(x.answer.status, marks)) return undefined;
-  const shaped = shapeCollection(JSON.parse(x.answer.body.toString("utf8")) as JsonObject, marks, x.url.searchParams);
-  x.answer = { ...x.answer, body: Buffer.from(JSON.stringify(shaped)) };
+  const shaped = shapeCollection(JSON.parse(decoder.decode(x.answer.body)) as JsonObject, marks, x.url.searchParams);
+  x.answer = { ...x.answer, body: encodeText(JSON.stringify(shaped)) };
   return undefined;
 }
 
 export async function respond(x: Exchange, context: StepContext): Promise<Outcome> {
   let fallback: string[] = [];
   if (x.choice.dynamic === true) {
-    const dynamic = await dynamicAnswer(context.prism, context.validator, { req: x.req, match: x.match, url: x.url, method: x.method, body: x.body, choice: x.choice, headers: context.readHeaders }, context.log);
+    const dynamic = await dynamicAnswer(context.prism, context.validator, { requestHeaders: x.headers, match: x.match, url: x.url, method: x.method, body: x.body, choice: x.choice, headers: context.readHeaders }, context.log);
     if (dynamic.answer) {
       // The headers the contract requires of that status (a 429's Retry-After), as a declared answer sends them.
       const required = context.answersFor(x.match).byStatus.get(dynamic.answer.status)?.values().next().value?.headers ?? [];
-      x.res.writeHead(dynamic.answer.status, ["content-type", JSON_TYPE, "content-length", String(dynamic.answer.body.length), ...required, ...corsHeaders(x.req)]);
-      x.res.end(dynamic.answer.body);
+      x.reply = { status: dynamic.answer.status, headers: ["content-type", JSON_TYPE, "content-length", String(dynamic.answer.body.length), ...required, ...corsHeaders(x.headers)], body: dynamic.answer.body };
       return ANSWERED;
     }
     fallback = [DYNAMIC_FALLBACK, dynamic.why];
   }
-  x.res.writeHead(x.answer.status, ["content-type", JSON_TYPE, "content-length", String(x.answer.body.length), ...x.answer.headers, ...corsHeaders(x.req), ...fallback]);
-  x.res.end(x.answer.body);
+  x.reply = { status: x.answer.status, headers: ["content-type", JSON_TYPE, "content-length", String(x.answer.body.length), ...x.answer.headers, ...corsHeaders(x.headers), ...fallback], body: x.answer.body };
   return ANSWERED;
 }

@@ -2,7 +2,7 @@
 // declares for every operation (credential 401, Accept 406, size 413, body 415 and 400, parameters and body 422), and
 // the warning beside the answer to a value an open enumeration does not list.
 import type { UnlistedValue } from "../../contract/validator.ts";
-import { acceptsJson, MOCK_WARNING, readBody } from "../http.ts";
+import { acceptsJson, headerValue, MOCK_WARNING } from "../http.ts";
 import type { Exchange, Outcome, StepContext } from "./exchange.ts";
 
 export function route(x: Exchange, context: StepContext): Outcome {
@@ -21,19 +21,20 @@ export function route(x: Exchange, context: StepContext): Outcome {
 // the bundle step, x-svc-transport-responses).
 
 export async function receive(x: Exchange): Promise<Outcome> {
-  x.text = await readBody(x.req);
-  x.input = { pathParams: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.text, contentType: x.req.headers["content-type"] };
+  x.text = await x.request.body();
+  x.input = { pathParams: x.match.pathParams, query: x.url.searchParams, headers: x.headers, body: x.text, contentType: headerValue(x.headers, "content-type") };
   return undefined;
 }
 
 export function credential(x: Exchange, context: StepContext): Outcome {
-  const refusal = context.validator.credentialRefusal(x.match.operation, x.req.headers);
+  const refusal = context.validator.credentialRefusal(x.match.operation, x.headers);
   return refusal === undefined ? undefined : { status: 401, code: "unauthorized", message: refusal };
 }
 
 export function accept(x: Exchange): Outcome {
-  if (acceptsJson(x.req.headers.accept)) return undefined;
-  return { status: 406, code: "not_acceptable", message: `Every answer is application/json; the Accept header (${x.req.headers.accept}) allows none.` };
+  const header = headerValue(x.headers, "accept");
+  if (acceptsJson(header)) return undefined;
+  return { status: 406, code: "not_acceptable", message: `Every answer is application/json; the Accept header (${header}) allows none.` };
 }
 
 export function size(x: Exchange): Outcome {
@@ -79,6 +80,6 @@ function unlistedWarning([first, ...others]: UnlistedValue[]): string {
  */
 export function unlisted(x: Exchange, context: StepContext): Outcome {
   const found = context.validator.unlistedValues(x.match.operation, x.input, x.body);
-  if (found.length > 0) x.res.setHeader(MOCK_WARNING, unlistedWarning(found));
+  if (found.length > 0) x.extraHeaders = [MOCK_WARNING, unlistedWarning(found)];
   return undefined;
 }

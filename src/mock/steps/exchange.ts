@@ -1,12 +1,36 @@
-// What every step of the mock's pipeline shares: the exchange it reads and fills in, the context made once for the
-// mock, and what a step gives back (a refusal, ANSWERED, or undefined to pass the request on).
-import type http from "node:http";
+// What every step of the mock's pipeline shares: the exchange it reads and fills in (a request as any transport hands
+// it, Node's server or a Fetch API Request, and the reply the steps make), the context made once for the mock, and
+// what a step gives back (a refusal, ANSWERED, or undefined to pass the request on).
 import type { RouteMatch, Router } from "../../contract/router.ts";
 import type { ContractValidator, ErrorDetail, RequestInput } from "../../contract/validator.ts";
 import type { Choice, OperationAnswers, StaticAnswer } from "../answers.ts";
 import type { Inventor } from "../dynamic.ts";
-import type { StaticFile } from "../static-files.ts";
 import type { StatefulMock } from "../state/handlers.ts";
+import type { ConditionsTable, Fate } from "../conditions.ts";
+import type { Journal } from "../journal.ts";
+import type { JsonObject } from "../../contract/json.ts";
+
+/** A request's headers by lower-case name, as Node's server gives them (and the Fetch adapter makes them). */
+export type HeaderBag = Record<string, string | string[] | undefined>;
+
+/** A request as a transport hands it to the pipeline. */
+export interface MockRequest {
+  method: string;
+  /** The request target: origin-form (`/v3/...?q`) or absolute-form. */
+  target: string;
+  headers: HeaderBag;
+  /** The body as text, or undefined when it is over the size limit; read once, when a step needs it. */
+  body: () => string | undefined | Promise<string | undefined>;
+}
+
+/** What the pipeline answers: the status, headers as name-value pairs, the body; or a connection dropped on purpose. */
+export interface Reply {
+  status: number;
+  headers: string[];
+  body?: Uint8Array | undefined;
+  /** The transport drops the connection without an answer (a condition the caller asked for). */
+  drop?: boolean;
+}
 
 /** A refusal in the contract's error body. */
 export interface Refusal {
@@ -19,8 +43,9 @@ export interface Refusal {
 
 /** What the steps learn about a request as it passes them. */
 export interface Exchange {
-  req: http.IncomingMessage;
-  res: http.ServerResponse;
+  request: MockRequest;
+  /** The request's headers (the request's own, kept at hand: every step reads them). */
+  headers: HeaderBag;
   method: string;
   url: URL;
   match: RouteMatch;
@@ -31,32 +56,71 @@ export interface Exchange {
   body: unknown;
   choice: Choice;
   answer: StaticAnswer;
+  /** Headers a step adds to whatever answer follows (the open-enumeration warning). */
+  extraHeaders: string[] | undefined;
+  /** The answer, once a step made it. */
+  reply: Reply | undefined;
+  /** What the team's conditions drew for this request, when they ask for anything. */
+  fate: Fate | undefined;
+  /** The condition that shaped the answer, for the journal. */
+  condition: string | undefined;
 }
 
 /** Every field from the start, so each exchange has one shape; the steps fill them in. */
-export function newExchange(req: http.IncomingMessage, res: http.ServerResponse): Exchange {
-  return { req, res, method: (req.method ?? "GET").toUpperCase(), url: undefined!, match: undefined!, text: undefined, input: undefined!, body: undefined, choice: {}, answer: undefined! };
+export function newExchange(request: MockRequest): Exchange {
+  return {
+    request,
+    headers: request.headers,
+    method: request.method.toUpperCase(),
+    url: undefined!,
+    match: undefined!,
+    text: undefined,
+    input: undefined!,
+    body: undefined,
+    choice: {},
+    answer: undefined!,
+    extraHeaders: undefined,
+    reply: undefined,
+    fate: undefined,
+    condition: undefined,
+  };
+}
+
+/** A file served beside the API (the reference, the bundle), as the transport that has files serves it. */
+export interface ServedFile {
+  /** A line saying why the file is not there yet (the reference still building), or undefined when it is. */
+  pending?: (() => string | undefined) | undefined;
+  /** The file's answer to a GET or HEAD; undefined when it is missing. */
+  serve: (method: string, headers: HeaderBag) => Promise<Reply | undefined>;
 }
 
 /** What the steps read that is fixed for the mock's life: made once by `createPipeline`, or by a test by hand. */
 export interface StepContext {
+  /** The contract the mock answers for (as it validates it). */
+  document: JsonObject;
   router: Router;
   validator: ContractValidator;
   /** The request headers an answer depends on: the content negotiation, Prefer, and every credential. */
   readHeaders: string[];
   /** Files served beside the API, by path and by each alias. */
-  staticFiles: Map<string, StaticFile>;
+  staticFiles: Map<string, ServedFile>;
   /** Undefined without `--stateful`. */
   stateful: StatefulMock | undefined;
   /** The checked, serialized bodies of stable stateful answers (stored objects that never change), by the object. */
-  checkedBodies: WeakMap<object, Buffer>;
+  checkedBodies: WeakMap<object, Uint8Array>;
   /** An operation's table of static answers, made on its first request. */
   answersFor: (match: RouteMatch) => OperationAnswers;
   prism: Inventor | undefined;
   log: (line: string) => void;
+  /** Each team's real-world conditions (latency, failures, dropped connections). */
+  conditions: ConditionsTable;
+  /** The requests received, per team; undefined when the journal is off. */
+  journal: Journal | undefined;
+  /** The team a request belongs to, for its conditions and the journal: the first credential it sends ("" for none). */
+  teamOf: (headers: HeaderBag) => string;
 }
 
-/** A step wrote the answer itself (a preflight, a static file, the mock's answer): nothing after it runs. */
+/** A step made the answer itself (a preflight, a static file, the mock's answer) in `reply`: nothing after it runs. */
 export const ANSWERED = "answered" as const;
 export type Outcome = Refusal | typeof ANSWERED | undefined;
 export type Step = (exchange: Exchange, context: StepContext) => Outcome | Promise<Outcome>;

@@ -1,9 +1,11 @@
 // The steps of the stateful mock (`--stateful`): `/_mock/state`, and the answer the state makes, sent only when it
 // keeps the contract.
-import { CONTROL_METHODS, CONTROL_PATH, notStateful } from "../state/control.ts";
+import { CONTROL_METHODS, CONTROL_PATH } from "../state/control.ts";
+import { stateControl } from "../control-conditions.ts";
 import type { StateAnswer } from "../state/answers.ts";
 import { detailsLine } from "../../contract/validator.ts";
-import { allowCors, answerPreflight, corsHeaders, JSON_TYPE, readBody } from "../http.ts";
+import { corsHeaders, headerValue, JSON_TYPE, preflightReply } from "../http.ts";
+import { encodeText, utf8Length } from "../runtime.ts";
 import { cutsCollection, shapeCollection } from "../collections.ts";
 import { isObject } from "../../contract/json.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
@@ -11,26 +13,22 @@ import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./excha
 /** Says that the stateful mock's own answer broke the contract and was replaced by a 500 (a fault of the mock). */
 export const CONTRACT_VIOLATION = "x-svc-mock-contract-violation";
 
-function sendState(x: Exchange, answer: StateAnswer, serialized?: Buffer): typeof ANSWERED {
-  const body = serialized ?? Buffer.from(JSON.stringify(answer.body));
-  x.res.writeHead(answer.status, ["content-type", JSON_TYPE, "content-length", String(body.length), ...Object.entries(answer.headers ?? {}).flat(), ...corsHeaders(x.req)]);
-  x.res.end(body);
+function sendState(x: Exchange, answer: StateAnswer, serialized?: Uint8Array): typeof ANSWERED {
+  const body = serialized ?? encodeText(JSON.stringify(answer.body));
+  x.reply = { status: answer.status, headers: ["content-type", JSON_TYPE, "content-length", String(body.length), ...Object.entries(answer.headers ?? {}).flat(), ...corsHeaders(x.headers)], body };
   return ANSWERED;
 }
 
 export function control(x: Exchange, context: StepContext): Outcome | Promise<Outcome> {
   if (x.url.pathname !== CONTROL_PATH) return undefined;
-  const { stateful } = context;
-  if (stateful === undefined) return sendState(x, notStateful());
   // A browser's test suite resets and moves the clock too: its preflight is answered like an operation's.
-  if (x.method === "OPTIONS" && x.req.headers["access-control-request-method"] !== undefined) {
-    allowCors(x.req, x.res);
-    answerPreflight(x.req, x.res, CONTROL_METHODS, context.readHeaders);
+  if (x.method === "OPTIONS" && x.headers["access-control-request-method"] !== undefined) {
+    x.reply = preflightReply(x.headers, CONTROL_METHODS, context.readHeaders);
     return ANSWERED;
   }
   // Only a request to /_mock/state waits for its body here: every other one goes on without a promise.
-  return readBody(x.req).then((text) =>
-    text === undefined ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." } : sendState(x, stateful.control(x.method, x.req.headers, text)),
+  return Promise.resolve(x.request.body()).then((text) =>
+    text === undefined ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." } : sendState(x, stateControl(x.method, x.headers, text, context)),
   );
 }
 
@@ -47,7 +45,7 @@ function sendRemembered(x: Exchange, context: StepContext, remembered: StateAnsw
   // What the state makes is checked like anything Prism invents: an answer that breaks the contract is the mock's fault.
   const violations = context.validator.validateResponse(x.match.operation, answer.status, answer.body);
   if (violations.length === 0) {
-    const serialized = Buffer.from(JSON.stringify(answer.body));
+    const serialized = encodeText(JSON.stringify(answer.body));
     if (stable !== undefined) context.checkedBodies.set(stable, serialized);
     return sendState(x, answer, serialized);
   }
@@ -59,8 +57,8 @@ function sendRemembered(x: Exchange, context: StepContext, remembered: StateAnsw
 export function remember(x: Exchange, context: StepContext): Outcome | Promise<Outcome> {
   const { stateful } = context;
   // A Prefer header still chooses a declared answer, leaving the state as it is.
-  if (stateful === undefined || x.req.headers.prefer !== undefined) return undefined;
-  const answer = stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.req.headers, body: x.body, bodyLength: x.text === undefined ? 0 : Buffer.byteLength(x.text) });
+  if (stateful === undefined || x.headers.prefer !== undefined) return undefined;
+  const answer = stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.headers, body: x.body, bodyLength: x.text === undefined ? 0 : utf8Length(x.text) });
   // Most handlers answer at once; waiting only for those that wait keeps a request off the microtask queue.
   return answer instanceof Promise ? answer.then((settled) => sendRemembered(x, context, settled)) : sendRemembered(x, context, answer);
 }

@@ -1,0 +1,54 @@
+// The mock in the caller's own process, with no port: createMock's engine, given the contract to answer for. The
+// package's entry (index.ts) gives it the contract the package ships; the MSW adapter (msw.ts) wraps its fetch.
+import type { JsonObject } from "../contract/json.ts";
+import { fetchHandler } from "./fetch-handler.ts";
+import { presentRecords } from "./journal.ts";
+import { createPipeline } from "./pipeline.ts";
+import type { JournalQuery, Mock, MockOptions } from "./public-types.ts";
+
+export const DEFAULT_MOCK_URL = "http://svc-mock.invalid";
+
+const epoch = (at: Date | number | undefined) => (at instanceof Date ? at.getTime() : at);
+
+export function createMockWith(document: JsonObject, options: MockOptions = {}): Mock {
+  const url = (options.baseUrl ?? DEFAULT_MOCK_URL).replace(/\/+$/, "");
+  const base = new URL(url);
+  const stateful = options.stateful === true || options.data !== undefined;
+  const pipeline = createPipeline({
+    document,
+    log: options.log ?? (() => {}),
+    ...(stateful ? { stateful: options.data === undefined ? {} : { data: options.data } } : {}),
+    conditions: options.conditions,
+    journalSize: options.journalSize,
+  });
+  const handle = fetchHandler(pipeline);
+  let closed = false;
+  const { journal } = pipeline.context;
+  return {
+    url,
+    fetch(input, init) {
+      if (closed) return Promise.reject(new TypeError("fetch failed", { cause: new Error("the mock was closed") }));
+      // A path or a URL as the global fetch takes it, relative ones against the mock's address.
+      const request = input instanceof Request && init === undefined ? input : new Request(typeof input === "string" && input.startsWith("/") ? new URL(`${base.pathname.replace(/\/$/, "")}${input}`, base) : input, init);
+      return handle(request);
+    },
+    journal(query: JournalQuery = {}) {
+      if (journal === undefined) return [];
+      const records = journal.records({
+        team: query.credential,
+        operationId: query.operationId,
+        status: query.status === undefined ? undefined : String(query.status).toLowerCase(),
+        since: epoch(query.since),
+        until: epoch(query.until),
+        limit: query.limit,
+      });
+      return presentRecords(pipeline.context.document, records);
+    },
+    clearJournal(credential) {
+      journal?.clear(credential);
+    },
+    async close() {
+      closed = true;
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// The mock as a Fetch API handler: a `Request` in, a `Response` out, with no socket, for a test process (createMock),
+// MSW's handlers in Node and the browser, and anything else that speaks fetch.
+import { MAX_BODY_BYTES } from "./http.ts";
+import type { Pipeline } from "./pipeline.ts";
+import type { HeaderBag, MockRequest, Reply } from "./steps/exchange.ts";
+
+/** The statuses a Response may not carry a body with. */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/** The body as text, read to at most the mock's limit; undefined past it (the rest is cancelled, not read). */
+async function boundedText(request: Request): Promise<string | undefined> {
+  if (request.body === null) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** A Fetch request in the pipeline's form: lower-case header names (Headers gives them so), the origin-form target. */
+export function fetchRequest(request: Request): MockRequest {
+  const headers: HeaderBag = {};
+  request.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const url = new URL(request.url);
+  let body: Promise<string | undefined> | undefined;
+  return { method: request.method, target: `${url.pathname}${url.search}`, headers, body: () => (body ??= boundedText(request)) };
+}
+
+/** The pipeline's reply as a Response; a dropped connection rejects as fetch does when a server hangs up. */
+export function toResponse(reply: Reply, method: string): Response {
+  if (reply.drop === true) throw new TypeError("fetch failed", { cause: new Error("the mock dropped the connection, as its conditions asked (drop_rate)") });
+  const headers = new Headers();
+  for (let i = 0; i < reply.headers.length; i += 2) headers.append(reply.headers[i]!, reply.headers[i + 1]!);
+  const body = NULL_BODY.has(reply.status) || method === "HEAD" || reply.body === undefined ? null : reply.body;
+  return new Response(body as BodyInit | null, { status: reply.status, headers });
+}
+
+/** Answers a Fetch request through the pipeline. */
+export function fetchHandler(pipeline: Pipeline): (request: Request) => Promise<Response> {
+  return async (request) => toResponse(await pipeline(fetchRequest(request)), request.method.toUpperCase());
+}

@@ -1,0 +1,168 @@
+// The mock's request journal: every request to the contract's paths, per team (keyed by the credential it sent, as
+// the state is), in a bounded ring of recent requests. Writing one costs a few fields kept as they arrived; masking
+// the credentials and redacting marked values happens when the journal is read, which is rare.
+import type { JsonObject } from "../contract/json.ts";
+import { Redactor } from "../contract/redact.ts";
+import type { HeaderBag } from "./steps/exchange.ts";
+import type { JournalEntry } from "./public-types.ts";
+
+/** A request's body is kept up to this many characters: a journal of a thousand uploads stays small. */
+const KEPT_BODY_CHARS = 16 * 1024;
+/** Recent requests kept per team, unless the mock is told otherwise. */
+export const DEFAULT_JOURNAL_SIZE = 500;
+/** Teams kept at most: past it the team heard from least recently is forgotten. */
+const MAX_TEAMS = 1_000;
+
+/** A request as the journal keeps it: what arrived, and what the mock made of it. */
+export interface JournalRecord {
+  seq: number;
+  at: number;
+  method: string;
+  target: string;
+  headers: HeaderBag;
+  text: string | undefined;
+  operationId: string | undefined;
+  status: number;
+  refusal: { code: string; message: string } | undefined;
+  /** A condition that decided the answer: `dropped`, `failure 429`, `latency 120 ms`. */
+  condition: string | undefined;
+  /** What a validating proxy found wrong with the request or the upstream's answer. */
+  violations: string[] | undefined;
+}
+
+export interface JournalFilter {
+  /** One team's requests (the credential they carried); absent: every team's. */
+  team?: string | undefined;
+  operationId?: string | undefined;
+  /** `201`, or a class such as `4xx`. */
+  status?: string | undefined;
+  /** Epoch milliseconds, inclusive. */
+  since?: number | undefined;
+  until?: number | undefined;
+  /** The most recent so many. */
+  limit?: number | undefined;
+}
+
+class Ring {
+  readonly items: JournalRecord[] = [];
+  #next = 0;
+  constructor(readonly size: number) {}
+  push(record: JournalRecord): void {
+    if (this.items.length < this.size) this.items.push(record);
+    else {
+      this.items[this.#next] = record;
+      this.#next = (this.#next + 1) % this.size;
+    }
+  }
+  /** Oldest first. */
+  ordered(): JournalRecord[] {
+    return this.items.length < this.size ? this.items : [...this.items.slice(this.#next), ...this.items.slice(0, this.#next)];
+  }
+}
+
+export class Journal {
+  readonly size: number;
+  readonly #teams = new Map<string, Ring>();
+  #seq = 0;
+
+  constructor(size = DEFAULT_JOURNAL_SIZE) {
+    this.size = size;
+  }
+
+  record(team: string, record: Omit<JournalRecord, "seq" | "at" | "text"> & { text: string | undefined }): void {
+    let ring = this.#teams.get(team);
+    if (ring === undefined) {
+      if (this.#teams.size >= MAX_TEAMS) this.#teams.delete(this.#teams.keys().next().value!);
+      this.#teams.set(team, (ring = new Ring(this.size)));
+    }
+    const text = record.text !== undefined && record.text.length > KEPT_BODY_CHARS ? record.text.slice(0, KEPT_BODY_CHARS) : record.text;
+    ring.push({ ...record, text, seq: ++this.#seq, at: Date.now() });
+  }
+
+  /** The requests that pass the filter, oldest first. */
+  records(filter: JournalFilter = {}): JournalRecord[] {
+    const rings = filter.team === undefined ? [...this.#teams.values()] : [this.#teams.get(filter.team)].filter((ring) => ring !== undefined);
+    const statusClass = filter.status !== undefined && /^[1-5]xx$/i.test(filter.status) ? filter.status[0] : undefined;
+    const found = rings
+      .flatMap((ring) => ring.ordered())
+      .filter(
+        (r) =>
+          (filter.operationId === undefined || r.operationId === filter.operationId) &&
+          (filter.status === undefined || (statusClass !== undefined ? String(r.status)[0] === statusClass : String(r.status) === filter.status)) &&
+          (filter.since === undefined || r.at >= filter.since) &&
+          (filter.until === undefined || r.at <= filter.until),
+      );
+    if (rings.length > 1) found.sort((a, b) => a.seq - b.seq);
+    return filter.limit === undefined ? found : found.slice(Math.max(0, found.length - filter.limit));
+  }
+
+  /** Forgets one team's requests, or every team's. */
+  clear(team?: string): void {
+    if (team === undefined) this.#teams.clear();
+    else this.#teams.delete(team);
+  }
+}
+
+const decoded = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
+/**
+ * The records as they may be shown: credentials masked, the values the contract marks as health data or secrets
+ * removed from the query, the body and the refusal's message. A fresh redactor each time, so what it learns of one
+ * read (the values it removed) does not pile up for the mock's life.
+ */
+export function presentRecords(document: JsonObject, records: JournalRecord[]): JournalEntry[] {
+  if (records.length === 0) return [];
+  const redactor = new Redactor(document);
+  return records.map((r) => {
+    const op = r.operationId === undefined ? undefined : redactor.operationById(r.operationId);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(r.headers)) {
+      if (value === undefined) continue;
+      headers[name] = redactor.header(name, Array.isArray(value) ? value.join(", ") : value);
+    }
+    let body: unknown = null;
+    if (r.text !== undefined && r.text !== "") {
+      try {
+        body = redactor.request(op, JSON.parse(r.text));
+      } catch {
+        body = `[${r.text.length} characters, not JSON: not shown, since it may hold health data]`;
+      }
+    }
+    const url = new URL(redactor.url(r.method, r.target.startsWith("/") ? r.target : safePath(r.target)), "http://journal.invalid");
+    const query: Record<string, string | string[]> = {};
+    for (const name of new Set(url.searchParams.keys())) {
+      const values = url.searchParams.getAll(name);
+      query[name] = values.length === 1 ? values[0]! : values;
+    }
+    return {
+      seq: r.seq,
+      time: new Date(r.at).toISOString(),
+      operation_id: r.operationId ?? null,
+      method: r.method,
+      path: decoded(url.pathname),
+      query,
+      headers,
+      body,
+      status: r.status,
+      refusal: r.refusal === undefined ? null : { code: r.refusal.code, message: redactor.text(r.refusal.message) },
+      condition: r.condition ?? null,
+      ...(r.violations === undefined ? {} : { contract_violations: r.violations.map((line) => redactor.text(line)) }),
+    };
+  });
+}
+
+/** An absolute-form target's path and query (its host is the caller's business, not the journal's). */
+function safePath(target: string): string {
+  try {
+    const url = new URL(target);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return "/";
+  }
+}

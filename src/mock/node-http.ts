@@ -1,0 +1,54 @@
+// The mock on Node's HTTP server: a request read into the pipeline's form, its reply written back, the size-bounded
+// body reader, and the raw-socket answer for what Node's parser refuses before there is a request.
+import http from "node:http";
+import type { Duplex } from "node:stream";
+import { errorBody, errorReply, JSON_TYPE, MAX_BODY_BYTES } from "./http.ts";
+import type { MockRequest, Reply } from "./steps/exchange.ts";
+
+const NO_BODY: Promise<string> = Promise.resolve("");
+
+/** The body as text, or undefined when it is over the limit; an oversized body is drained, not cut off, so the 413 still reaches the caller. */
+export function readBody(req: http.IncomingMessage): Promise<string | undefined> {
+  // Most requests are GETs without a body: no listeners, no buffers, no new promise for them.
+  if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
+    req.resume();
+    return NO_BODY;
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on("end", () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/** A Node request in the pipeline's form. */
+export function nodeRequest(req: http.IncomingMessage): MockRequest {
+  return { method: req.method ?? "GET", target: req.url ?? "", headers: req.headers, body: () => readBody(req) };
+}
+
+/** Writes the pipeline's reply; a dropped connection is a socket destroyed with nothing written. */
+export function writeReply(res: http.ServerResponse, reply: Reply): void {
+  if (reply.drop === true) return void res.destroy();
+  res.writeHead(reply.status, reply.headers);
+  res.end(res.req.method === "HEAD" ? undefined : reply.body);
+}
+
+export function sendError(res: http.ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  writeReply(res, errorReply(res.req.headers, status, code, message, undefined, headers));
+}
+
+/**
+ * Answers on a raw socket, for what Node's HTTP parser refuses before there is a request object: the JSON 4xx first,
+ * then the connection closes, as HTTP requires after a message it could not frame.
+ */
+export function sendOnSocket(socket: Duplex, status: number, code: string, message: string): void {
+  if (!socket.writable) return void socket.destroy();
+  const body = Buffer.from(errorBody(code, message));
+  const reason = http.STATUS_CODES[status] ?? "Error";
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${JSON_TYPE}\r\ncontent-length: ${body.length}\r\nconnection: close\r\n\r\n${body.toString()}`);
+}

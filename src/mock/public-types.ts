@@ -1,0 +1,83 @@
+// The shapes a user of the mock's entries (`@svc/health-api-contract/mock` and `/mock/msw`) meets: its options, what
+// createMock returns, a condition set and a journal entry. Types only, with no imports, so their declarations ship
+// as they are written here.
+
+/** Real-world conditions, per team and seeded: the JSON of `PATCH /_mock/state`'s `conditions`, `--conditions` and createMock. */
+export interface Conditions {
+  /** Milliseconds added before each answer: a number, or `[min, max]` drawn per request. */
+  latency_ms?: number | [number, number];
+  /** The share of answers (0 to 1) replaced by a failure the contract declares for every operation. */
+  failure_rate?: number;
+  /** The failures drawn from, each equally likely: 429 (with Retry-After) and 500; default [429]. */
+  failure_statuses?: (429 | 500)[];
+  /** The Retry-After a 429 carries, in seconds (default 1). */
+  retry_after_s?: number;
+  /** The share of requests (0 to 1) whose connection is dropped with no answer. */
+  drop_rate?: number;
+  /** The seed of the team's draws (default 1): the n-th request of a team meets the same fate on every run. */
+  seed?: number;
+}
+
+/** A request as the journal shows it: credentials masked, values the contract marks as health data or secrets removed. */
+export interface JournalEntry {
+  seq: number;
+  /** When it arrived (RFC 3339). */
+  time: string;
+  /** The operation it reached; null for a path the contract does not have. */
+  operation_id: string | null;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  headers: Record<string, string>;
+  /** The JSON body (marked values removed), or null when there was none. */
+  body: unknown;
+  /** The status answered; 0 for a connection dropped on purpose. */
+  status: number;
+  /** Why the mock refused the request, when it did. */
+  refusal: { code: string; message: string } | null;
+  /** A condition that shaped the answer: `latency 120 ms`, `failure 429`, `dropped`. */
+  condition: string | null;
+  /** What a validating proxy found wrong with the request or the upstream's answer. */
+  contract_violations?: string[];
+}
+
+/** Which journal entries to read; every field narrows. */
+export interface JournalQuery {
+  /** The credential the requests carried (a team's API key): that team's requests only. */
+  credential?: string;
+  operationId?: string;
+  /** A status (`201`, `429`) or a class (`"4xx"`). */
+  status?: number | string;
+  since?: Date | number;
+  until?: Date | number;
+  /** The most recent so many. */
+  limit?: number;
+}
+
+export interface MockOptions {
+  /** Remember what each team does (users, link tokens, insurance, webhook endpoints...), as `--stateful` does. */
+  stateful?: boolean;
+  /** A seed dataset to start from (the form `GET /_mock/data` exports); implies `stateful`. */
+  data?: unknown;
+  /** The conditions every team meets until it sets its own through `/_mock/state`. */
+  conditions?: Conditions;
+  /** Recent requests the journal keeps per team (default 500); 0 turns the journal off. */
+  journalSize?: number;
+  /** The base address the mock answers at (default `http://svc-mock.invalid`, a name that never reaches a network). */
+  baseUrl?: string;
+  /** Where the mock writes what went wrong on its side (default: nowhere). */
+  log?: (line: string) => void;
+}
+
+export interface Mock {
+  /** Answers a request in this process, as the global fetch would over the network: give it to the client's `fetch`. */
+  fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+  /** The base address to give the client (`createClient({ baseUrl: mock.url, fetch: mock.fetch })`). */
+  url: string;
+  /** The requests received, oldest first. */
+  journal: (query?: JournalQuery) => JournalEntry[];
+  /** Forgets the journal (one credential's requests, or all). */
+  clearJournal: (credential?: string) => void;
+  /** Stops answering: every later call rejects. */
+  close: () => Promise<void>;
+}

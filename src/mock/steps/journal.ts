@@ -1,0 +1,61 @@
+// `/_mock/journal` (mock-only): GET reads the requests the mock received from the credential's team (every team's
+// without one), filtered by operation, status and time; DELETE forgets them. Described in the mock-only description
+// (openapi/workflows/mock-control.openapi.yaml).
+import { presentRecords, type JournalFilter } from "../journal.ts";
+import { corsHeaders, JSON_TYPE, preflightReply } from "../http.ts";
+import { MOCK_PATHS } from "../paths.ts";
+import { encodeText } from "../runtime.ts";
+import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
+
+export const JOURNAL_METHODS = ["GET", "DELETE"];
+
+const time = (text: string) => (/^\d+$/.test(text) ? Number(text) : /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : Number.NaN);
+
+/** The filter a query asks for, or the details of what is wrong with it. */
+function readFilter(query: URLSearchParams, team: string | undefined): JournalFilter | { location: "query"; field: string; message: string }[] {
+  const details: { location: "query"; field: string; message: string }[] = [];
+  const filter: JournalFilter = { team };
+  for (const name of query.keys()) {
+    if (!["operation_id", "status", "since", "until", "limit"].includes(name)) details.push({ location: "query", field: name, message: "is not a filter (operation_id, status, since, until, limit)" });
+  }
+  filter.operationId = query.get("operation_id") ?? undefined;
+  const status = query.get("status");
+  if (status !== null) {
+    if (/^([1-5]\d\d|[1-5]xx)$/i.test(status)) filter.status = status.toLowerCase();
+    else details.push({ location: "query", field: "status", message: "must be a status (201) or a class (4xx)" });
+  }
+  for (const bound of ["since", "until"] as const) {
+    const value = query.get(bound);
+    if (value === null) continue;
+    const at = time(value);
+    if (Number.isNaN(at)) details.push({ location: "query", field: bound, message: "must be an RFC 3339 date-time or epoch milliseconds" });
+    else filter[bound] = at;
+  }
+  const limit = query.get("limit");
+  if (limit !== null) {
+    if (/^\d{1,6}$/.test(limit) && Number(limit) > 0) filter.limit = Number(limit);
+    else details.push({ location: "query", field: "limit", message: "must be a whole number from 1 to 999999" });
+  }
+  return details.length > 0 ? details : filter;
+}
+
+export function journalPath(x: Exchange, context: StepContext): Outcome {
+  if (x.url.pathname !== MOCK_PATHS.journal) return undefined;
+  const { journal } = context;
+  if (x.method === "OPTIONS" && x.headers["access-control-request-method"] !== undefined) {
+    x.reply = preflightReply(x.headers, JOURNAL_METHODS, context.readHeaders);
+    return ANSWERED;
+  }
+  if (journal === undefined) return { status: 404, code: "not_found", message: `The journal is off (the mock was started with a journal size of 0); ${MOCK_PATHS.journal} has nothing to show.` };
+  if (!JOURNAL_METHODS.includes(x.method)) {
+    return { status: 405, code: "method_not_allowed", message: `${x.method} is not a method of ${MOCK_PATHS.journal}; it takes ${JOURNAL_METHODS.join(", ")}.`, headers: { allow: JOURNAL_METHODS.join(", ") } };
+  }
+  const team = context.teamOf(x.headers);
+  const scope = team === "" ? undefined : team;
+  if (x.method === "DELETE") journal.clear(scope);
+  const filter = x.method === "DELETE" ? { team: scope } : readFilter(x.url.searchParams, scope);
+  if (Array.isArray(filter)) return { status: 422, code: "invalid_request", message: `The request has ${filter.length === 1 ? "1 invalid part" : `${filter.length} invalid parts`}.`, details: filter };
+  const body = encodeText(JSON.stringify({ size: journal.size, entries: presentRecords(context.document, journal.records(filter)) }));
+  x.reply = { status: 200, headers: ["content-type", JSON_TYPE, "content-length", String(body.length), ...corsHeaders(x.headers)], body };
+  return ANSWERED;
+}
