@@ -3,6 +3,7 @@
 import path from "node:path";
 import { createMockHost } from "../../src/mock/host.ts";
 import type { StatefulOptions } from "../../src/mock/pipeline.ts";
+import type { Conditions } from "../../src/mock/conditions.ts";
 import { findPrism, prismInventor } from "../../src/mock/prism.ts";
 import { servedFiles } from "../../src/mock/paths.ts";
 import { bundleJsonPath, bundleYamlPath, readBundle, referenceHtmlPath, repoRoot } from "../build/lib/paths.ts";
@@ -25,6 +26,10 @@ export interface MockOptions {
   stateful?: StatefulOptions;
   /** How long a request may take to arrive before its 408 (the host's REQUEST_TIMEOUT_MS when not given). */
   requestTimeoutMs?: number;
+  /** The conditions every team meets until it sets its own (`--conditions`). */
+  conditions?: Conditions | undefined;
+  /** Recent requests the journal keeps per team (`--journal-size`). */
+  journalSize?: number | undefined;
 }
 
 export async function startMock(options: MockOptions): Promise<RunningMock> {
@@ -35,6 +40,8 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
   const server = createMockHost({
     document,
     log: options.log,
+    conditions: options.conditions,
+    journalSize: options.journalSize,
     ...(options.stateful === undefined ? {} : { stateful: options.stateful }),
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     ...(prism === undefined ? {} : { prism: prismInventor(document, prism, options.log) }),

@@ -5,16 +5,12 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { referenceStale, upToDate } from "../build/up-to-date.js";
 import { repoRoot } from "../build/lib/paths.ts";
-import { readMockOptions } from "../../src/mock/options.ts";
+import { OPTIONS_USAGE, readMockOptions } from "../../src/mock/options.ts";
 import { startMock } from "./mock-server.ts";
 
-const USAGE = `usage: npm start -- [--port <port>] [--host <address>] [--stateful]
+const USAGE = `usage: npm start -- [options]
 
-  --port <port>     the port to listen on (default: PORT, else 4010)
-  --host <address>  the address to listen on (default: 127.0.0.1)
-  --stateful        remember what each team does (users, link tokens, insurance, bulk imports, webhook
-                    endpoints), per credential; /_mock/state resets it and moves each team's clock
-  --help            this text`;
+${OPTIONS_USAGE}`;
 
 /** Stops with one line naming the cause: what a person starting the mock needs, not a stack trace. */
 function fail(line: string): never {
@@ -22,7 +18,7 @@ function fail(line: string): never {
   process.exit(1);
 }
 
-const { port, host, stateful } = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
+const { port, host, stateful, conditions, journalSize } = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
 
 if (!(await upToDate())) {
   // Build and lint in a process of their own, so the mock never holds TypeScript, Redocly and Spectral in memory.
@@ -41,7 +37,7 @@ if (!(await upToDate())) {
 let referenceMessage: string | undefined;
 if (await referenceStale()) referenceMessage = "The reference is being built; this page reloads by itself.";
 
-const mock = await startMock({ port, host, log: (line) => console.error(line), referencePending: () => referenceMessage, ...(stateful ? { stateful: {} } : {}) }).catch(
+const mock = await startMock({ port, host, log: (line) => console.error(line), referencePending: () => referenceMessage, ...(stateful ? { stateful: {} } : {}), conditions, journalSize }).catch(
   (error: NodeJS.ErrnoException) => {
     if (error.code === "EADDRINUSE") fail(`port ${port} on ${host} is in use. Stop what holds it, or run: npm start -- --port ${port + 1}`);
     return fail(`the mock did not start: ${error.message}`);

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createMockHost } from "./host.ts";
-import { readMockOptions } from "./options.ts";
+import { OPTIONS_USAGE, readMockOptions } from "./options.ts";
 import { findPrism, PRISM_PACKAGE, prismInventor } from "./prism.ts";
 import { MOCK_PATHS, servedFiles } from "./paths.ts";
 
@@ -13,15 +13,11 @@ const generated = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..
 /** The Prism release the package is tested with: its peer dependency, pinned in the package's own package.json. */
 const { peerDependencies } = JSON.parse(readFileSync(path.join(generated, "..", "package.json"), "utf8")) as { peerDependencies: Record<string, string> };
 
-const USAGE = `usage: svc-health-mock [--port <port>] [--host <address>] [--stateful]
+const USAGE = `usage: svc-health-mock [options]
 
 Serves the mock of the Health Data, Lab Testing and Connection API from the contract this package ships.
 
-  --port <port>     the port to listen on (default: PORT, else 4010)
-  --host <address>  the address to listen on (default: 127.0.0.1)
-  --stateful        remember what each team does (users, link tokens, insurance, bulk imports, webhook
-                    endpoints), per credential; /_mock/state resets it and moves each team's clock
-  --help            this text
+${OPTIONS_USAGE}
 
 Dynamic answers (Prefer: dynamic=true) need Prism, an optional peer dependency:
   npm install --save-dev ${PRISM_PACKAGE}@${peerDependencies[PRISM_PACKAGE]}
@@ -33,7 +29,7 @@ function fail(line: string): never {
   process.exit(1);
 }
 
-const { port, host, stateful } = readMockOptions(USAGE, "--help lists the options", fail);
+const { port, host, stateful, conditions, journalSize } = readMockOptions(USAGE, "--help lists the options", fail);
 
 const specPath = path.join(generated, "openapi.json");
 const document = JSON.parse(readFileSync(specPath, "utf8")) as Record<string, unknown>;
@@ -46,6 +42,8 @@ const server = createMockHost({
   document,
   log,
   ...(stateful ? { stateful: {} } : {}),
+  conditions,
+  journalSize,
   ...(prism === undefined ? {} : { prism: prismInventor(document, prism, log) }),
   // The reference is not in the package (it would triple the download); the repository's npm start serves it.
   staticFiles: servedFiles({ bundleJson: specPath, bundleYaml: path.join(generated, "openapi.yaml"), ...(existsSync(reference) ? { reference } : {}) }),

@@ -5,6 +5,7 @@ import type { Duplex } from "node:stream";
 import type { JsonObject } from "../contract/json.ts";
 import { Redactor } from "../contract/redact.ts";
 import type { Inventor } from "./dynamic.ts";
+import type { Conditions } from "./conditions.ts";
 import { nodeRequest, sendError, sendOnSocket, writeReply } from "./node-http.ts";
 import { createPipeline, type StatefulOptions } from "./pipeline.ts";
 import { filesByPath, type StaticFile } from "./static-files.ts";
@@ -25,6 +26,10 @@ export interface MockHostOptions {
   requestTimeoutMs?: number;
   /** Remember what each team did (`--stateful`); absent, every answer comes from the examples. */
   stateful?: StatefulOptions;
+  /** The conditions every team meets until it sets its own (`--conditions`). */
+  conditions?: Conditions | undefined;
+  /** Recent requests the journal keeps per team (`--journal-size`; 0: off). */
+  journalSize?: number | undefined;
 }
 
 export function createMockHost(options: MockHostOptions): http.Server {

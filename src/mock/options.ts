@@ -1,19 +1,63 @@
-// Reads the mock's command-line options (--port, --host, --stateful, --help) the same way for `npm start` and `svc-health-mock`:
-// the usage on --help, one line naming the problem otherwise.
+// Reads the mock's command-line options the same way for `npm start` and `svc-health-mock`: the usage on --help, one
+// line naming the problem otherwise.
 import { parseArgs } from "node:util";
+import { readConditions, type Conditions } from "./conditions.ts";
 
 export interface MockListenOptions {
   port: number;
   host: string;
-  /** Whether the mock remembers what each team did (`--stateful`). */
+  /** Whether the mock remembers what each team did (`--stateful`, or `--data`). */
   stateful: boolean;
+  /** A seed file to start the stateful mock from (`--data`). */
+  dataFile: string | undefined;
+  /** The conditions every team meets until it sets its own (`--conditions`). */
+  conditions: Conditions | undefined;
+  /** Recent requests the journal keeps per team (`--journal-size`; 0 turns it off). */
+  journalSize: number | undefined;
+  /** The real server a validating proxy forwards to (`--proxy`). */
+  proxy: URL | undefined;
+  /** Where the proxy writes its exchanges as HAR, redacted (`--record`). */
+  record: string | undefined;
 }
+
+const OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  stateful: { type: "boolean" },
+  data: { type: "string" },
+  conditions: { type: "string" },
+  "journal-size": { type: "string" },
+  proxy: { type: "string" },
+  record: { type: "string" },
+  help: { type: "boolean" },
+} as const;
+
+/** The options both commands take, as their usage lists them. */
+export const OPTIONS_USAGE = `  --port <port>        the port to listen on (default: PORT, else 4010)
+  --host <address>     the address to listen on (default: 127.0.0.1)
+  --stateful           remember what each team does (users, link tokens, insurance, bulk imports, webhook
+                       endpoints), per credential; /_mock/state resets it and moves each team's clock
+  --data <file>        start the stateful mock from a seed file (the form GET /_mock/data exports)
+  --conditions <json>  what every team meets until it sets its own through /_mock/state, such as
+                       '{"latency_ms":[50,200],"failure_rate":0.3,"failure_statuses":[429],"seed":7}'
+                       (also retry_after_s, drop_rate)
+  --journal-size <n>   recent requests /_mock/journal keeps per team (default 500; 0 turns it off)
+  --proxy <upstream>   forward every request to a real server, check both sides against the contract,
+                       and name each violation in an x-svc-contract-violations header (and the journal)
+  --record <file>      with --proxy: write the exchanges, redacted, as HAR
+  --help               this text
+
+Answers carry x-svc-mock-warning when the mock took something a caller may not mean (a value an open
+enumeration does not list).`;
+
+/** Most requests the journal may keep per team: a bound on the mock's memory a flag cannot lift. */
+const MAX_JOURNAL_SIZE = 100_000;
 
 /** The options, or exits: 0 after printing the usage, 1 after `fail` names what is wrong (`helpHint` says how to get help). */
 export function readMockOptions(usage: string, helpHint: string, fail: (line: string) => never): MockListenOptions {
-  let values: { port?: string; host?: string; stateful?: boolean; help?: boolean };
+  let values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
   try {
-    ({ values } = parseArgs({ options: { port: { type: "string" }, host: { type: "string" }, stateful: { type: "boolean" }, help: { type: "boolean" } }, strict: true }));
+    ({ values } = parseArgs({ options: OPTIONS, strict: true }));
   } catch (error) {
     return fail(`${(error as Error).message} (${helpHint})`);
   }
@@ -23,5 +67,36 @@ export function readMockOptions(usage: string, helpHint: string, fail: (line: st
   }
   const port = Number(values.port ?? process.env.PORT ?? 4010);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) fail(`--port ${values.port ?? process.env.PORT} is not a port number (0 to 65535)`);
-  return { port, host: values.host ?? "127.0.0.1", stateful: values.stateful === true };
+  let conditions: Conditions | undefined;
+  if (values.conditions !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(values.conditions);
+    } catch {
+      fail(`--conditions takes JSON, such as '{"latency_ms":[50,200],"failure_rate":0.1}'`);
+    }
+    const read = readConditions(parsed);
+    if (Array.isArray(read)) fail(`--conditions: ${read.map((detail) => `${detail.field || "(whole)"} ${detail.message}`).join("; ")}`);
+    conditions = read;
+  }
+  const journalSize = values["journal-size"] === undefined ? undefined : Number(values["journal-size"]);
+  if (journalSize !== undefined && (!Number.isInteger(journalSize) || journalSize < 0 || journalSize > MAX_JOURNAL_SIZE)) {
+    fail(`--journal-size ${values["journal-size"]} is not a number of requests from 0 (off) to ${MAX_JOURNAL_SIZE}`);
+  }
+  let proxy: URL | undefined;
+  if (values.proxy !== undefined) {
+    proxy = URL.canParse(values.proxy) ? new URL(values.proxy) : undefined;
+    if (proxy === undefined || (proxy.protocol !== "http:" && proxy.protocol !== "https:")) fail(`--proxy ${values.proxy} is not an http or https URL`);
+  }
+  if (values.record !== undefined && proxy === undefined) fail("--record writes what a validating proxy forwards: give --proxy <upstream> too");
+  return {
+    port,
+    host: values.host ?? "127.0.0.1",
+    stateful: values.stateful === true || values.data !== undefined,
+    dataFile: values.data,
+    conditions,
+    journalSize,
+    proxy,
+    record: values.record,
+  };
 }
