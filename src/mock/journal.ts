@@ -23,7 +23,7 @@ export interface JournalRecord {
   text: string | undefined;
   operationId: string | undefined;
   status: number;
-  refusal: { code: string; message: string } | undefined;
+  refusal: { code: string; message: string; details?: { location?: string; field: string; message: string }[] | undefined } | undefined;
   /** A condition that decided the answer: `dropped`, `failure 429`, `latency 120 ms`. */
   condition: string | undefined;
   /** What a validating proxy found wrong with the request or the upstream's answer. */
@@ -150,7 +150,14 @@ export function presentRecords(document: JsonObject, records: JournalRecord[]): 
       headers,
       body,
       status: r.status,
-      refusal: r.refusal === undefined ? null : { code: r.refusal.code, message: redactor.text(r.refusal.message) },
+      refusal:
+        r.refusal === undefined
+          ? null
+          : {
+              code: r.refusal.code,
+              message: redactor.text(r.refusal.message),
+              ...(r.refusal.details === undefined ? {} : { details: r.refusal.details.map((d) => ({ ...d, message: redactor.text(d.message) })) }),
+            },
       condition: r.condition ?? null,
       ...(r.violations === undefined ? {} : { contract_violations: r.violations.map((line) => redactor.text(line)) }),
     };

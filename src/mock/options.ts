@@ -54,10 +54,10 @@ enumeration does not list).`;
 const MAX_JOURNAL_SIZE = 100_000;
 
 /** The options, or exits: 0 after printing the usage, 1 after `fail` names what is wrong (`helpHint` says how to get help). */
-export function readMockOptions(usage: string, helpHint: string, fail: (line: string) => never): MockListenOptions {
+export function readMockOptions(usage: string, helpHint: string, fail: (line: string) => never, args: string[] = process.argv.slice(2)): MockListenOptions {
   let values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
   try {
-    ({ values } = parseArgs({ options: OPTIONS, strict: true }));
+    ({ values } = parseArgs({ args, options: OPTIONS, strict: true }));
   } catch (error) {
     return fail(`${(error as Error).message} (${helpHint})`);
   }

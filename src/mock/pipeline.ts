@@ -111,7 +111,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
           text: x.text,
           operationId: x.match?.operation.operationId,
           status: reply.drop === true ? 0 : reply.status,
-          refusal: refused === undefined ? undefined : { code: refused.code, message: refused.message },
+          refusal: refused === undefined ? undefined : { code: refused.code, message: refused.message, details: refused.details },
           condition: x.condition,
           violations: undefined,
         });
