@@ -17,7 +17,7 @@ import { treeRssMb } from "./process-memory.ts";
 const run = promisify(execFile);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-interface RawRequest {
+export interface RawRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
@@ -25,7 +25,7 @@ interface RawRequest {
 }
 
 /** Each operation's valid call (test/support/calls.ts) as raw HTTP with its credential. */
-function validRequest(operationId: string): RawRequest {
+export function validRequest(operationId: string): RawRequest {
   const op = operation(operationId);
   const call = VALID_CALLS[operationId] ?? {};
   const header = validator.credentialHeader(op)!;
@@ -38,14 +38,14 @@ function validRequest(operationId: string): RawRequest {
   };
 }
 
-interface Launched {
+export interface Launched {
   child: ChildProcess;
   /** From spawning the command to the first 200 answer. */
   startMs: number;
 }
 
 /** Spawns a server command and waits for its first 200 on a request. */
-async function launch(command: string, args: string[], port: number, probe: RawRequest): Promise<Launched> {
+export async function launch(command: string, args: string[], port: number, probe: RawRequest): Promise<Launched> {
   const started = performance.now();
   const child = spawn(command, args, { cwd: repoRoot, env: toolEnv, stdio: "ignore", detached: true });
   for (;;) {
@@ -59,7 +59,7 @@ async function launch(command: string, args: string[], port: number, probe: RawR
   }
 }
 
-function stop(launched: Launched): void {
+export function stop(launched: Launched): void {
   try {
     process.kill(-launched.child.pid!, "SIGTERM");
   } catch {
@@ -67,7 +67,7 @@ function stop(launched: Launched): void {
   }
 }
 
-async function load(port: number, requests: RawRequest[], options: { connections: number; duration?: number; amount?: number }) {
+export async function load(port: number, requests: RawRequest[], options: { connections: number; duration?: number; amount?: number }) {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections: options.connections,

@@ -5,6 +5,7 @@ import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { parseArgs } from "node:util";
 import { clientFigures, type Figure } from "./client.ts";
 import { mockFigures, startupFigures } from "./mock.ts";
+import { journalFigures } from "./journal.ts";
 import { referenceFigures } from "./reference.ts";
 import { reviewFigures } from "./review.ts";
 import { statefulFigures } from "./stateful.ts";
@@ -22,13 +23,14 @@ function row(figure: Figure, previous: Figure | undefined): string {
 }
 
 const previous = JSON.parse(await readFile(latest, "utf8").catch(() => "{}")) as { figures?: Figure[] };
-// `npm run bench -- --only mock` (or client, startup, stateful, verify, review, reference) runs one group; startup is also in mock.
+// `npm run bench -- --only mock` (or client, startup, journal, stateful, verify, review, reference) runs one group; startup is also in mock.
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const figures: Figure[] = [];
 const runs = (group: string) => values.only === undefined || values.only === group;
 if (runs("client")) figures.push(...(await clientFigures()));
 if (values.only === "startup") figures.push(...(await startupFigures((line) => console.error(`  ${line}`))));
 if (runs("mock")) figures.push(...(await mockFigures((line) => console.error(`  ${line}`))));
+if (runs("journal")) figures.push(...(await journalFigures((line) => console.error(`  ${line}`))));
 if (runs("stateful")) figures.push(...(await statefulFigures((line) => console.error(`  ${line}`))));
 if (runs("verify")) figures.push(...(await verifyFigures((line) => console.error(`  ${line}`))));
 if (runs("review")) figures.push(...(await reviewFigures((line) => console.error(`  ${line}`))));
