@@ -4,8 +4,9 @@ import { MOCK_PATHS } from "../../src/mock/paths.ts";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { referenceStale, upToDate } from "../build/up-to-date.js";
-import { repoRoot } from "../build/lib/paths.ts";
-import { OPTIONS_USAGE, readMockOptions } from "../../src/mock/options.ts";
+import { bundleJsonPath, readBundle, repoRoot } from "../build/lib/paths.ts";
+import { OPTIONS_USAGE, readDataFile, readMockOptions } from "../../src/mock/options.ts";
+import { checkSeed, SeedError } from "../../src/mock/state/seed.ts";
 import { startMock } from "./mock-server.ts";
 
 const USAGE = `usage: npm start -- [options]
@@ -18,7 +19,22 @@ function fail(line: string): never {
   process.exit(1);
 }
 
-const { port, host, stateful, conditions, journalSize } = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
+const { port, host, stateful, dataFile, conditions, journalSize } = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
+const data = dataFile === undefined ? undefined : readDataFile(dataFile, fail);
+const refuseData = (error: unknown) => {
+  if (error instanceof SeedError) fail(error.describe(`--data ${dataFile}`));
+};
+
+if (data !== undefined) {
+  // Checked against the contract as it stands before anything is rebuilt: whoever fixes the file does not wait on a
+  // build to hear what is wrong with it. The mock checks it again as it loads it, against what it serves.
+  try {
+    checkSeed(await readBundle(bundleJsonPath), data);
+  } catch (error) {
+    refuseData(error);
+    throw error;
+  }
+}
 
 if (!(await upToDate())) {
   // Build and lint in a process of their own, so the mock never holds TypeScript, Redocly and Spectral in memory.
@@ -37,8 +53,9 @@ if (!(await upToDate())) {
 let referenceMessage: string | undefined;
 if (await referenceStale()) referenceMessage = "The reference is being built; this page reloads by itself.";
 
-const mock = await startMock({ port, host, log: (line) => console.error(line), referencePending: () => referenceMessage, ...(stateful ? { stateful: {} } : {}), conditions, journalSize }).catch(
+const mock = await startMock({ port, host, log: (line) => console.error(line), referencePending: () => referenceMessage, ...(stateful ? { stateful: data === undefined ? {} : { data } } : {}), conditions, journalSize }).catch(
   (error: NodeJS.ErrnoException) => {
+    refuseData(error);
     if (error.code === "EADDRINUSE") fail(`port ${port} on ${host} is in use. Stop what holds it, or run: npm start -- --port ${port + 1}`);
     return fail(`the mock did not start: ${error.message}`);
   },

@@ -4,7 +4,8 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createMockHost } from "./host.ts";
-import { OPTIONS_USAGE, readMockOptions } from "./options.ts";
+import { OPTIONS_USAGE, readDataFile, readMockOptions } from "./options.ts";
+import { SeedError } from "./state/seed.ts";
 import { findPrism, PRISM_PACKAGE, prismInventor } from "./prism.ts";
 import { MOCK_PATHS, servedFiles } from "./paths.ts";
 
@@ -29,7 +30,8 @@ function fail(line: string): never {
   process.exit(1);
 }
 
-const { port, host, stateful, conditions, journalSize } = readMockOptions(USAGE, "--help lists the options", fail);
+const { port, host, stateful, dataFile, conditions, journalSize } = readMockOptions(USAGE, "--help lists the options", fail);
+const data = dataFile === undefined ? undefined : readDataFile(dataFile, fail);
 
 const specPath = path.join(generated, "openapi.json");
 const document = JSON.parse(readFileSync(specPath, "utf8")) as Record<string, unknown>;
@@ -38,16 +40,25 @@ const log = (line: string) => console.error(line);
 // then from this package's own place in node_modules. Only found here; loaded on the first dynamic request.
 const prism = findPrism([path.join(process.cwd(), "package.json"), fileURLToPath(import.meta.url)]);
 const reference = path.join(generated, "reference.html");
-const server = createMockHost({
-  document,
-  log,
-  ...(stateful ? { stateful: {} } : {}),
-  conditions,
-  journalSize,
-  ...(prism === undefined ? {} : { prism: prismInventor(document, prism, log) }),
-  // The reference is not in the package (it would triple the download); the repository's npm start serves it.
-  staticFiles: servedFiles({ bundleJson: specPath, bundleYaml: path.join(generated, "openapi.yaml"), ...(existsSync(reference) ? { reference } : {}) }),
-});
+/** The server, made before it listens: seed data is loaded (or refused, naming every problem) as the mock is made. */
+function makeServer() {
+  try {
+    return createMockHost({
+      document,
+      log,
+      ...(stateful ? { stateful: data === undefined ? {} : { data } } : {}),
+      conditions,
+      journalSize,
+      ...(prism === undefined ? {} : { prism: prismInventor(document, prism, log) }),
+      // The reference is not in the package (it would triple the download); the repository's npm start serves it.
+      staticFiles: servedFiles({ bundleJson: specPath, bundleYaml: path.join(generated, "openapi.yaml"), ...(existsSync(reference) ? { reference } : {}) }),
+    });
+  } catch (error) {
+    if (error instanceof SeedError) fail(error.describe(`--data ${dataFile}`));
+    throw error;
+  }
+}
+const server = makeServer();
 server.once("error", (error: NodeJS.ErrnoException) => {
   if (error.code === "EADDRINUSE") fail(`port ${port} on ${host} is in use. Stop what holds it, or run: svc-health-mock --port ${port + 1}`);
   fail(`the mock did not start: ${error.message}`);

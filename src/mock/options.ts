@@ -1,5 +1,6 @@
 // Reads the mock's command-line options the same way for `npm start` and `svc-health-mock`: the usage on --help, one
 // line naming the problem otherwise.
+import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { readConditions, type Conditions } from "./conditions.ts";
 
@@ -99,4 +100,19 @@ export function readMockOptions(usage: string, helpHint: string, fail: (line: st
     proxy,
     record: values.record,
   };
+}
+
+/** The seed file `--data` names, as JSON; one that cannot be read or is not JSON stops the command in one line. */
+export function readDataFile(file: string, fail: (line: string) => never): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    return fail(`--data ${file} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return fail(`--data ${file} is not JSON: ${(error as Error).message}`);
+  }
 }

@@ -6,6 +6,8 @@ import type { StaticFile } from "./static-files.ts";
 export const MOCK_PATHS = {
   /** The stateful mock's control endpoint: describe, change settings and the clock, forget. */
   state: "/_mock/state",
+  /** The stateful mock's data: export it as seed data, or replace it with seed data. */
+  data: "/_mock/data",
   /** The requests the mock received, per team: read and forget. */
   journal: "/_mock/journal",
   /** The HTML reference, when it was built. */

@@ -11,6 +11,7 @@ import { createDeliverer, type Deliver } from "./deliveries.ts";
 import { insuranceHandlers } from "./insurance.ts";
 import { linkHandlers, tokenHandlers } from "./link.ts";
 import { orgHandlers, orgTeam, teamManagementHandlers, unknownTeam } from "./management.ts";
+import { loadSeed } from "./seed.ts";
 import { MAX_RECORD_BODY, StateFull, type LinkTokenRecord, type OrgState, type StateCaps, type TeamSettings, type TeamState } from "./model.ts";
 import { StateStore } from "./store.ts";
 import { liveUser, unknownUser, userHandlers } from "./users.ts";
@@ -49,21 +50,27 @@ export interface StatefulMockOptions {
   operations: ContractOperation[];
   caps?: Partial<StateCaps>;
   defaults?: Partial<TeamSettings>;
+  /** Seed data to start from (seed.ts); a bad one throws SeedError before the mock exists. */
+  data?: unknown;
   log: (line: string) => void;
 }
 
 
 export class StatefulMock {
   readonly store: StateStore;
+  /** The contract as the stateful mock validates against it (loopback webhook urls allowed): seed data is checked with it. */
+  readonly document: JsonObject;
   readonly #examples: Examples;
   readonly #deliver: Deliver;
   readonly #credentials: Credentials;
 
   constructor(options: StatefulMockOptions) {
     this.store = new StateStore(options.caps, options.defaults);
+    this.document = options.document;
     this.#examples = new Examples(options.document, options.operations);
     this.#deliver = createDeliverer(options.log);
     this.#credentials = new Credentials(options.document);
+    if (options.data !== undefined) loadSeed(this, options.data);
   }
 
   /** The first credential the request sends of the schemes an operation accepts, with its kind. */

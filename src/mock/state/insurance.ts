@@ -16,7 +16,7 @@ function latestAddress(address: Record<string, unknown>): Record<string, unknown
   return { ...rest, zip_code: zip };
 }
 
-function latestForm(record: Record<string, any>): Record<string, unknown> {
+export function latestForm(record: Record<string, any>): Record<string, unknown> {
   const form: Record<string, any> = structuredClone(record);
   form.insured.address = latestAddress(form.insured.address);
   form.company.address = latestAddress(form.company.address);

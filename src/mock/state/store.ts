@@ -18,6 +18,9 @@ import {
 /** How many deleted API keys are remembered as deleted (refused), oldest forgotten first. */
 const REVOKED_KEYS = 10_000;
 
+/** The name of a team met through an API key of its own: the key's start, which is how a reader tells teams apart. */
+export const ownTeamName = (key: string): string => `Team of ${key.slice(0, 12)}…`;
+
 export class StateStore {
   readonly caps: StateCaps;
   readonly defaults: TeamSettings;
@@ -66,7 +69,7 @@ export class StateStore {
     let team = this.#teamsByKey.get(key);
     if (team === undefined) {
       this.#roomForTeam();
-      team = newTeam(`Team of ${key.slice(0, 12)}…`, this.defaults);
+      team = newTeam(ownTeamName(key), this.defaults);
       this.#teams.add(team);
       this.#teamsByKey.set(key, team);
     }
@@ -118,6 +121,29 @@ export class StateStore {
     this.#teams.add(team);
     org.teams.set(team.id, team);
     return team;
+  }
+
+  /** A team made whole from seed data (seed.ts), reached by its keys; the caller counts its records. */
+  addTeam(team: TeamState, keys: string[]): void {
+    this.#roomForTeam();
+    this.#teams.add(team);
+    for (const key of keys) this.bindApiKey(key, team);
+  }
+
+  /** An org made whole from seed data (seed.ts), reached by its management key; its teams are added with addTeam. */
+  addOrg(key: string, org: OrgState): void {
+    this.#roomForTeam();
+    this.#orgsByKey.set(key, org);
+  }
+
+  /** Each team met through an API key of its own, with that key (a team of an org is listed with its org). */
+  *ownTeams(): Generator<[string, TeamState]> {
+    for (const [key, team] of this.#teamsByKey) if (team.orgId === undefined) yield [key, team];
+  }
+
+  /** Each org with its management key. */
+  orgs(): IterableIterator<[string, OrgState]> {
+    return this.#orgsByKey.entries();
   }
 
   bindApiKey(key: string, team: TeamState): void {

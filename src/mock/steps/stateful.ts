@@ -1,5 +1,5 @@
-// The steps of the stateful mock (`--stateful`): `/_mock/state`, and the answer the state makes, sent only when it
-// keeps the contract.
+// The steps of the stateful mock (`--stateful`): `/_mock/state` (and `/_mock/data`, handed to data.ts), and the answer
+// the state makes, sent only when it keeps the contract.
 import { CONTROL_METHODS, CONTROL_PATH } from "../state/control.ts";
 import { stateControl } from "../control-conditions.ts";
 import type { StateAnswer } from "../state/answers.ts";
@@ -8,6 +8,7 @@ import { corsHeaders, headerValue, JSON_TYPE, preflightReply } from "../http.ts"
 import { encodeText, utf8Length } from "../runtime.ts";
 import { cutsCollection, shapeCollection } from "../collections.ts";
 import { isObject } from "../../contract/json.ts";
+import { DATA_PATH, seedData } from "./data.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
 
 /** Says that the stateful mock's own answer broke the contract and was replaced by a 500 (a fault of the mock). */
@@ -20,6 +21,7 @@ function sendState(x: Exchange, answer: StateAnswer, serialized?: Uint8Array): t
 }
 
 export function control(x: Exchange, context: StepContext): Outcome | Promise<Outcome> {
+  if (x.url.pathname === DATA_PATH) return seedData(x, context);
   if (x.url.pathname !== CONTROL_PATH) return undefined;
   // A browser's test suite resets and moves the clock too: its preflight is answered like an operation's.
   if (x.method === "OPTIONS" && x.headers["access-control-request-method"] !== undefined) {

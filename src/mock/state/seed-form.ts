@@ -1,0 +1,144 @@
+// The form of the stateful mock's seed data (`--data`, `PUT /_mock/data`, createMock's `data`): its types, and its JSON
+// Schema, whose records are the contract's own components, so a seeded record is one the API could have answered.
+import type { components } from "../../../generated/schema.js";
+import { CONTRACT_ID } from "../../contract/ajv.ts";
+import { isObject, type JsonObject } from "../../contract/json.ts";
+import { MAX_CLOCK_MOVE_S, SETTING_BOUNDS } from "./control.ts";
+import type { TeamSettings } from "./model.ts";
+
+type Schemas = components["schemas"];
+
+export const SEED_VERSION = 1;
+
+/** A user as getUser-like answers show it, with what the team holds for it. */
+export type SeedUser = Schemas["User"] & {
+  /** When deletion was requested, on the team's clock; the user is gone 7 days later. */
+  deletion_requested_at?: string;
+  /** Its insurance records as createInsurance answered them, oldest first. */
+  insurance?: Schemas["Insurance"][];
+  /** The providers it connected (completeProviderMfa). */
+  connections?: { provider: string }[];
+};
+
+/** What any team holds, met through its own API key or made by an org. */
+export interface SeedTeamContent {
+  settings?: Partial<TeamSettings>;
+  /** How far the team's clock is from the wall clock, in ms (PATCH /_mock/state moves it). */
+  clock_offset_ms?: number;
+  users?: SeedUser[];
+  /** Its webhook endpoints as createWebhookEndpoint answered them, secret included. */
+  webhook_endpoints?: Schemas["WebhookEndpointCreated"][];
+}
+
+/** A team met through an API key of its own: the key is the team, as in the state. */
+export interface SeedTeam extends SeedTeamContent {
+  api_key: string;
+  /** The team's id (events carry it); else its webhook endpoints' team_id, else a new one. */
+  id?: string;
+  name?: string;
+  created_at?: string;
+}
+
+/** A team an org made (createTeam), reached by the API keys issued for it. */
+export type SeedOrgTeam = Schemas["Team"] &
+  SeedTeamContent & {
+    api_keys?: Schemas["TeamApiKeyCreated"][];
+    /** The providers whose OAuth credential the team set (setTeamCustomCredential), which bulk import needs. */
+    custom_credentials?: string[];
+  };
+
+export interface SeedOrg {
+  management_key: string;
+  /** The org's id; else its teams' org_id, else a new one. */
+  id?: string;
+  teams?: SeedOrgTeam[];
+}
+
+export interface SeedData {
+  version: typeof SEED_VERSION;
+  teams?: SeedTeam[];
+  orgs?: SeedOrg[];
+}
+
+const component = (name: string) => ({ $ref: `${CONTRACT_ID}#/components/schemas/${name}` });
+const property = (name: string, field: string) => ({ $ref: `${CONTRACT_ID}#/components/schemas/${name}/properties/${field}` });
+const list = (items: object) => ({ type: "array", items });
+
+/**
+ * A record as a component gives it, plus the seed's own fields, with the request's limits where the API would have
+ * refused the value (a webhook's `https://` url, a name's length). Any other field is refused: the state keeps only
+ * the component's fields, and a misspelt one would otherwise be dropped without a word.
+ */
+function record(document: JsonObject, name: string, stricter: Record<string, object>, own: Record<string, object> = {}) {
+  const schema = ((document.components as JsonObject).schemas as JsonObject)[name];
+  const fields = isObject(schema) && isObject(schema.properties) ? Object.keys(schema.properties) : [];
+  return {
+    allOf: [component(name), { properties: stricter }],
+    properties: { ...Object.fromEntries(fields.map((field) => [field, true])), ...own },
+    additionalProperties: false,
+  };
+}
+
+const settings = {
+  type: "object",
+  additionalProperties: false,
+  properties: Object.fromEntries(
+    Object.entries(SETTING_BOUNDS).map(([key, bounds]) => [key, bounds === "boolean" ? { type: "boolean" } : { type: "integer", minimum: bounds[0], maximum: bounds[1] }]),
+  ),
+};
+
+/** The seed form's JSON Schema over a contract (the stateful mock's copy, whose webhook urls may be loopback http). */
+export function seedSchema(document: JsonObject): object {
+  const user = record(
+    document,
+    "User",
+    { client_user_id: property("UserCreateRequest", "client_user_id") },
+    {
+      deletion_requested_at: property("UserDeletion", "deletion_requested_at"),
+      insurance: list(component("Insurance")),
+      connections: list({ type: "object", required: ["provider"], properties: { provider: component("LinkProvider") }, additionalProperties: false }),
+    },
+  );
+  const content = {
+    settings,
+    clock_offset_ms: { type: "integer", minimum: -MAX_CLOCK_MOVE_S * 1000, maximum: MAX_CLOCK_MOVE_S * 1000 },
+    users: list(user),
+    webhook_endpoints: list(record(document, "WebhookEndpointCreated", { url: property("WebhookEndpointCreateRequest", "url") })),
+  };
+  const orgTeam = record(
+    document,
+    "Team",
+    { name: property("TeamCreateRequest", "name") },
+    {
+      ...content,
+      api_keys: list(record(document, "TeamApiKeyCreated", { label: property("TeamApiKeyCreateRequest", "label") })),
+      custom_credentials: { type: "array", uniqueItems: true, items: component("BulkImportProvider") },
+    },
+  );
+  return {
+    type: "object",
+    required: ["version"],
+    additionalProperties: false,
+    properties: {
+      version: { const: SEED_VERSION },
+      teams: list({
+        type: "object",
+        required: ["api_key"],
+        additionalProperties: false,
+        properties: {
+          api_key: { type: "string", minLength: 1 },
+          id: property("Team", "id"),
+          name: property("TeamCreateRequest", "name"),
+          created_at: property("Team", "created_at"),
+          ...content,
+        },
+      }),
+      orgs: list({
+        type: "object",
+        required: ["management_key"],
+        additionalProperties: false,
+        properties: { management_key: { type: "string", minLength: 1 }, id: property("Org", "id"), teams: list(orgTeam) },
+      }),
+    },
+  };
+}
