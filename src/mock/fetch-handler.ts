@@ -52,7 +52,17 @@ export function toResponse(reply: Reply, method: string): Response {
   return new Response(body as BodyInit | null, { status: reply.status, headers });
 }
 
-/** Answers a Fetch request through the pipeline. */
+/** Answers a Fetch request through the pipeline; an aborted request rejects with its signal's reason, as fetch does (a
+ * client's timeout fires while conditions hold the answer back). */
 export function fetchHandler(pipeline: Pipeline): (request: Request) => Promise<Response> {
-  return async (request) => toResponse(await pipeline(fetchRequest(request)), request.method.toUpperCase());
+  return async (request) => {
+    const { signal } = request;
+    if (signal.aborted) throw signal.reason;
+    const answer = pipeline(fetchRequest(request)).then((reply) => toResponse(reply, request.method.toUpperCase()));
+    return new Promise<Response>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener("abort", onAbort, { once: true });
+      answer.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    });
+  };
 }

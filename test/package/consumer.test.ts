@@ -140,8 +140,9 @@ describe("the packed tarball", () => {
 
   it("loads every JavaScript entry of its exports under plain Node, by import and by require, with the same names", async () => {
     const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown> };
-    const entries = Object.keys(pkg.exports).filter((key) => key !== "./package.json" && !/\.(json|ya?ml)$/.test(key));
-    expect(entries).toEqual(expect.arrayContaining([".", "./client", "./management", "./types", "./webhooks"]));
+    // `./mock/msw` needs msw, an optional peer this project did not install: mock-entries.test.ts loads it where it is.
+    const entries = Object.keys(pkg.exports).filter((key) => key !== "./package.json" && key !== "./mock/msw" && !/\.(json|ya?ml)$/.test(key));
+    expect(entries).toEqual(expect.arrayContaining([".", "./client", "./management", "./types", "./webhooks", "./mock"]));
     // One process loads every entry by import, one by require: each entry's names, printed as one JSON object.
     const specifiers = entries.map((entry) => (entry === "." ? pkg.name : `${pkg.name}/${entry.slice(2)}`));
     const names = (load: string) => `const s = ${JSON.stringify(specifiers)}, names = {}; for (const x of s) names[x] = Object.keys(${load}).sort().join(); console.log(JSON.stringify(names));`;
