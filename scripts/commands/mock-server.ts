@@ -1,7 +1,7 @@
 // Starts the mock (src/mock/) on the repository's generated/ (bundle, reference) with Prism from its node_modules, for
 // `npm start` and the tests; the installed package's own entry is src/mock/cli.ts, so the repository's paths stay here.
 import path from "node:path";
-import { createMockHost } from "../../src/mock/host.ts";
+import { createMockHost, type MockHostOptions } from "../../src/mock/host.ts";
 import type { StatefulOptions } from "../../src/mock/pipeline.ts";
 import type { Conditions } from "../../src/mock/conditions.ts";
 import { findPrism, prismInventor } from "../../src/mock/prism.ts";
@@ -30,6 +30,8 @@ export interface MockOptions {
   conditions?: Conditions | undefined;
   /** Recent requests the journal keeps per team (`--journal-size`). */
   journalSize?: number | undefined;
+  /** Forward to a real server and check both sides instead of answering (`--proxy`, `--record`). */
+  proxy?: MockHostOptions["proxy"];
 }
 
 export async function startMock(options: MockOptions): Promise<RunningMock> {
@@ -42,6 +44,7 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
     log: options.log,
     conditions: options.conditions,
     journalSize: options.journalSize,
+    proxy: options.proxy,
     ...(options.stateful === undefined ? {} : { stateful: options.stateful }),
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     ...(prism === undefined ? {} : { prism: prismInventor(document, prism, options.log) }),

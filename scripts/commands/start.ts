@@ -8,6 +8,7 @@ import { bundleJsonPath, readBundle, repoRoot } from "../build/lib/paths.ts";
 import { OPTIONS_USAGE, readDataFile, readMockOptions } from "../../src/mock/options.ts";
 import { checkSeed, SeedError } from "../../src/mock/state/seed.ts";
 import { startMock } from "./mock-server.ts";
+import { proxyBanner, ProxyError } from "../../src/mock/proxy.ts";
 
 const USAGE = `usage: npm start -- [options]
 
@@ -19,7 +20,7 @@ function fail(line: string): never {
   process.exit(1);
 }
 
-const { port, host, stateful, dataFile, conditions, journalSize } = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
+const { port, host, stateful, dataFile, conditions, journalSize, proxy, record } = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
 const data = dataFile === undefined ? undefined : readDataFile(dataFile, fail);
 const refuseData = (error: unknown) => {
   if (error instanceof SeedError) fail(error.describe(`--data ${dataFile}`));
@@ -53,14 +54,16 @@ if (!(await upToDate())) {
 let referenceMessage: string | undefined;
 if (await referenceStale()) referenceMessage = "The reference is being built; this page reloads by itself.";
 
-const mock = await startMock({ port, host, log: (line) => console.error(line), referencePending: () => referenceMessage, ...(stateful ? { stateful: data === undefined ? {} : { data } } : {}), conditions, journalSize }).catch(
+const mock = await startMock({ port, host, log: (line) => console.error(line), referencePending: () => referenceMessage, ...(stateful ? { stateful: data === undefined ? {} : { data } } : {}), conditions, journalSize, ...(proxy === undefined ? {} : { proxy: { upstream: proxy, record } }) }).catch(
   (error: NodeJS.ErrnoException) => {
     refuseData(error);
+    if (error instanceof ProxyError) fail(error.message);
     if (error.code === "EADDRINUSE") fail(`port ${port} on ${host} is in use. Stop what holds it, or run: npm start -- --port ${port + 1}`);
     return fail(`the mock did not start: ${error.message}`);
   },
 );
-console.log(`
+if (proxy !== undefined) console.log(`\n${proxyBanner(mock.url, proxy, record)}\nStop with Ctrl-C.`);
+else console.log(`
 Mock server:  ${mock.url}   (${stateful ? `stateful: remembers each team's calls; ${mock.url}${MOCK_PATHS.state} resets it and moves its clock` : "answers from the contract's examples"}; Prism loads on the first Prefer: dynamic=true)
 Reference:    ${mock.url}/docs   (also generated/reference.html)
 Contract:     ${mock.url}/openapi.yaml   ${mock.url}/openapi.json

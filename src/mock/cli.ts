@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { createMockHost } from "./host.ts";
 import { OPTIONS_USAGE, readDataFile, readMockOptions } from "./options.ts";
 import { SeedError } from "./state/seed.ts";
+import { proxyBanner, ProxyError } from "./proxy.ts";
 import { findPrism, PRISM_PACKAGE, prismInventor } from "./prism.ts";
 import { MOCK_PATHS, servedFiles } from "./paths.ts";
 
@@ -30,7 +31,7 @@ function fail(line: string): never {
   process.exit(1);
 }
 
-const { port, host, stateful, dataFile, conditions, journalSize } = readMockOptions(USAGE, "--help lists the options", fail);
+const { port, host, stateful, dataFile, conditions, journalSize, proxy, record } = readMockOptions(USAGE, "--help lists the options", fail);
 const data = dataFile === undefined ? undefined : readDataFile(dataFile, fail);
 
 const specPath = path.join(generated, "openapi.json");
@@ -49,12 +50,14 @@ function makeServer() {
       ...(stateful ? { stateful: data === undefined ? {} : { data } } : {}),
       conditions,
       journalSize,
+      ...(proxy === undefined ? {} : { proxy: { upstream: proxy, record } }),
       ...(prism === undefined ? {} : { prism: prismInventor(document, prism, log) }),
       // The reference is not in the package (it would triple the download); the repository's npm start serves it.
       staticFiles: servedFiles({ bundleJson: specPath, bundleYaml: path.join(generated, "openapi.yaml"), ...(existsSync(reference) ? { reference } : {}) }),
     });
   } catch (error) {
     if (error instanceof SeedError) fail(error.describe(`--data ${dataFile}`));
+    if (error instanceof ProxyError) fail(error.message);
     throw error;
   }
 }
@@ -66,6 +69,7 @@ server.once("error", (error: NodeJS.ErrnoException) => {
 server.listen(port, host, () => {
   const { port: bound } = server.address() as { port: number };
   const url = `http://${host}:${bound}`;
+  if (proxy !== undefined) return console.log(`${proxyBanner(url, proxy, record)}\nStop with Ctrl-C.`);
   const mode = stateful ? `stateful: remembers each team's calls; ${url}${MOCK_PATHS.state} resets it and moves its clock` : "answers from the contract's examples";
   console.log(`Mock server:  ${url}   (${mode}${prism ? "; Prism loads on the first Prefer: dynamic=true" : "; Prism is not installed, so dynamic answers are the examples"})
 Contract:     ${url}/openapi.yaml   ${url}/openapi.json

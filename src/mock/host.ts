@@ -1,13 +1,15 @@
 // The mock's HTTP server: request and header timeouts, what Node's parser refuses before there is a request, and every
-// request handed to the pipeline (pipeline.ts), whose own faults are answered as the contract's 500.
+// request handed to the pipeline (pipeline.ts), or with --proxy to the validating proxy (proxy.ts), whose own faults
+// are answered as the contract's 500.
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import type { JsonObject } from "../contract/json.ts";
 import { Redactor } from "../contract/redact.ts";
 import type { Inventor } from "./dynamic.ts";
 import type { Conditions } from "./conditions.ts";
-import { nodeRequest, sendError, sendOnSocket, writeReply } from "./node-http.ts";
+import { nodeProxyRequest, nodeRequest, sendError, sendOnSocket, writeReply } from "./node-http.ts";
 import { createPipeline, type StatefulOptions } from "./pipeline.ts";
+import { createProxy, type ProxyOptions } from "./proxy.ts";
 import { filesByPath, type StaticFile } from "./static-files.ts";
 
 /** Node's parser refuses a request line and headers over 16 KiB together; a request line over half of it is the target's fault. */
@@ -30,11 +32,19 @@ export interface MockHostOptions {
   conditions?: Conditions | undefined;
   /** Recent requests the journal keeps per team (`--journal-size`; 0: off). */
   journalSize?: number | undefined;
+  /**
+   * Forward every request to this real server instead of answering it, holding both sides to the contract (`--proxy`,
+   * with `--record`); the mock then answers `/_mock/journal` alone.
+   */
+  proxy?: Pick<ProxyOptions, "upstream" | "record" | "timeoutMs" | "maxResponseBytes"> | undefined;
 }
 
 export function createMockHost(options: MockHostOptions): http.Server {
   const log = options.log ?? (() => {});
-  const handle = createPipeline({ ...options, staticFiles: filesByPath(options.staticFiles), log });
+  const proxy = options.proxy === undefined ? undefined : createProxy({ ...options.proxy, document: options.document, log, journalSize: options.journalSize });
+  const handle = proxy ?? createPipeline({ ...options, staticFiles: filesByPath(options.staticFiles), log });
+  // The proxy forwards the body's bytes as they came; the mock reads its text.
+  const adapt = proxy === undefined ? nodeRequest : nodeProxyRequest;
   // The log's URLs keep out the query parameters the contract marks as health data or secrets. Made on the first
   // fault, not at start: building it walks the whole contract, and most runs never log one.
   let redactor: Redactor | undefined;
@@ -43,7 +53,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
     // Node checks the deadlines every connectionsCheckingInterval: at most a tenth of the deadline late.
     { requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: Math.min(500, Math.max(10, timeout / 10)) },
     (req, res) => {
-      handle(nodeRequest(req)).then((reply) => writeReply(res, reply)).catch((error: unknown) => {
+      handle(adapt(req)).then((reply) => writeReply(res, reply)).catch((error: unknown) => {
         // The caller went away mid-request (its body cut short): no one is left to answer.
         if ((error as NodeJS.ErrnoException).code === "ECONNRESET") return void res.destroy();
         // A fault of the mock itself: answered for what it is, in the contract's declared 500, with its stack in the log.
@@ -53,6 +63,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
       });
     },
   );
+  if (proxy !== undefined) server.once("close", () => void proxy.close());
   // What Node's parser refuses (oversized or malformed headers, an unknown method, conflicting lengths) and a request
   // that did not arrive in time: the contract's error body, then the connection closes.
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {

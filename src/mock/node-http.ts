@@ -1,18 +1,24 @@
-// The mock on Node's HTTP server: a request read into the pipeline's form, its reply written back, the size-bounded
-// body reader, and the raw-socket answer for what Node's parser refuses before there is a request.
+// The mock on Node's HTTP server: a request read into the pipeline's form (or the validating proxy's, with its bytes),
+// its reply written back, the size-bounded body reader, and the raw-socket answer for what Node's parser refuses before
+// there is a request.
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import { errorBody, errorReply, JSON_TYPE, MAX_BODY_BYTES } from "./http.ts";
 import type { MockRequest, Reply } from "./steps/exchange.ts";
+import type { ProxyRequest } from "./proxy.ts";
 
 const NO_BODY: Promise<string> = Promise.resolve("");
 
-/** The body as text, or undefined when it is over the limit; an oversized body is drained, not cut off, so the 413 still reaches the caller. */
-export function readBody(req: http.IncomingMessage): Promise<string | undefined> {
-  // Most requests are GETs without a body: no listeners, no buffers, no new promise for them.
-  if (req.headers["content-length"] === undefined && req.headers["transfer-encoding"] === undefined) {
+const NO_BYTES: Promise<Buffer> = Promise.resolve(Buffer.alloc(0));
+
+/** Whether a request announces a body: most are GETs without one, which need no listeners, buffers or promise. */
+const hasBody = (req: http.IncomingMessage) => req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+
+/** The body's bytes, or undefined when they are over the limit; an oversized body is drained, not cut off, so the 413 still reaches the caller. */
+export function readBytes(req: http.IncomingMessage): Promise<Buffer | undefined> {
+  if (!hasBody(req)) {
     req.resume();
-    return NO_BODY;
+    return NO_BYTES;
   }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -21,14 +27,30 @@ export function readBody(req: http.IncomingMessage): Promise<string | undefined>
       size += chunk.length;
       if (size <= MAX_BODY_BYTES) chunks.push(chunk);
     });
-    req.on("end", () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks).toString("utf8")));
+    req.on("end", () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)));
     req.on("error", reject);
   });
+}
+
+/** The body as text, or undefined when it is over the limit. */
+export function readBody(req: http.IncomingMessage): Promise<string | undefined> {
+  if (!hasBody(req)) {
+    req.resume();
+    return NO_BODY;
+  }
+  return readBytes(req).then((bytes) => bytes?.toString("utf8"));
 }
 
 /** A Node request in the pipeline's form. */
 export function nodeRequest(req: http.IncomingMessage): MockRequest {
   return { method: req.method ?? "GET", target: req.url ?? "", headers: req.headers, body: () => readBody(req) };
+}
+
+/** A Node request in the pipeline's form with its bytes at hand too, read once: the validating proxy forwards them as they came. */
+export function nodeProxyRequest(req: http.IncomingMessage): ProxyRequest {
+  let read: Promise<Buffer | undefined> | undefined;
+  const bytes = () => (read ??= readBytes(req));
+  return { method: req.method ?? "GET", target: req.url ?? "", headers: req.headers, bytes, body: () => bytes().then((b) => b?.toString("utf8")) };
 }
 
 /** Writes the pipeline's reply; a dropped connection is a socket destroyed with nothing written. */

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { readConditions, type Conditions } from "./conditions.ts";
+import { upstreamRefusal } from "./upstream.ts";
 
 export interface MockListenOptions {
   port: number;
@@ -43,8 +44,9 @@ export const OPTIONS_USAGE = `  --port <port>        the port to listen on (defa
                        '{"latency_ms":[50,200],"failure_rate":0.3,"failure_statuses":[429],"seed":7}'
                        (also retry_after_s, drop_rate)
   --journal-size <n>   recent requests /_mock/journal keeps per team (default 500; 0 turns it off)
-  --proxy <upstream>   forward every request to a real server, check both sides against the contract,
-                       and name each violation in an x-svc-contract-violations header (and the journal)
+  --proxy <upstream>   forward every request to a real server (https, or http on this machine), check both
+                       sides against the contract, and name each violation in an x-svc-contract-violations
+                       header (and the journal); no redirect is followed
   --record <file>      with --proxy: write the exchanges, redacted, as HAR
   --help               this text
 
@@ -88,6 +90,13 @@ export function readMockOptions(usage: string, helpHint: string, fail: (line: st
   if (values.proxy !== undefined) {
     proxy = URL.canParse(values.proxy) ? new URL(values.proxy) : undefined;
     if (proxy === undefined || (proxy.protocol !== "http:" && proxy.protocol !== "https:")) fail(`--proxy ${values.proxy} is not an http or https URL`);
+    const refused = upstreamRefusal(proxy);
+    if (refused !== undefined) fail(refused);
+    const mockOnly = (["stateful", "data", "conditions"] as const).filter((name) => values[name] !== undefined);
+    if (mockOnly.length > 0) {
+      const one = mockOnly.length === 1;
+      fail(`--proxy passes the upstream's answers on; ${mockOnly.map((name) => `--${name}`).join(" and ")} ${one ? "is" : "are"} for the mock's own answers: leave ${one ? "it" : "them"} out`);
+    }
   }
   if (values.record !== undefined && proxy === undefined) fail("--record writes what a validating proxy forwards: give --proxy <upstream> too");
   return {

@@ -5,11 +5,11 @@ import { readFile, writeFile } from "node:fs/promises";
 import { isObject } from "../contract/json.ts";
 import type { Redactor } from "../contract/redact.ts";
 
-interface HarPair {
+export interface HarPair {
   name: string;
   value: string;
 }
-interface HarEntry {
+export interface HarEntry {
   request: { method: string; url: string; headers?: HarPair[]; queryString?: HarPair[]; cookies?: HarPair[]; postData?: { mimeType?: string; text?: string; params?: unknown[] } };
   response?: { status: number; headers?: HarPair[]; cookies?: HarPair[]; content?: { mimeType?: string; text?: string }; redirectURL?: string };
 }

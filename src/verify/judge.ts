@@ -1,11 +1,12 @@
 // Judges one answer against what the contract declares for the operation: its status (declared, and the kind the
-// check expects), its content type and its body (ContractValidator.validateResponse), as a check's status and detail.
+// check expects), its content type, body and required headers (contract/answer-check.ts), as a check's status and detail.
 import type { ContractOperation } from "../contract/operations.ts";
-import { isObject, type JsonObject } from "../contract/json.ts";
-import { isJsonContentType, type ContractValidator } from "../contract/validator.ts";
+import { isObject } from "../contract/json.ts";
+import { answerProblems, undeclaredStatus } from "../contract/answer-check.ts";
+import type { ContractValidator } from "../contract/validator.ts";
+import type { Redactor } from "../contract/redact.ts";
 import type { CheckStatus } from "./checks.ts";
 import type { HttpAnswer } from "./http.ts";
-import type { Redactor } from "../contract/redact.ts";
 
 /**
  * What a check expects: a success (a declared 4xx but 401 is noted, not failed; with `accepted`, a 422 or a 400
@@ -26,54 +27,12 @@ export interface Verdict {
   body?: unknown;
 }
 
-function declaredStatuses(op: ContractOperation): string[] {
-  return Object.keys(op.responses);
-}
-
 /** `400 invalid_request: The request has 1 invalid part.`, from the error body if the answer has one. */
 function errorSummary(body: unknown): string {
   if (!isObject(body)) return "";
   const code = typeof body.code === "string" ? ` ${body.code}` : "";
   const message = typeof body.message === "string" ? `: ${body.message.length > 120 ? `${body.message.slice(0, 117)}...` : body.message}` : "";
   return `${code}${message}`;
-}
-
-/** The body as JSON when the response declares it, with what is wrong with the content type, the text or the fields. */
-function readBody(context: JudgeContext, op: ContractOperation, status: number, answer: Extract<HttpAnswer, { kind: "answer" }>): { body?: unknown; problems: string[] } {
-  const { validator } = context;
-  const where = `${op.operationId} ${status}`;
-  const declared = declaredResponse(op, status);
-  const json = isObject(declared?.content) && isObject(declared.content["application/json"]);
-  const contentType = answer.headers.get("content-type") ?? undefined;
-  if (!json) {
-    // No JSON declared for this status: whatever came is judged by the validator (which refuses a body it does not declare).
-    const problems = validator.validateResponse(op, status, answer.text === "" ? undefined : answer.text);
-    return { problems: problems.map((detail) => `${where}: ${detail.message}`) };
-  }
-  const problems: string[] = [];
-  if (!isJsonContentType(contentType)) problems.push(`${where}: content-type ${contentType ?? "missing"}, not application/json`);
-  let body: unknown;
-  try {
-    body = JSON.parse(answer.text);
-  } catch {
-    // Not quoted: what the contract cannot read, the redaction cannot either.
-    problems.push(`${where}: the body is not JSON (${answer.text === "" ? "empty" : context.redactor.opaque(answer.text)})`);
-    return { problems };
-  }
-  for (const detail of validator.validateResponse(op, status, body)) problems.push(`${where}: ${detail.field === "" ? "the body" : detail.field} ${detail.message}`);
-  return { body, problems };
-}
-
-/** What the operation declares for a status: its own response, or its `default`. */
-function declaredResponse(op: ContractOperation, status: number): JsonObject | undefined {
-  return op.responses[String(status)] ?? op.responses.default;
-}
-
-/** The headers the response for `status` declares required (a 429's Retry-After) that the answer lacks. */
-function missingHeaders(op: ContractOperation, status: number, headers: Headers): string[] {
-  const declared = declaredResponse(op, status);
-  const required = Object.entries((declared?.headers ?? {}) as JsonObject).filter(([, header]) => isObject(header) && header.required === true);
-  return required.filter(([name]) => !headers.has(name)).map(([name]) => `${op.operationId} ${status}: the ${name} header it declares required is missing`);
 }
 
 /** What judging needs of the run: the contract's validator, and the redactor that decides what of an answer a detail may quote. */
@@ -85,12 +44,9 @@ export interface JudgeContext {
 export function judge(context: JudgeContext, op: ContractOperation, answer: HttpAnswer, expectation: Expectation): Verdict {
   if (answer.kind === "failure") return { status: "failed", detail: `${op.operationId}: ${answer.error}` };
   const status = answer.status;
-  const declared = declaredStatuses(op);
-  if (!declared.includes(String(status)) && !declared.includes("default")) {
-    return { status: "failed", detail: `${op.operationId} answered ${status}, which it does not declare (it declares ${declared.join(", ")})` };
-  }
-  const { body, problems } = readBody(context, op, status, answer);
-  problems.push(...missingHeaders(op, status, answer.headers));
+  const declared = undeclaredStatus(op, status);
+  if (declared !== undefined) return { status: "failed", detail: `${op.operationId} answered ${status}, which it does not declare (it declares ${declared.join(", ")})` };
+  const { body, problems } = answerProblems(context.validator, op, answer, `${op.operationId} ${status}`, (text) => context.redactor.opaque(text));
   const notes: string[] = [];
   const said = errorSummary(body);
   if (expectation.kind === "success") {

@@ -5,6 +5,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { CREDENTIAL_PLACEHOLDERS } from "../contract/credentials.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from "./http.ts";
+import { isLoopback } from "../net/loopback.ts";
 
 export const USAGE = `Usage: npx svc-health-verify --base-url <url> [options]
        (in the contract's repository: npm run verify -- --base-url <url> [options])
@@ -90,12 +91,6 @@ export const DEFAULT_TIME_BUDGET_S = 600;
 
 /** The default rate for a server that is not on this machine: gentle enough for a shared test environment. */
 export const REMOTE_RATE = 20;
-
-const LOOPBACK_HOSTS = new Set(["localhost", "[::1]", "::1"]);
-
-export function isLoopback(url: URL): boolean {
-  return LOOPBACK_HOSTS.has(url.hostname) || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
-}
 
 export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): ReadOptions {
   let values;

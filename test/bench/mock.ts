@@ -1,6 +1,7 @@
 // Measures the mock as users run it (`npm start`, a new process, autocannon on 127.0.0.1) beside a bare Node http server
 // answering the same bytes, launched the same way, in the same run: throughput and p99, start, memory, and the no-op build.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import http from "node:http";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -187,12 +188,70 @@ export async function mockFigures(log: (line: string) => void = () => {}): Promi
     for (const request of all) await dynamicAnswer(request);
     const everyOperation = await treeRssMb(mock.child.pid!);
     figures.push({ name: "mock: resident memory after a dynamic answer for every operation", value: everyOperation, unit: "MB", baseline: { name: "after one dynamic answer", value: withPrism }, ratio: everyOperation / withPrism, target: "value <= 200 MB" });
+    figures.push(...(await proxyFigures(log, mockPort)));
   } finally {
     stop(mock);
     stop(bare);
   }
 
   figures.push(...(await buildFigures()));
+  return figures;
+}
+
+/** One request over a kept-alive connection of `agent`, its answer read whole; the milliseconds it took. */
+function timedRequest(port: number, request: RawRequest, agent: http.Agent): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const sent = http.request({ host: "127.0.0.1", port, method: request.method, path: request.path, headers: request.headers, agent }, (response) => {
+      if (response.statusCode !== 200) reject(new Error(`${request.method} ${request.path} answered ${response.statusCode} on port ${port}`));
+      response.resume();
+      response.on("end", () => resolve(performance.now() - started));
+    });
+    sent.on("error", reject);
+    sent.end(request.body);
+  });
+}
+
+/**
+ * The validating proxy (`npm start -- --proxy <the mock>`) beside the same requests sent straight to the mock, in the
+ * same run: one at a time, each over its own kept-alive connection, direct and proxied alternating (which goes first
+ * turns each round), 200 of each to warm up and 2,000 measured; the figure is the difference of the medians.
+ */
+export async function proxyFigures(log: (line: string) => void = () => {}, upstreamPort?: number): Promise<Figure[]> {
+  const labs = validRequest("listLabs");
+  const mockPort = upstreamPort ?? (await freePort());
+  const mock = upstreamPort === undefined ? await launch("npm", ["start", "--silent", "--", "--port", String(mockPort)], mockPort, labs) : undefined;
+  const proxyPort = await freePort();
+  const proxy = await launch("npm", ["start", "--silent", "--", "--port", String(proxyPort), "--proxy", `http://127.0.0.1:${mockPort}`], proxyPort, labs);
+  const figures: Figure[] = [];
+  try {
+    for (const [what, request] of [
+      ["GET /v3/lab_tests/labs (a list)", labs],
+      ["POST /v2/link/token (a validated body)", validRequest("createLinkToken")],
+    ] as const) {
+      const agents = { direct: new http.Agent({ keepAlive: true, maxSockets: 1 }), proxy: new http.Agent({ keepAlive: true, maxSockets: 1 }) };
+      const times = { direct: [] as number[], proxy: [] as number[] };
+      try {
+        for (let i = 0; i < 2_200; i++) {
+          const order = i % 2 === 0 ? (["direct", "proxy"] as const) : (["proxy", "direct"] as const);
+          for (const name of order) {
+            const ms = await timedRequest(name === "direct" ? mockPort : proxyPort, request, agents[name]);
+            if (i >= 200) times[name].push(ms);
+          }
+        }
+      } finally {
+        agents.direct.destroy();
+        agents.proxy.destroy();
+      }
+      const direct = median(times.direct);
+      const proxied = median(times.proxy);
+      log(`proxy, ${what}: p50 ${proxied.toFixed(3)} ms through the proxy, ${direct.toFixed(3)} ms direct`);
+      figures.push({ name: `proxy: added p50, ${what}`, value: proxied - direct, unit: "ms", baseline: { name: "direct call to the mock (p50)", value: direct }, ratio: (proxied - direct) / direct, target: "value <= 1 ms" });
+    }
+  } finally {
+    stop(proxy);
+    if (mock !== undefined) stop(mock);
+  }
   return figures;
 }
 

@@ -9,6 +9,7 @@ import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { assertMatchesContract, contract, exampleNames, operations, responseExample } from "../support/contract.ts";
 import { mockUrl } from "../support/mock.ts";
 import { installPacked, OTHER_NODE, otherNodeBinary, run, startPackedMock, type PackedProject } from "../support/packed.ts";
+import { json, startStub } from "../support/stub-server.ts";
 
 let project: PackedProject;
 let otherNode: string;
@@ -302,6 +303,24 @@ describe("the packaged mock command (npx svc-health-mock)", () => {
       expect(mock.output()).toContain("stateful: remembers each team's calls");
     } finally {
       mock.stop();
+    }
+  });
+});
+
+describe("the packaged mock command as a validating proxy (--proxy)", () => {
+  it("passes on a real server's answer as it came, naming the field that breaks the contract", async () => {
+    const broken = { user_id: "not-a-uuid", client_user_id: "packed-2", created_on: "2026-02-03T14:05:00Z" };
+    const upstream = await startStub((_arrival, res) => json(res, 200, broken));
+    const proxy = await startCommand("--proxy", upstream.url);
+    try {
+      const answer = await fetch(`${proxy.url}/v2/user`, { method: "POST", headers: { ...API_KEY, "content-type": "application/json" }, body: JSON.stringify({ client_user_id: "packed-2" }) });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("x-svc-contract-violations")).toBe('1; response 200: /user_id must match format "uuid"');
+      expect(await answer.json()).toEqual(broken);
+      expect(upstream.arrivals.map((arrival) => arrival.headers["x-svc-api-key"])).toEqual([API_KEY["x-svc-api-key"]]);
+    } finally {
+      proxy.stop();
+      await upstream.close();
     }
   });
 });
