@@ -29,10 +29,15 @@ export interface JournalEntry {
     body: unknown;
     /** The status answered; 0 for a connection dropped on purpose. */
     status: number;
-    /** Why the mock refused the request, when it did. */
+    /** Why the mock refused the request, when it did: the error body's code and message, and its details. */
     refusal: {
         code: string;
         message: string;
+        details?: {
+            location?: string;
+            field: string;
+            message: string;
+        }[];
     } | null;
     /** A condition that shaped the answer: `latency 120 ms`, `failure 429`, `dropped`. */
     condition: string | null;
