@@ -66,6 +66,6 @@ describe("the workflows against the stateless mock", () => {
     const checks = await runWorkflows(options(inject("mockUrl"), true));
     const first = checks.find((check) => check.name === "bulk-import-progress / slowOperations");
     expect(first).toMatchObject({ status: "failed", operationId: "updateMockState" });
-    expect(first?.detail).toContain("got 404");
+    expect(first?.detail).toContain("got 422");
   }, 60_000);
 });
