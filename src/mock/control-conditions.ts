@@ -6,7 +6,7 @@ import { refuse, type StateAnswer } from "./state/answers.ts";
 import { CONTROL_METHODS, CONTROL_PATH } from "./state/control.ts";
 import type { HeaderBag, StepContext } from "./steps/exchange.ts";
 
-const invalid = (details: { field: string; message: string }[]) =>
+const invalid = (details: { location: string; field: string; message: string }[]) =>
   refuse(422, "invalid_request", `The request has ${details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`}.`, { details });
 
 /** A PATCH body's conditions, split from the rest (which the stateful mock reads), or the refusal of a bad one. */
@@ -29,7 +29,7 @@ function statelessAnswer(method: string, rest: string): StateAnswer {
   if (method !== "PATCH") return { ...refuse(405, "method_not_allowed", `${method} is not a method of ${CONTROL_PATH}; it takes ${CONTROL_METHODS.join(", ")}.`), headers: { allow: CONTROL_METHODS.join(", ") } };
   const others = Object.keys(JSON.parse(rest || "{}") as object);
   if (others.length > 0) {
-    return invalid(others.map((key) => ({ field: `/${key}`, message: "needs the stateful mock (--stateful): the stateless mock keeps only conditions" })));
+    return invalid(others.map((key) => ({ location: "body", field: `/${key}`, message: "needs the stateful mock (--stateful): the stateless mock keeps only conditions" })));
   }
   return { status: 200, body: { stateful: false } };
 }
