@@ -63,7 +63,7 @@ export interface MockOptions {
     data?: unknown;
     /** The conditions every team meets until it sets its own through `/_mock/state`. */
     conditions?: Conditions;
-    /** Recent requests the journal keeps per team (default 500); 0 turns the journal off. */
+    /** Recent requests the journal keeps per team (default 100, at most 10,000); 0 turns the journal off. */
     journalSize?: number;
     /** The base address the mock answers at (default `http://svc-mock.invalid`, a name that never reaches a network). */
     baseUrl?: string;

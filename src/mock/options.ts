@@ -43,7 +43,7 @@ export const OPTIONS_USAGE = `  --port <port>        the port to listen on (defa
   --conditions <json>  what every team meets until it sets its own through /_mock/state, such as
                        '{"latency_ms":[50,200],"failure_rate":0.3,"failure_statuses":[429],"seed":7}'
                        (also retry_after_s, drop_rate)
-  --journal-size <n>   recent requests /_mock/journal keeps per team (default 500; 0 turns it off)
+  --journal-size <n>   recent requests /_mock/journal keeps per team (default 100; 0 turns it off)
   --proxy <upstream>   forward every request to a real server (https, or http on this machine), check both
                        sides against the contract, and name each violation in an x-svc-contract-violations
                        header (and the journal); no redirect is followed
@@ -54,7 +54,7 @@ Answers carry x-svc-mock-warning when the mock took something a caller may not m
 enumeration does not list).`;
 
 /** Most requests the journal may keep per team: a bound on the mock's memory a flag cannot lift. */
-const MAX_JOURNAL_SIZE = 100_000;
+const MAX_JOURNAL_SIZE = 10_000;
 
 /** The options, or exits: 0 after printing the usage, 1 after `fail` names what is wrong (`helpHint` says how to get help). */
 export function readMockOptions(usage: string, helpHint: string, fail: (line: string) => never, args: string[] = process.argv.slice(2)): MockListenOptions {

@@ -49,8 +49,8 @@ export interface StatefulOptions {
 /** The steps in the order a request meets them; from `receive` on, every refusal is one each operation declares. */
 const STEPS: Step[] = [target, control, journalPath, preflight, staticFile, route, receive, condition, credential, accept, size, body, parameters, unlisted, remember, branch, collection, respond];
 
-/** Paths whose requests the journal leaves out: the mock's own, not the service's. */
-const UNJOURNALED = /^\/_mock\//;
+/** Where the mock's own paths are, whose requests the journal leaves out: they are not the service's. */
+const MOCK_ONLY = "/_mock/";
 
 /** Answers a request; its context is where a host reads the journal, the conditions and the state it keeps. */
 export interface Pipeline {
@@ -103,8 +103,10 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       const reply = refused === undefined ? x.reply! : errorReply(x.headers, refused.status, refused.code, refused.message, refused.details, refused.headers);
       if (x.extraHeaders !== undefined) reply.headers.push(...x.extraHeaders);
       // The service's requests, as they arrived: not the mock's own paths, its files or a preflight.
-      if (journal !== undefined && x.url !== undefined && !UNJOURNALED.test(x.url.pathname) && !staticPaths.has(x.url.pathname) && !(x.method === "OPTIONS" && x.match === undefined)) {
+      if (journal !== undefined && x.url !== undefined && (x.match !== undefined || (x.method !== "OPTIONS" && !x.url.pathname.startsWith(MOCK_ONLY) && !staticPaths.has(x.url.pathname)))) {
         journal.record(teamOf(x.headers), {
+          seq: 0,
+          at: Date.now(),
           method: x.method,
           target: request.target,
           headers: x.headers,

@@ -214,6 +214,8 @@ export function createProxy(options: ProxyOptions): ValidatingProxy {
 
     if (!preflight) {
       context.journal?.record(context.teamOf(x.headers), {
+        seq: 0,
+        at: Date.now(),
         method: x.method,
         target: request.target,
         headers: x.headers,

@@ -2,7 +2,7 @@
 // status and time, with credentials masked and the values the contract marks as health data or secrets removed.
 import { describe, expect, it } from "vitest";
 import { createMockWith } from "../../src/mock/create-mock.ts";
-import { Journal } from "../../src/mock/journal.ts";
+import { DEFAULT_JOURNAL_SIZE, Journal } from "../../src/mock/journal.ts";
 import type { JournalEntry } from "../../src/mock/public-types.ts";
 import { contract, requestExample } from "../support/contract.ts";
 
@@ -73,7 +73,7 @@ describe("the journal", () => {
     const read = await send(mock, "GET", "/_mock/journal?operation_id=listLabs", { "x-svc-api-key": KEY_A });
     expect(read.status).toBe(200);
     expect(read.body.entries).toHaveLength(1);
-    expect(read.body.size).toBe(500);
+    expect(read.body.size).toBe(DEFAULT_JOURNAL_SIZE);
     const bad = await send(mock, "GET", "/_mock/journal?status=teapot&who=me", {});
     expect(bad.status).toBe(422);
     expect(bad.body.details.map((d: { field: string }) => d.field).sort()).toEqual(["status", "who"]);
@@ -92,7 +92,7 @@ describe("the journal", () => {
 
   it("keeps the most recent requests in order once its ring wraps", () => {
     const journal = new Journal(2);
-    const record = (team: string, target: string) => journal.record(team, { method: "GET", target, headers: {}, text: undefined, operationId: undefined, status: 200, refusal: undefined, condition: undefined, violations: undefined });
+    const record = (team: string, target: string) => journal.record(team, { seq: 0, at: Date.now(), method: "GET", target, headers: {}, text: undefined, operationId: undefined, status: 200, refusal: undefined, condition: undefined, violations: undefined });
     for (const target of ["/a", "/b", "/c"]) record("t", target);
     expect(journal.records({ team: "t" }).map((r) => r.target)).toEqual(["/b", "/c"]);
   });
