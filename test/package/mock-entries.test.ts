@@ -188,6 +188,15 @@ describe("@svc/health-api-contract/mock and /mock/msw, installed in a fresh proj
     expect((await nodePart("createMock")).timedOut).toEqual({ name: "ApiTimeoutError", timeout: true, apiError: false });
   });
 
+  it("a seed dataset exported by one mock starts another with the same state, and a bad one is refused naming record and field", async () => {
+    const { seed } = await nodePart("seed");
+    expect(seed.read).toMatchObject({ status: 400, body: { code: "user_already_exists", user_id: seed.userId } });
+    expect(seed.sameExport).toBe(true);
+    expect(seed.refused).toMatch(/^SeedError: /);
+    expect(seed.refused).toContain("teams[0].users[0]");
+    expect(seed.refused).toContain("/created_on");
+  });
+
   it("the MSW handlers under msw/node answer the global fetch from the contract, and the stateful journal sees each request", async () => {
     const { msw } = await nodePart("msw");
     expect(new URL(msw.url).hostname).toMatch(/\.invalid$/);
