@@ -1,31 +1,21 @@
-// `@svc/health-api-contract/mock/msw`: the package's mock as Mock Service Worker handlers, for tests in Node
-// (`setupServer`), Storybook and the browser (`setupWorker`): every request to the mock's base address is answered by
-// createMock, with its validation, branches, Prefer, state, journal and conditions. `msw` (2.x) is the caller's.
-import { http, HttpResponse, type HttpHandler } from "msw";
-import { createMock } from "./index.ts";
-import type { Mock, MockOptions } from "./public-types.ts";
+// `@svc/health-api-contract/mock/msw` as Node's `import` loads it: msw, an optional peer, imported only when it is
+// installed, so the entry loads without it and createMockHandlers then names the install line. (Bundlers get
+// msw-browser.ts instead: a top-level await breaks the default targets of some, such as Vite's.)
+import { handlersFrom, isMissingMsw, type MockHandlers, type MswApi } from "./msw-handlers.ts";
+import type { MockOptions } from "./public-types.ts";
 
+export type { MockHandlers } from "./msw-handlers.ts";
 export type { Conditions, JournalEntry, JournalQuery, Mock, MockOptions } from "./public-types.ts";
 
-export interface MockHandlers {
-  /** Give these to `setupServer(...handlers)` or `setupWorker(...handlers)`. */
-  handlers: HttpHandler[];
-  /** The mock behind them: its `url` is the client's `baseUrl`, its `journal` what the application sent. */
-  mock: Mock;
-}
+const msw: MswApi | undefined = await import("msw").catch((error: unknown) => {
+  if (isMissingMsw(error)) return undefined;
+  throw error;
+});
 
 /**
  * MSW handlers answering every request under the mock's base address (`options.baseUrl`, by default
  * `http://svc-mock.invalid`) from the contract; a connection the conditions drop is MSW's network error.
  */
 export function createMockHandlers(options: MockOptions = {}): MockHandlers {
-  const mock = createMock(options);
-  const handler = http.all(`${mock.url}/*`, async ({ request }) => {
-    try {
-      return await mock.fetch(request);
-    } catch {
-      return HttpResponse.error();
-    }
-  });
-  return { handlers: [handler], mock };
+  return handlersFrom(msw, options);
 }

@@ -140,23 +140,31 @@ describe("the packed tarball", () => {
   });
 
   it("loads every JavaScript entry of its exports under plain Node, by import and by require, with the same names", async () => {
-    const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown> };
-    // `./mock/msw` needs msw, an optional peer this project did not install: mock-entries.test.ts loads it where it is.
-    const entries = Object.keys(pkg.exports).filter((key) => key !== "./package.json" && key !== "./mock/msw" && !/\.(json|ya?ml)$/.test(key));
-    expect(entries).toEqual(expect.arrayContaining([".", "./client", "./management", "./types", "./webhooks", "./mock"]));
-    // One process loads every entry by import, one by require: each entry's names, printed as one JSON object.
+    const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown>; peerDependencies: Record<string, string> };
+    const entries = Object.keys(pkg.exports).filter((key) => key !== "./package.json" && !/\.(json|ya?ml)$/.test(key));
+    expect(entries).toEqual(expect.arrayContaining([".", "./client", "./management", "./types", "./webhooks", "./mock", "./mock/msw"]));
+    // One process loads every entry by import, one by require: each entry's names, printed as one JSON object. This
+    // project has no msw (an optional peer): `./mock/msw` loads all the same, and its createMockHandlers says what to
+    // install, printed on a line of its own.
     const specifiers = entries.map((entry) => (entry === "." ? pkg.name : `${pkg.name}/${entry.slice(2)}`));
-    const names = (load: string) => `const s = ${JSON.stringify(specifiers)}, names = {}; for (const x of s) names[x] = Object.keys(${load}).sort().join(); console.log(JSON.stringify(names));`;
-    const imported = JSON.parse((await run(process.execPath, ["--input-type=module", "-e", names("await import(x)")], { cwd: project.dir })).stdout) as Record<string, string>;
+    const msw = JSON.stringify(`${pkg.name}/mock/msw`);
+    const names = (load: string) =>
+      `const s = ${JSON.stringify(specifiers)}, names = {}; for (const x of s) names[x] = Object.keys(${load}).sort().join(); console.log(JSON.stringify(names));` +
+      ` try { (${load.replace(/\bx\b/, msw)}).createMockHandlers(); console.log("no error"); } catch (error) { console.log(error.message); }`;
+    const importedOutput = (await run(process.execPath, ["--input-type=module", "-e", names("await import(x)")], { cwd: project.dir })).stdout.trim().split("\n");
+    const imported = JSON.parse(importedOutput[0]!) as Record<string, string>;
     const management = JSON.stringify(`${pkg.name}/management`);
-    const requiredOutput = (await run(process.execPath, ["-e", `${names("require(x)")} console.log(typeof require(${management}).createManagementClient);`], { cwd: project.dir })).stdout;
-    const required = JSON.parse(requiredOutput.split("\n")[0]!) as Record<string, string>;
+    const requiredOutput = (await run(process.execPath, ["-e", `${names("require(x)")} console.log(typeof require(${management}).createManagementClient);`], { cwd: project.dir })).stdout.trim().split("\n");
+    const required = JSON.parse(requiredOutput[0]!) as Record<string, string>;
     expect(Object.keys(imported)).toEqual(specifiers);
     for (const specifier of specifiers) {
       expect(imported[specifier], specifier).not.toBe("");
       expect(required[specifier], specifier).toBe(imported[specifier]);
     }
-    expect(requiredOutput.trim().split("\n")[1]).toBe("function");
+    const install = `npm install --save-dev msw@${pkg.peerDependencies.msw}`;
+    expect(importedOutput[1]).toContain(install);
+    expect(requiredOutput[1]).toContain(install);
+    expect(requiredOutput[2]).toBe("function");
   });
 
   for (const resolution of ["nodenext", "node16", "bundler"] as const) {
