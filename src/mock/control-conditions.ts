@@ -9,28 +9,30 @@ import type { HeaderBag, StepContext } from "./steps/exchange.ts";
 const invalid = (details: { location: string; field: string; message: string }[]) =>
   refuse(422, "invalid_request", `The request has ${details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`}.`, { details });
 
-/** A PATCH body's conditions, split from the rest (which the stateful mock reads), or the refusal of a bad one. */
-function splitPatch(text: string): { conditions?: Conditions; rest: string } | StateAnswer {
+/**
+ * A PATCH body's conditions, split from the rest: the rest's text (what the stateful mock reads) and its fields
+ * (undefined when the body is not a JSON object, which the stateful mock words itself), or the refusal of bad ones.
+ */
+function splitPatch(text: string): { conditions?: Conditions; rest: string; fields: string[] | undefined } | StateAnswer {
   let body: unknown;
   try {
     body = text.trim() === "" ? {} : JSON.parse(text);
   } catch {
-    return { rest: text };
+    return { rest: text, fields: undefined };
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body) || !("conditions" in body)) return { rest: text };
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return { rest: text, fields: undefined };
   const { conditions, ...rest } = body as Record<string, unknown>;
+  if (conditions === undefined) return { rest: text, fields: Object.keys(rest) };
   const read = readConditions(conditions, "/conditions");
   if (Array.isArray(read)) return invalid(read);
-  return { conditions: read, rest: JSON.stringify(rest) };
+  return { conditions: read, rest: JSON.stringify(rest), fields: Object.keys(rest) };
 }
 
-function statelessAnswer(method: string, rest: string): StateAnswer {
+function statelessAnswer(method: string, fields: string[] | undefined): StateAnswer {
   if (method === "GET" || method === "DELETE") return { status: 200, body: { stateful: false } };
   if (method !== "PATCH") return { ...refuse(405, "method_not_allowed", `${method} is not a method of ${CONTROL_PATH}; it takes ${CONTROL_METHODS.join(", ")}.`), headers: { allow: CONTROL_METHODS.join(", ") } };
-  const others = Object.keys(JSON.parse(rest || "{}") as object);
-  if (others.length > 0) {
-    return invalid(others.map((key) => ({ location: "body", field: `/${key}`, message: "needs the stateful mock (--stateful): the stateless mock keeps only conditions" })));
-  }
+  if (fields === undefined) return invalid([{ location: "body", field: "", message: "must be a JSON object with conditions" }]);
+  if (fields.length > 0) return invalid(fields.map((key) => ({ location: "body", field: `/${key}`, message: "needs the stateful mock (--stateful): the stateless mock keeps only conditions" })));
   return { status: 200, body: { stateful: false } };
 }
 
@@ -39,13 +41,14 @@ export function stateControl(method: string, headers: HeaderBag, text: string, c
   const team = context.teamOf(headers);
   let conditions: Conditions | undefined;
   let rest = text;
+  let fields: string[] | undefined = [];
   if (method === "PATCH") {
     const split = splitPatch(text);
     if ("status" in split) return split;
-    ({ conditions, rest } = split);
+    ({ conditions, rest, fields } = split);
     if (conditions !== undefined && team === "") return refuse(401, "unauthorized", "Conditions are per team: send the team's credential (x-svc-api-key).");
   }
-  const answer = context.stateful === undefined ? statelessAnswer(method, rest) : context.stateful.control(method, headers, rest);
+  const answer = context.stateful === undefined ? statelessAnswer(method, fields) : context.stateful.control(method, headers, rest);
   if (answer.status !== 200) return answer;
   if (conditions !== undefined) context.conditions.set(team, conditions);
   if (method === "DELETE") context.conditions.reset(team === "" ? undefined : team);
