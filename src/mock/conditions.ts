@@ -131,7 +131,6 @@ export class ConditionsTable {
 
   /** The next request's fate for a team; undefined when its conditions ask for nothing. */
   draw(team: string): Fate | undefined {
-    if (this.#idle) return undefined;
     let entry = this.#teams.get(team);
     if (entry === undefined) {
       if (!asksAnything(this.#defaults)) return undefined;

@@ -90,7 +90,6 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     journal,
     teamOf,
   };
-  const staticPaths = context.staticFiles;
 
   const handle = async function handle(request: MockRequest): Promise<Reply> {
     const x = newExchange(request);
@@ -103,7 +102,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       const reply = refused === undefined ? x.reply! : errorReply(x.headers, refused.status, refused.code, refused.message, refused.details, refused.headers);
       if (x.extraHeaders !== undefined) reply.headers.push(...x.extraHeaders);
       // The service's requests, as they arrived: not the mock's own paths, its files or a preflight.
-      if (journal !== undefined && x.url !== undefined && (x.match !== undefined || (x.method !== "OPTIONS" && !x.url.pathname.startsWith(MOCK_ONLY) && !staticPaths.has(x.url.pathname)))) {
+      if (journal !== undefined && x.url !== undefined && (x.match !== undefined || (x.method !== "OPTIONS" && !x.url.pathname.startsWith(MOCK_ONLY) && !context.staticFiles.has(x.url.pathname)))) {
         journal.record(teamOf(x.headers), {
           seq: 0,
           at: Date.now(),

@@ -7,6 +7,7 @@ import { contract } from "../support/contract.ts";
 
 const ODD_BODIES = ["", "{not json", "null", "[1]", "5", '"text"', "true", '{"conditions":null}', '{"conditions":[]}', '{"settings":5}', '{"clock":"soon"}', '{"version":"x"}', '{"teams":{}}'];
 const METHODS = ["GET", "PUT", "PATCH", "POST", "DELETE"];
+const HEADERS: Record<string, string>[] = [{}, { "x-svc-api-key": "sk_test_mock_paths_0001", "content-type": "application/json" }];
 const PATHS = Object.values(MOCK_PATHS).filter((where) => where.startsWith("/_mock/"));
 
 describe("the mock's own paths", () => {
@@ -21,7 +22,7 @@ describe("the mock's own paths", () => {
       for (const where of PATHS) {
         for (const method of METHODS) {
           for (const body of method === "GET" ? [undefined] : ODD_BODIES) {
-            for (const headers of [{}, { "x-svc-api-key": "sk_test_mock_paths_0001", "content-type": "application/json" }]) {
+            for (const headers of HEADERS) {
               const call = `${method} ${where} ${JSON.stringify(body)} ${Object.keys(headers).length > 0 ? "with a key" : "without one"}`;
               try {
                 const response = await mock.fetch(where, { method, headers, ...(body === undefined ? {} : { body }) });

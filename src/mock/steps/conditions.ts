@@ -2,10 +2,10 @@
 // latency, a dropped connection, a declared failure (429 with Retry-After, or 500) in place of the answer, or nothing.
 import { corsHeaders, JSON_TYPE } from "../http.ts";
 import { sleep } from "../runtime.ts";
+import type { Fate } from "../conditions.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
 
-function decide(x: Exchange, context: StepContext): Outcome {
-  const fate = x.fate!;
+function decide(x: Exchange, context: StepContext, fate: Fate): Outcome {
   if (fate.drop) {
     x.condition = "dropped";
     x.reply = { status: 0, headers: [], drop: true };
@@ -28,10 +28,11 @@ function decide(x: Exchange, context: StepContext): Outcome {
 }
 
 export function condition(x: Exchange, context: StepContext): Outcome | Promise<Outcome> {
+  // Without conditions anywhere (the usual case), a request costs no look for its team.
+  if (context.conditions.idle) return undefined;
   const fate = context.conditions.draw(context.teamOf(x.headers));
   if (fate === undefined) return undefined;
-  x.fate = fate;
-  if (fate.latencyMs === 0) return decide(x, context);
-  if (x.condition === undefined) x.condition = `latency ${fate.latencyMs} ms`;
-  return sleep(fate.latencyMs).then(() => decide(x, context));
+  if (fate.latencyMs === 0) return decide(x, context, fate);
+  x.condition = `latency ${fate.latencyMs} ms`;
+  return sleep(fate.latencyMs).then(() => decide(x, context, fate));
 }

@@ -6,7 +6,7 @@ import type { ContractValidator, ErrorDetail, RequestInput } from "../../contrac
 import type { Choice, OperationAnswers, StaticAnswer } from "../answers.ts";
 import type { Inventor } from "../dynamic.ts";
 import type { StatefulMock } from "../state/handlers.ts";
-import type { ConditionsTable, Fate } from "../conditions.ts";
+import type { ConditionsTable } from "../conditions.ts";
 import type { Journal } from "../journal.ts";
 import type { JsonObject } from "../../contract/json.ts";
 
@@ -60,8 +60,6 @@ export interface Exchange {
   extraHeaders: string[] | undefined;
   /** The answer, once a step made it. */
   reply: Reply | undefined;
-  /** What the team's conditions drew for this request, when they ask for anything. */
-  fate: Fate | undefined;
   /** The condition that shaped the answer, for the journal. */
   condition: string | undefined;
 }
@@ -81,7 +79,6 @@ export function newExchange(request: MockRequest): Exchange {
     answer: undefined!,
     extraHeaders: undefined,
     reply: undefined,
-    fate: undefined,
     condition: undefined,
   };
 }
