@@ -3,6 +3,7 @@
 // proxy checks each answer of the real server it forwards to.
 import { isObject, type JsonObject } from "./json.ts";
 import type { ContractOperation } from "./operations.ts";
+import { detailLine } from "./error-details.ts";
 import { isJsonContentType, type ContractValidator } from "./validator.ts";
 
 /** An answer as both callers hold it: the status, its headers (a fetch `Headers`, or anything that reads alike) and its text. */
@@ -61,7 +62,7 @@ export function answerProblems(
       // Not quoted: what the contract cannot read, the redaction cannot either.
       problems.push(`${where}: the body is not JSON (${answer.text === "" ? "empty" : unreadable(answer.text)})`);
     }
-    if (parsed) for (const detail of validator.validateResponse(op, status, body)) problems.push(`${where}: ${detail.field === "" ? "the body" : detail.field} ${detail.message}`);
+    if (parsed) for (const detail of validator.validateResponse(op, status, body)) problems.push(`${where}: ${detailLine(detail)}`);
   }
   problems.push(...missingHeaders(op, status, answer.headers, where));
   return body === undefined ? { problems } : { body, problems };

@@ -12,6 +12,11 @@ export function detailsLine(details: Pick<ErrorDetail, "field" | "message">[]): 
   return details.map((detail) => `${detail.field || "/"} ${detail.message}`).join("; ");
 }
 
+/** A detail as a line of its own: the body's pointer (`the body` for the whole), or the parameter's place and name, then what is wrong. */
+export function detailLine(detail: ErrorDetail): string {
+  return detail.location === "body" ? `${detail.field || "the body"} ${detail.message}` : `${detail.location} ${detail.field} ${detail.message}`;
+}
+
 function describe(error: ErrorObject): string {
   if (error.keyword === "enum") return `must be one of: ${(error.params.allowedValues as unknown[]).join(", ")}`;
   if (error.keyword === "required") return "is required";

@@ -11,6 +11,7 @@ import { nodeProxyRequest, nodeRequest, sendError, sendOnSocket, writeReply } fr
 import { createPipeline, type StatefulOptions } from "./pipeline.ts";
 import { createProxy, type ProxyOptions } from "./proxy.ts";
 import { filesByPath, type StaticFile } from "./static-files.ts";
+import type { Reply } from "./steps/exchange.ts";
 
 /** Node's parser refuses a request line and headers over 16 KiB together; a request line over half of it is the target's fault. */
 const LONG_TARGET_BYTES = 8 * 1024;
@@ -42,9 +43,13 @@ export interface MockHostOptions {
 export function createMockHost(options: MockHostOptions): http.Server {
   const log = options.log ?? (() => {});
   const proxy = options.proxy === undefined ? undefined : createProxy({ ...options.proxy, document: options.document, log, journalSize: options.journalSize });
-  const handle = proxy ?? createPipeline({ ...options, staticFiles: filesByPath(options.staticFiles), log });
   // The proxy forwards the body's bytes as they came; the mock reads its text.
-  const adapt = proxy === undefined ? nodeRequest : nodeProxyRequest;
+  let handle: (req: http.IncomingMessage) => Promise<Reply>;
+  if (proxy !== undefined) handle = (req) => proxy(nodeProxyRequest(req));
+  else {
+    const pipeline = createPipeline({ ...options, staticFiles: filesByPath(options.staticFiles), log });
+    handle = (req) => pipeline(nodeRequest(req));
+  }
   // The log's URLs keep out the query parameters the contract marks as health data or secrets. Made on the first
   // fault, not at start: building it walks the whole contract, and most runs never log one.
   let redactor: Redactor | undefined;
@@ -53,7 +58,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
     // Node checks the deadlines every connectionsCheckingInterval: at most a tenth of the deadline late.
     { requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: Math.min(500, Math.max(10, timeout / 10)) },
     (req, res) => {
-      handle(adapt(req)).then((reply) => writeReply(res, reply)).catch((error: unknown) => {
+      handle(req).then((reply) => writeReply(res, reply)).catch((error: unknown) => {
         // The caller went away mid-request (its body cut short): no one is left to answer.
         if ((error as NodeJS.ErrnoException).code === "ECONNRESET") return void res.destroy();
         // A fault of the mock itself: answered for what it is, in the contract's declared 500, with its stack in the log.

@@ -70,6 +70,9 @@ export function requestTarget(raw: string | undefined): URL | undefined {
   }
 }
 
+/** Text as a header may carry it: printable ASCII, anything else escaped (`\u00e9`). */
+export const printableAscii = (text: string): string => text.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
 /** A header's one value: undefined when absent or (for a header Node joins as a list) sent more than once. */
 export const headerValue = (headers: HeaderBag, name: string): string | undefined => {
   const value = headers[name];

@@ -3,7 +3,7 @@
 // the credentials and redacting marked values happens when the journal is read, which is rare.
 import type { JsonObject } from "../contract/json.ts";
 import { Redactor } from "../contract/redact.ts";
-import type { HeaderBag } from "./steps/exchange.ts";
+import type { Exchange, HeaderBag, Refusal } from "./steps/exchange.ts";
 import type { JournalEntry } from "./public-types.ts";
 
 /** A request's body is kept up to this many characters: a journal of a thousand uploads stays small. */
@@ -44,6 +44,23 @@ export interface JournalFilter {
   until?: number | undefined;
   /** The most recent so many. */
   limit?: number | undefined;
+}
+
+/** An exchange as the journal keeps it, once answered: the status (0 for a dropped connection), why it was refused, and what a validating proxy found wrong. */
+export function exchangeRecord(x: Exchange, status: number, refusal: Refusal | undefined, violations?: string[]): JournalRecord {
+  return {
+    seq: 0,
+    at: Date.now(),
+    method: x.method,
+    target: x.request.target,
+    headers: x.headers,
+    text: x.text,
+    operationId: x.match?.operation.operationId,
+    status,
+    refusal: refusal === undefined ? undefined : { code: refusal.code, message: refusal.message, details: refusal.details },
+    condition: x.condition,
+    violations,
+  };
 }
 
 class Ring {

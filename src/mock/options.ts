@@ -89,7 +89,7 @@ export function readMockOptions(usage: string, helpHint: string, fail: (line: st
   let proxy: URL | undefined;
   if (values.proxy !== undefined) {
     proxy = URL.canParse(values.proxy) ? new URL(values.proxy) : undefined;
-    if (proxy === undefined || (proxy.protocol !== "http:" && proxy.protocol !== "https:")) fail(`--proxy ${values.proxy} is not an http or https URL`);
+    if (proxy === undefined) fail(`--proxy ${values.proxy} is not an http or https URL`);
     const refused = upstreamRefusal(proxy);
     if (refused !== undefined) fail(refused);
     const mockOnly = (["stateful", "data", "conditions"] as const).filter((name) => values[name] !== undefined);

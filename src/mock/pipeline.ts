@@ -21,7 +21,7 @@ import { branch, collection, respond } from "./steps/answer.ts";
 import { condition } from "./steps/conditions.ts";
 import { journalPath } from "./steps/journal.ts";
 import { ConditionsTable, type Conditions } from "./conditions.ts";
-import { DEFAULT_JOURNAL_SIZE, Journal } from "./journal.ts";
+import { DEFAULT_JOURNAL_SIZE, exchangeRecord, Journal } from "./journal.ts";
 
 export interface PipelineOptions {
   document: JsonObject;
@@ -103,19 +103,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       if (x.extraHeaders !== undefined) reply.headers.push(...x.extraHeaders);
       // The service's requests, as they arrived: not the mock's own paths, its files or a preflight.
       if (journal !== undefined && x.url !== undefined && (x.match !== undefined || (x.method !== "OPTIONS" && !x.url.pathname.startsWith(MOCK_ONLY) && !context.staticFiles.has(x.url.pathname)))) {
-        journal.record(teamOf(x.headers), {
-          seq: 0,
-          at: Date.now(),
-          method: x.method,
-          target: request.target,
-          headers: x.headers,
-          text: x.text,
-          operationId: x.match?.operation.operationId,
-          status: reply.drop === true ? 0 : reply.status,
-          refusal: refused === undefined ? undefined : { code: refused.code, message: refused.message, details: refused.details },
-          condition: x.condition,
-          violations: undefined,
-        });
+        journal.record(teamOf(x.headers), exchangeRecord(x, reply.drop === true ? 0 : reply.status, refused));
       }
       return reply;
     }

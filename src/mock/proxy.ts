@@ -5,13 +5,13 @@
 // and in the journal, never by changing the answer; `--record` writes each exchange, redacted, as HAR. A request
 // target the mock cannot read and `/_mock/journal` are the mock pipeline's, which shares the proxy's journal.
 import { answerProblems, undeclaredStatus } from "../contract/answer-check.ts";
-import type { ErrorDetail } from "../contract/validator.ts";
+import { detailLine } from "../contract/error-details.ts";
 import type { JsonObject } from "../contract/json.ts";
 import { HarRecorder, type RecordedEntry } from "./har-recorder.ts";
-import { errorReply, requestTarget } from "./http.ts";
+import { errorReply, printableAscii, requestTarget } from "./http.ts";
+import { exchangeRecord } from "./journal.ts";
 import { MOCK_PATHS } from "./paths.ts";
 import { createPipeline, type Pipeline } from "./pipeline.ts";
-import { encodeText } from "./runtime.ts";
 import { accept, body, credential, parameters, receive, route } from "./steps/checks.ts";
 import { ANSWERED, newExchange, type Exchange, type MockRequest, type Outcome, type Refusal, type Reply, type StepContext } from "./steps/exchange.ts";
 import { decodedText, forwardedHeaders, ProxyError, Upstream, type UpstreamAnswer } from "./upstream.ts";
@@ -50,11 +50,13 @@ export interface ProxyOptions {
 /** A request as a transport hands it to the proxy: the pipeline's form, with its bytes when the transport has them. */
 export interface ProxyRequest extends MockRequest {
   /** The body's bytes as sent, or undefined over the size limit; read once (`body` is then their text). */
-  bytes?: () => Promise<Uint8Array | undefined>;
+  bytes: () => Promise<Uint8Array | undefined>;
 }
 
 /** Answers like the mock's pipeline (a host serves either alike); `close` ends the upstream's connections and the recording. */
-export interface ValidatingProxy extends Pipeline {
+export interface ValidatingProxy {
+  (request: ProxyRequest): Promise<Reply>;
+  readonly context: Pipeline["context"];
   close(): Promise<void>;
 }
 
@@ -65,7 +67,7 @@ Violations:   in each answer's ${VIOLATIONS_HEADER} header, and at ${url}${MOCK_
 }
 
 /** A line as the header carries it: printable ASCII (anything else escaped), its own semicolons commas (they part the lines). */
-const headerLine = (line: string) => line.replace(/;/g, ",").replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+const headerLine = (line: string) => printableAscii(line.replace(/;/g, ","));
 
 const bounded = (line: string) => (line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS - 3)}...` : line);
 
@@ -80,9 +82,6 @@ export function violationsHeader(lines: string[]): string {
   }
   return value;
 }
-
-/** A detail as a line: the body's pointer, or the parameter's place and name, then what is wrong. */
-const detailLine = (detail: ErrorDetail) => (detail.location === "body" ? `${detail.field || "the body"} ${detail.message}` : `${detail.location} ${detail.field} ${detail.message}`);
 
 /** A refusal the mock would have given, as the lines the proxy reports: one per detail, or its message. */
 const refusalLines = (refusal: Refusal): string[] =>
@@ -174,15 +173,8 @@ export function createProxy(options: ProxyOptions): ValidatingProxy {
     const url = requestTarget(request.target);
     if (url === undefined || url.pathname === MOCK_PATHS.journal) return mock(request);
     const started = Date.now();
-    let bytes: Uint8Array | undefined;
-    let text: string | undefined;
-    if (request.bytes !== undefined) {
-      bytes = await request.bytes();
-      text = bytes === undefined ? undefined : utf8.decode(bytes);
-    } else {
-      text = await request.body();
-      bytes = text === undefined ? undefined : encodeText(text);
-    }
+    const bytes = await request.bytes();
+    const text = bytes === undefined ? undefined : utf8.decode(bytes);
     const x = newExchange({ ...request, body: () => text });
     x.url = url;
     // The target as it was sent (an absolute-form one as its path and query), after the upstream's base path.
@@ -193,7 +185,6 @@ export function createProxy(options: ProxyOptions): ValidatingProxy {
     const preflight = x.method === "OPTIONS" && x.headers["access-control-request-method"] !== undefined;
     // A body too large to forward is the proxy's own 413, which says so: nothing else of the request is judged.
     const violations = bytes === undefined || preflight ? [] : await requestViolations(x, context);
-    x.text = text;
 
     const answer = await answered;
     let reply: Reply;
@@ -213,19 +204,9 @@ export function createProxy(options: ProxyOptions): ValidatingProxy {
     if (lines.length > 0) reply.headers.push(VIOLATIONS_HEADER, violationsHeader(lines));
 
     if (!preflight) {
-      context.journal?.record(context.teamOf(x.headers), {
-        seq: 0,
-        at: Date.now(),
-        method: x.method,
-        target: request.target,
-        headers: x.headers,
-        text,
-        operationId: x.match?.operation.operationId,
-        status: reply.status,
-        refusal: refusal === undefined ? undefined : { code: refusal.code, message: refusal.message },
-        condition: undefined,
-        violations: lines.length > 0 ? lines : undefined,
-      });
+      // The body as it came, whether or not a check read it.
+      x.text = text;
+      context.journal?.record(context.teamOf(x.headers), exchangeRecord(x, reply.status, refusal, lines.length > 0 ? lines : undefined));
     }
     recorder?.add(harEntry({ started, request, url: `${upstream.url.origin}${target}`, text, bytes, reply, answer, answerText, violations: lines, refusal }));
     return reply;
@@ -255,7 +236,6 @@ function harEntry(exchange: {
   refusal: Refusal | undefined;
 }): RecordedEntry {
   const { started, request, url, text, bytes, reply, answer, answerText, violations, refusal } = exchange;
-  const parsed = new URL(url);
   const got = answer?.kind === "answer" ? answer : undefined;
   const typeOf = (headers: string[]) => {
     const at = headers.findIndex((name, i) => i % 2 === 0 && name.toLowerCase() === "content-type");
@@ -271,7 +251,8 @@ function harEntry(exchange: {
       url,
       httpVersion: "HTTP/1.1",
       headers: harHeaders(forwardedHeaders(request.headers)),
-      queryString: [...parsed.searchParams].map(([name, value]) => ({ name, value })),
+      // redactHarEntry lists the query from the URL it redacts.
+      queryString: [],
       cookies: [],
       headersSize: -1,
       bodySize: bytes?.length ?? -1,

@@ -3,7 +3,7 @@
 // known to be there. A cap reached is the declared 429 naming it, never a record dropped.
 import { Credentials, type CredentialKind } from "../../contract/credentials.ts";
 import type { JsonObject } from "../../contract/json.ts";
-import { deref, type ContractOperation } from "../../contract/operations.ts";
+import type { ContractOperation } from "../../contract/operations.ts";
 import { Examples, refuse, type StateAnswer, type StateCall } from "./answers.ts";
 import { bulkImportHandlers } from "./bulk-import.ts";
 import { controlAnswer } from "./control.ts";

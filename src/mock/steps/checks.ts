@@ -2,7 +2,7 @@
 // declares for every operation (credential 401, Accept 406, size 413, body 415 and 400, parameters and body 422), and
 // the warning beside the answer to a value an open enumeration does not list.
 import type { UnlistedValue } from "../../contract/validator.ts";
-import { acceptsJson, headerValue, MOCK_WARNING } from "../http.ts";
+import { acceptsJson, headerValue, MOCK_WARNING, printableAscii } from "../http.ts";
 import type { Exchange, Outcome, StepContext } from "./exchange.ts";
 
 export function route(x: Exchange, context: StepContext): Outcome {
@@ -71,7 +71,7 @@ const named = ({ field, value }: UnlistedValue) => `${cut(field.replace(/^\//, "
 function unlistedWarning([first, ...others]: UnlistedValue[]): string {
   const also = others.length === 0 ? "" : ` (also unlisted: ${firstFew(others.map(named))})`;
   const line = `${named(first!)} is not one of the values the contract lists (${firstFew(first!.listed)})${also}; the service may add values, and may refuse one it does not support`;
-  return line.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return printableAscii(line);
 }
 
 /**

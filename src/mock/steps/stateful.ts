@@ -4,7 +4,7 @@ import { CONTROL_METHODS, CONTROL_PATH } from "../state/control.ts";
 import { stateControl } from "../control-conditions.ts";
 import type { StateAnswer } from "../state/answers.ts";
 import { detailsLine } from "../../contract/validator.ts";
-import { corsHeaders, headerValue, JSON_TYPE, preflightReply } from "../http.ts";
+import { corsHeaders, JSON_TYPE, preflightReply } from "../http.ts";
 import { encodeText, utf8Length } from "../runtime.ts";
 import { cutsCollection, shapeCollection } from "../collections.ts";
 import { isObject } from "../../contract/json.ts";
