@@ -26,9 +26,11 @@ const refuseData = (error: unknown) => {
   if (error instanceof SeedError) fail(error.describe(`--data ${dataFile}`));
 };
 
-if (data !== undefined) {
-  // Checked against the contract as it stands before anything is rebuilt: whoever fixes the file does not wait on a
-  // build to hear what is wrong with it. The mock checks it again as it loads it, against what it serves.
+const fresh = await upToDate();
+if (data !== undefined && !fresh) {
+  // Checked against the contract as it stands before it is rebuilt: whoever fixes the file does not wait on a build to
+  // hear what is wrong with it. The mock checks it again as it loads it, against what it serves (with nothing to
+  // rebuild, that is the only check).
   try {
     checkSeed(await readBundle(bundleJsonPath), data);
   } catch (error) {
@@ -37,7 +39,7 @@ if (data !== undefined) {
   }
 }
 
-if (!(await upToDate())) {
+if (!fresh) {
   // Build and lint in a process of their own, so the mock never holds TypeScript, Redocly and Spectral in memory.
   // A contract that does not build or lint is not served.
   const child = spawnSync(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts", "commands", "rebuild.ts")], {

@@ -28,9 +28,6 @@ interface Detail {
   message: string;
 }
 
-export const notStateful = (): StateAnswer =>
-  refuse(404, "not_found", `${CONTROL_PATH} answers only when the mock runs with --stateful (npm start -- --stateful, or svc-health-mock --stateful).`);
-
 function describeTeam(team: TeamState) {
   return {
     id: team.id,

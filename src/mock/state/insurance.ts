@@ -16,7 +16,7 @@ function latestAddress(address: Record<string, unknown>): Record<string, unknown
   return { ...rest, zip_code: zip };
 }
 
-export function latestForm(record: Record<string, any>): Record<string, unknown> {
+function latestForm(record: Record<string, any>): Record<string, unknown> {
   const form: Record<string, any> = structuredClone(record);
   form.insured.address = latestAddress(form.insured.address);
   form.company.address = latestAddress(form.company.address);
@@ -24,12 +24,21 @@ export function latestForm(record: Record<string, any>): Record<string, unknown>
   return form;
 }
 
+/** A created insurance record as the team keeps it (createInsurance's, or seed data's): is_primary always set, its latest-insurance form made once. */
+export function createdRecord(request: Record<string, any>): Record<string, any> {
+  return { ...structuredClone(request), is_primary: request.is_primary ?? true };
+}
+
+export function keptInsurance(created: Record<string, any>): InsuranceRecord {
+  return { created, latest: latestForm(created), isPrimary: created.is_primary === true };
+}
+
 export const insuranceHandlers: Record<string, TeamHandler> = {
   createInsurance({ team, call, store, examples }) {
     const user = liveUser(team, call.path.user_id!);
     if (user === undefined) return unknownUser(call.path.user_id!);
     const request = call.body as Record<string, any>;
-    const record: Record<string, any> = { ...structuredClone(request), is_primary: request.is_primary ?? true };
+    const record = createdRecord(request);
     const inferred = INFERRED_PAYORS[String(request.payor_code)];
     if (inferred !== undefined) {
       if (!team.settings.closed_beta_enabled) return closedBetaRefusal(`The payor code ${request.payor_code}`);
@@ -48,7 +57,7 @@ export const insuranceHandlers: Record<string, TeamHandler> = {
     }
     store.reserve(team);
     const records = team.insurance.get(user.user_id) ?? [];
-    records.push({ created: record, latest: latestForm(record), isPrimary: record.is_primary === true });
+    records.push(keptInsurance(record));
     team.insurance.set(user.user_id, records);
     return { status: 200, body: record, stable: true };
   },

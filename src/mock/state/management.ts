@@ -19,6 +19,9 @@ export function orgTeam(org: OrgState, teamId: string | undefined): TeamState | 
   return teamId === undefined ? undefined : org.teams.get(teamId);
 }
 
+/** The records a team's custom credential for a provider counts (the path takes any slug, so a long one counts more). */
+export const customCredentialRecords = (provider: string): number => 1 + Math.floor(utf8Length(provider) / MAX_RECORD_BODY);
+
 export const unknownTeam = (teamId: string): StateAnswer => notFound(`No team of the org has the id ${teamId}.`);
 
 function publicWebhook(hook: WebhookRecord) {
@@ -105,7 +108,7 @@ export const teamManagementHandlers: Record<string, (team: TeamState, ...rest: P
   setTeamCustomCredential(team, { call, store }) {
     const provider = call.path.provider!;
     // A provider the team had not configured is a record of its own (the path takes any slug).
-    if (!team.customCredentials.has(provider)) store.reserve(team, 1 + Math.floor(utf8Length(provider) / MAX_RECORD_BODY));
+    if (!team.customCredentials.has(provider)) store.reserve(team, customCredentialRecords(provider));
     team.customCredentials.add(provider);
     return { status: 200, body: { provider: call.path.provider, client_id: String(call.body.client_id), updated_at: now() } };
   },

@@ -6,6 +6,7 @@ import { createContractAjv } from "../../contract/ajv.ts";
 import { bodyField, toDetails } from "../../contract/error-details.ts";
 import { isObject, type JsonObject } from "../../contract/json.ts";
 import { utf8Length } from "../runtime.ts";
+import { customCredentialRecords } from "./management.ts";
 import { MAX_RECORD_BODY, type StateCaps } from "./model.ts";
 import { seedSchema, type SeedData, type SeedTeamContent } from "./seed-form.ts";
 
@@ -169,7 +170,7 @@ export function seedRecords(team: SeedTeamContent & { api_keys?: unknown[]; cust
   let records = list(team.webhook_endpoints).length + list(team.api_keys).length;
   for (const user of list(team.users) as JsonObject[]) records += 1 + list(user.insurance).length + list(user.connections).length;
   // A provider's slug is a record of its own, and a long one more (setTeamCustomCredential).
-  for (const provider of team.custom_credentials ?? []) records += 1 + Math.floor(utf8Length(provider) / MAX_RECORD_BODY);
+  for (const provider of team.custom_credentials ?? []) records += customCredentialRecords(provider);
   return records;
 }
 

@@ -4,9 +4,9 @@
 import { randomId } from "../runtime.ts";
 import type { JsonObject } from "../../contract/json.ts";
 import type { StatefulMock } from "./handlers.ts";
-import { latestForm } from "./insurance.ts";
+import { createdRecord, keptInsurance } from "./insurance.ts";
 import { allowLoopbackWebhooks } from "./loopback-webhooks.ts";
-import { DEFAULT_CAPS, newLedger, newTeam, type InsuranceRecord, type OrgState, type TeamState, type UserRecord } from "./model.ts";
+import { DEFAULT_CAPS, newLedger, newTeam, type OrgState, type TeamState, type UserRecord } from "./model.ts";
 import { capProblems, problemLine, seedOrgId, seedProblem, seedProblems, seedRecords, seedTeamId, type Kept, type SeedProblem } from "./seed-check.ts";
 import { SEED_VERSION, type SeedData, type SeedOrg, type SeedOrgTeam, type SeedTeam, type SeedTeamContent, type SeedUser } from "./seed-form.ts";
 import { ownTeamName, type StateStore } from "./store.ts";
@@ -34,8 +34,10 @@ export class SeedError extends Error {
   }
 }
 
-const refusal = (subject: string, problems: string[]) =>
-  `${subject} is refused (${problems.length === 1 ? "1 problem" : `${problems.length} problems`}); nothing was loaded:\n${problems.map((line) => `  ${line}`).join("\n")}`;
+/** `1 problem`, `3 problems`. */
+export const problemCount = (count: number): string => (count === 1 ? "1 problem" : `${count} problems`);
+
+const refusal = (subject: string, problems: string[]) => `${subject} is refused (${problemCount(problems.length)}); nothing was loaded:\n${problems.map((line) => `  ${line}`).join("\n")}`;
 
 /**
  * Checks seed data without a mock, as a stateful mock on this contract would check it on an empty state: a command
@@ -131,11 +133,8 @@ function makeTeam(store: StateStore, entry: SeedTeamContent, base: { id: string 
     if (given.deletion_requested_at !== undefined) user.deletionRequestedAt = Date.parse(given.deletion_requested_at);
     team.users.set(user.user_id, user);
     team.usersByClientId.set(user.client_user_id, user);
-    const insurance = (given.insurance ?? []).map((record): InsuranceRecord => {
-      // As createInsurance keeps it: is_primary always set, and the latest-insurance form made once.
-      const created: Record<string, unknown> = { ...structuredClone(record), is_primary: record.is_primary ?? true };
-      return { created, latest: latestForm(created), isPrimary: created.is_primary === true };
-    });
+    // As createInsurance keeps it.
+    const insurance = (given.insurance ?? []).map((record) => keptInsurance(createdRecord(record)));
     if (insurance.length > 0) team.insurance.set(user.user_id, insurance);
     for (const { provider } of given.connections ?? []) team.connections.set(provider, (team.connections.get(provider) ?? new Set()).add(user.user_id));
   }

@@ -4,7 +4,7 @@
 import { corsHeaders, JSON_TYPE, preflightReply } from "../http.ts";
 import { MOCK_PATHS } from "../paths.ts";
 import { encodeText } from "../runtime.ts";
-import { exportSeed, loadSeed, SeedError } from "../state/seed.ts";
+import { exportSeed, loadSeed, problemCount, problemLine, SeedError } from "../state/seed.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
 
 export const DATA_PATH = MOCK_PATHS.data;
@@ -54,9 +54,8 @@ export function seedData(x: Exchange, context: StepContext): Outcome | Promise<O
       loadSeed(stateful, data, { apiKey, managementKey });
     } catch (error) {
       if (!(error instanceof SeedError)) throw error;
-      const parts = error.problems.length === 1 ? "1 problem" : `${error.problems.length} problems`;
-      const details = error.details.map((problem, i) => ({ location: "body" as const, field: problem.pointer, message: error.problems[i]! }));
-      return { status: 422, code: "invalid_request", message: `The seed data has ${parts}; nothing was loaded.`, details };
+      const details = error.details.map((problem) => ({ location: "body" as const, field: problem.pointer, message: problemLine(problem) }));
+      return { status: 422, code: "invalid_request", message: `The seed data has ${problemCount(details.length)}; nothing was loaded.`, details };
     }
     return sendJson(x, exportSeed(stateful, apiKey, managementKey));
   });
