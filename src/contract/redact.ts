@@ -177,6 +177,15 @@ export class Redactor {
     if (answer !== undefined && got !== undefined) this.response(op, answer.status, got);
   }
 
+  /**
+   * Forgets the values it removed so far (a long-lived writer, such as the mock's journal or its HAR recording, keeps
+   * one redactor rather than walking the contract again, without what it learns piling up).
+   */
+  forget(): void {
+    this.#removed.clear();
+    this.#pattern = undefined;
+  }
+
   /** A credential the outputs must not carry: removed from free text, masked. */
   rememberCredential(value: string): void {
     if (value.length >= MIN_SCRUBBED_LENGTH) this.#remember(value, "credential");

@@ -2,7 +2,6 @@
 // package's entry (index.ts) gives it the contract the package ships; the MSW adapter (msw.ts) wraps its fetch.
 import type { JsonObject } from "../contract/json.ts";
 import { fetchHandler } from "./fetch-handler.ts";
-import { presentRecords } from "./journal.ts";
 import { createPipeline } from "./pipeline.ts";
 import type { JournalQuery, Mock, MockOptions } from "./public-types.ts";
 
@@ -34,7 +33,7 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
     },
     journal(query: JournalQuery = {}) {
       if (journal === undefined) return [];
-      const records = journal.records({
+      return journal.entries({
         team: query.credential,
         operationId: query.operationId,
         status: query.status === undefined ? undefined : String(query.status).toLowerCase(),
@@ -42,7 +41,6 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
         until: epoch(query.until),
         limit: query.limit,
       });
-      return presentRecords(pipeline.context.document, records);
     },
     clearJournal(credential) {
       journal?.clear(credential);

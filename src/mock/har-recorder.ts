@@ -69,8 +69,8 @@ export class HarRecorder {
     if (this.#stopped) return;
     this.#enqueue(async () => {
       if (this.#count >= MAX_RECORDED_ENTRIES) return this.#stop(`--record: ${this.file} holds ${MAX_RECORDED_ENTRIES} exchanges, its bound; later ones are not recorded`);
-      if (this.#count % ENTRIES_PER_REDACTOR === 0) this.#redactor = new Redactor(this.#document);
-      const redactor = this.#redactor!;
+      const redactor = (this.#redactor ??= new Redactor(this.#document));
+      if (this.#count % ENTRIES_PER_REDACTOR === 0) redactor.forget();
       const redacted = redactHarEntry(entry, redactor) as RecordedEntry;
       if (redacted.comment !== undefined) redacted.comment = redactor.text(redacted.comment);
       if (this.#basePath !== "") {

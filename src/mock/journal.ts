@@ -82,11 +82,28 @@ class Ring {
 
 export class Journal {
   readonly size: number;
+  readonly #document: JsonObject;
   readonly #teams = new Map<string, Ring>();
   #seq = 0;
+  /** Made on the first read: building it walks the whole contract, and many runs never read the journal. */
+  #redactor: Redactor | undefined;
 
-  constructor(size = DEFAULT_JOURNAL_SIZE) {
+  constructor(document: JsonObject, size = DEFAULT_JOURNAL_SIZE) {
+    this.#document = document;
     this.size = size;
+  }
+
+  /**
+   * The requests that pass the filter, oldest first, as they may be shown: credentials masked, the values the
+   * contract marks as health data or secrets removed. What the redactor learns of one read (the values it removed)
+   * is forgotten before the next, so it does not pile up for the mock's life.
+   */
+  entries(filter: JournalFilter = {}): JournalEntry[] {
+    const records = this.records(filter);
+    if (records.length === 0) return [];
+    const redactor = (this.#redactor ??= new Redactor(this.#document));
+    redactor.forget();
+    return records.map((record) => presented(redactor, record));
   }
 
   /** Keeps a request as it arrived; `record` becomes the journal's own (it is not copied: this runs on every request). */
@@ -133,57 +150,49 @@ const decoded = (text: string) => {
   }
 };
 
-/**
- * The records as they may be shown: credentials masked, the values the contract marks as health data or secrets
- * removed from the query, the body and the refusal's message. A fresh redactor each time, so what it learns of one
- * read (the values it removed) does not pile up for the mock's life.
- */
-export function presentRecords(document: JsonObject, records: JournalRecord[]): JournalEntry[] {
-  if (records.length === 0) return [];
-  const redactor = new Redactor(document);
-  return records.map((r) => {
-    const op = r.operationId === undefined ? undefined : redactor.operationById(r.operationId);
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(r.headers)) {
-      if (value === undefined) continue;
-      headers[name] = redactor.header(name, Array.isArray(value) ? value.join(", ") : value);
+/** A record as it may be shown, through the redactor. */
+function presented(redactor: Redactor, r: JournalRecord): JournalEntry {
+  const op = r.operationId === undefined ? undefined : redactor.operationById(r.operationId);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(r.headers)) {
+    if (value === undefined) continue;
+    headers[name] = redactor.header(name, Array.isArray(value) ? value.join(", ") : value);
+  }
+  let body: unknown = null;
+  if (r.text !== undefined && r.text !== "") {
+    try {
+      body = redactor.request(op, JSON.parse(r.text));
+    } catch {
+      body = `[${r.text.length} characters, not JSON: not shown, since it may hold health data]`;
     }
-    let body: unknown = null;
-    if (r.text !== undefined && r.text !== "") {
-      try {
-        body = redactor.request(op, JSON.parse(r.text));
-      } catch {
-        body = `[${r.text.length} characters, not JSON: not shown, since it may hold health data]`;
-      }
-    }
-    const url = new URL(redactor.url(r.method, r.target.startsWith("/") ? r.target : safePath(r.target)), "http://journal.invalid");
-    const query: Record<string, string | string[]> = {};
-    for (const name of new Set(url.searchParams.keys())) {
-      const values = url.searchParams.getAll(name);
-      query[name] = values.length === 1 ? values[0]! : values;
-    }
-    return {
-      seq: r.seq,
-      time: new Date(r.at).toISOString(),
-      operation_id: r.operationId ?? null,
-      method: r.method,
-      path: decoded(url.pathname),
-      query,
-      headers,
-      body,
-      status: r.status,
-      refusal:
-        r.refusal === undefined
-          ? null
-          : {
-              code: r.refusal.code,
-              message: redactor.text(r.refusal.message),
-              ...(r.refusal.details === undefined ? {} : { details: r.refusal.details.map((d) => ({ ...d, message: redactor.text(d.message) })) }),
-            },
-      condition: r.condition ?? null,
-      ...(r.violations === undefined ? {} : { contract_violations: r.violations.map((line) => redactor.text(line)) }),
-    };
-  });
+  }
+  const url = new URL(redactor.url(r.method, r.target.startsWith("/") ? r.target : safePath(r.target)), "http://journal.invalid");
+  const query: Record<string, string | string[]> = {};
+  for (const name of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(name);
+    query[name] = values.length === 1 ? values[0]! : values;
+  }
+  return {
+    seq: r.seq,
+    time: new Date(r.at).toISOString(),
+    operation_id: r.operationId ?? null,
+    method: r.method,
+    path: decoded(url.pathname),
+    query,
+    headers,
+    body,
+    status: r.status,
+    refusal:
+      r.refusal === undefined
+        ? null
+        : {
+            code: r.refusal.code,
+            message: redactor.text(r.refusal.message),
+            ...(r.refusal.details === undefined ? {} : { details: r.refusal.details.map((d) => ({ ...d, message: redactor.text(d.message) })) }),
+          },
+    condition: r.condition ?? null,
+    ...(r.violations === undefined ? {} : { contract_violations: r.violations.map((line) => redactor.text(line)) }),
+  };
 }
 
 /** An absolute-form target's path and query (its host is the caller's business, not the journal's). */

@@ -70,7 +70,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     }
     return "";
   };
-  const journal = options.journalSize === 0 ? undefined : new Journal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
+  const journal = options.journalSize === 0 ? undefined : new Journal(document, options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const context: StepContext = {
     document,
     router: createRouter(document),

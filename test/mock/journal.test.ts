@@ -91,7 +91,7 @@ describe("the journal", () => {
   });
 
   it("keeps the most recent requests in order once its ring wraps", () => {
-    const journal = new Journal(2);
+    const journal = new Journal(contract, 2);
     const record = (team: string, target: string) => journal.record(team, { seq: 0, at: Date.now(), method: "GET", target, headers: {}, text: undefined, operationId: undefined, status: 200, refusal: undefined, condition: undefined, violations: undefined });
     for (const target of ["/a", "/b", "/c"]) record("t", target);
     expect(journal.records({ team: "t" }).map((r) => r.target)).toEqual(["/b", "/c"]);

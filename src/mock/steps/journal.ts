@@ -1,7 +1,7 @@
 // `/_mock/journal` (mock-only): GET reads the requests the mock received from the credential's team (every team's
 // without one), filtered by operation, status and time; DELETE forgets them. Described in the mock-only description
 // (openapi/workflows/mock-control.openapi.yaml).
-import { presentRecords, type JournalFilter } from "../journal.ts";
+import type { JournalFilter } from "../journal.ts";
 import { corsHeaders, JSON_TYPE, preflightReply } from "../http.ts";
 import { MOCK_PATHS } from "../paths.ts";
 import { encodeText } from "../runtime.ts";
@@ -55,7 +55,7 @@ export function journalPath(x: Exchange, context: StepContext): Outcome {
   if (x.method === "DELETE") journal.clear(scope);
   const filter = x.method === "DELETE" ? { team: scope } : readFilter(x.url.searchParams, scope);
   if (Array.isArray(filter)) return { status: 422, code: "invalid_request", message: `The request has ${filter.length === 1 ? "1 invalid part" : `${filter.length} invalid parts`}.`, details: filter };
-  const body = encodeText(JSON.stringify({ size: journal.size, entries: presentRecords(context.document, journal.records(filter)) }));
+  const body = encodeText(JSON.stringify({ size: journal.size, entries: journal.entries(filter) }));
   x.reply = { status: 200, headers: ["content-type", JSON_TYPE, "content-length", String(body.length), ...corsHeaders(x.headers)], body };
   return ANSWERED;
 }
