@@ -204,9 +204,9 @@ export function capProblems(seed: SeedData, caps: StateCaps, kept: Kept): SeedPr
   return problems;
 }
 
-/** Every problem of the data as a seed for a state with these caps, keeping what `kept` counts; none when it may be loaded. */
-export function seedProblems(document: JsonObject, data: unknown, caps: StateCaps, kept: Kept = { teams: 0, records: 0 }): SeedProblem[] {
+/** Every problem of the data as a seed for an empty state with these caps; none when it may be loaded. */
+export function seedProblems(document: JsonObject, data: unknown, caps: StateCaps): SeedProblem[] {
   const problems = [...schemaProblems(document, data), ...consistencyProblems(data)];
   // The caps are counted on records the schema has vouched for.
-  return problems.length > 0 ? problems : capProblems(data as SeedData, caps, kept);
+  return problems.length > 0 ? problems : capProblems(data as SeedData, caps, { teams: 0, records: 0 });
 }
