@@ -10,6 +10,7 @@ import { assertMatchesContract, contract, exampleNames, operations, responseExam
 import { mockUrl } from "../support/mock.ts";
 import { installPacked, OTHER_NODE, otherNodeBinary, run, startPackedMock, type PackedProject } from "../support/packed.ts";
 import { json, startStub } from "../support/stub-server.ts";
+import { STRICT_CONSUMER } from "../support/type-check.ts";
 
 let project: PackedProject;
 let otherNode: string;
@@ -175,13 +176,7 @@ describe("the packed tarball", () => {
           target: "ES2022",
           module: resolution === "bundler" ? "ESNext" : resolution,
           moduleResolution: resolution,
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          exactOptionalPropertyTypes: true,
-          skipLibCheck: false,
-          noEmit: true,
-          types: ["node"],
-          typeRoots: [path.join(repoRoot, "node_modules/@types")],
+          ...STRICT_CONSUMER,
         },
         files,
       };

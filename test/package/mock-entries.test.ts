@@ -17,6 +17,7 @@ import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { BROWSER_INSTALL, findBrowser, launchBrowser } from "../support/browser.ts";
 import { assertMatchesContract, contract, exampleNames, operation, responseExample } from "../support/contract.ts";
 import { installPacked, run, type PackedProject } from "../support/packed.ts";
+import { STRICT_CONSUMER } from "../support/type-check.ts";
 
 const FIXTURES = path.join(repoRoot, "test/fixtures/mock-entries");
 const API_KEY = "sk_test_mock_entries_0001";
@@ -104,19 +105,8 @@ function expectRefusal(answer: { status: number; body: unknown }): void {
 
 describe("@svc/health-api-contract/mock and /mock/msw, installed in a fresh project with msw", () => {
   it("type-checks an application using both entries, msw/node and msw/browser under nodenext", () => {
-    const options: ts.CompilerOptions = {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts"],
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      exactOptionalPropertyTypes: true,
-      skipLibCheck: false,
-      noEmit: true,
-      types: ["node"],
-      typeRoots: [path.join(repoRoot, "node_modules/@types")],
-    };
+    const { options, errors } = ts.convertCompilerOptionsFromJson({ target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["es2022", "dom", "dom.iterable"], ...STRICT_CONSUMER }, project.dir);
+    expect(errors).toEqual([]);
     const files = ["node-app.ts", "browser-app.ts"].map((file) => path.join(project.dir, file));
     const program = ts.createProgram({ rootNames: files, options });
     const ours = program.getSourceFiles().filter((source) => source.fileName.includes("/node_modules/@svc/health-api-contract/generated/mock/"));

@@ -12,6 +12,20 @@ export interface TypeCheck {
   extra: Map<string, string>;
 }
 
+/**
+ * The compiler options of a strict consumer of the packed package, as a tsconfig.json gives them (the caller adds its
+ * target and module resolution): every declaration of the package is checked, with the strictest flags users turn on.
+ */
+export const STRICT_CONSUMER = {
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  skipLibCheck: false,
+  noEmit: true,
+  types: ["node"],
+  typeRoots: [path.join(repoRoot, "node_modules/@types")],
+};
+
 const format: ts.FormatDiagnosticsHost = {
   getCanonicalFileName: (name) => name,
   getCurrentDirectory: () => repoRoot,
