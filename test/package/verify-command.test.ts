@@ -43,9 +43,14 @@ describe("the packaged verify command (npx svc-health-verify)", () => {
     const installLine = `npm install --save-dev ${RESPECT}@${peerDependencies[RESPECT]}`;
     const mock = await startPackedMock(project, "--stateful");
     try {
-      // run() rejects on any exit status but 0.
-      const verify = await run("npx", ["--no-install", "svc-health-verify", "--base-url", mock.url, "--report-dir", "report", "--cases", "4"], { cwd: project.dir });
-      const report = JSON.parse(await readFile(path.join(project.dir, "report/verify-report.json"), "utf8")) as Report;
+      // run() rejects on any exit status but 0; the rejection then names the checks that failed, which its own message
+      // (npx's stderr) does not.
+      const readReport = async () => JSON.parse(await readFile(path.join(project.dir, "report/verify-report.json"), "utf8")) as Report;
+      const verify = await run("npx", ["--no-install", "svc-health-verify", "--base-url", mock.url, "--report-dir", "report", "--cases", "4"], { cwd: project.dir }).catch(async (error: Error & { stdout?: string }) => {
+        const failed = await readReport().then((report) => report.checks.filter((check) => check.status === "failed"), () => []);
+        throw new Error(`${error.message}\n${error.stdout ?? ""}\nfailed checks: ${JSON.stringify(failed, null, 1)}`);
+      });
+      const report = await readReport();
       expect(report.summary.failed, verify.stdout).toBe(0);
       const passed = new Set(report.checks.filter((check) => check.suite === "operation" && check.status === "passed").map((check) => check.operationId));
       expect([...passed].sort()).toEqual(operations.map((op) => op.operationId).sort());
