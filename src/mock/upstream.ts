@@ -7,6 +7,7 @@ import https from "node:https";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { isLoopback } from "../net/loopback.ts";
+import { isHopHeader } from "../net/hop-headers.ts";
 import type { HeaderBag } from "./steps/exchange.ts";
 
 /** How long the upstream has for its head and its body together, unless the proxy is told otherwise. */
@@ -32,26 +33,10 @@ export function upstreamRefusal(upstream: URL): string | undefined {
   return undefined;
 }
 
-/**
- * Headers that belong to one hop (RFC 9110 7.6.1), never forwarded either way; the length is written again for the
- * bytes sent, and an Expect was met by the proxy, which has the whole body before it forwards it.
- */
-const HOP_HEADERS = new Set(["connection", "keep-alive", "te", "trailer", "transfer-encoding", "upgrade", "host", "content-length", "expect"]);
-
-/** Whether a header is one hop's: a hop header, a `proxy-` one (the credentials of a proxy on the way), or one its Connection names. */
-function hopHeader(name: string, connection: string | string[] | undefined): boolean {
-  if (HOP_HEADERS.has(name) || name.startsWith("proxy-")) return true;
-  if (connection === undefined) return false;
-  return (Array.isArray(connection) ? connection.join(",") : connection)
-    .toLowerCase()
-    .split(",")
-    .some((token) => token.trim() === name);
-}
-
 /** A request's headers as they are forwarded: one hop's left out. */
 export function forwardedHeaders(headers: HeaderBag): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !hopHeader(name, headers.connection)) out[name] = value;
+  for (const [name, value] of Object.entries(headers)) if (value !== undefined && !isHopHeader(name, headers.connection)) out[name] = value;
   return out;
 }
 
@@ -160,7 +145,7 @@ export class Upstream {
     response.on("end", () => {
       const kept: string[] = [];
       const raw = response.rawHeaders;
-      for (let i = 0; i < raw.length; i += 2) if (!hopHeader(raw[i]!.toLowerCase(), response.headers.connection)) kept.push(raw[i]!, raw[i + 1]!);
+      for (let i = 0; i < raw.length; i += 2) if (!isHopHeader(raw[i]!.toLowerCase(), response.headers.connection)) kept.push(raw[i]!, raw[i + 1]!);
       finish({
         kind: "answer",
         status: response.statusCode ?? 502,

@@ -4,10 +4,13 @@
 // large, an encoding left undone or bytes that are not UTF-8 come back to respect as a 502 naming what the server did.
 import http from "node:http";
 import type { Sender } from "./http.ts";
+import { isHopHeader } from "../net/hop-headers.ts";
 import { listenOnLoopback, type Listening } from "../net/loopback-server.ts";
 
-/** Headers that belong to one hop, not to the request or answer forwarded (the body is sent decoded, with its own length). */
-const HOP_HEADERS = new Set(["host", "connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "upgrade", "proxy-connection", "te", "trailer"]);
+/** Whether a header stays behind: one hop's, or the answer's encoding (its body goes to respect decoded, with its own length). */
+function staysBehind(name: string, connection: string | string[] | undefined): boolean {
+  return isHopHeader(name, connection) || name === "content-encoding";
+}
 
 /** The most bytes of a request from respect the proxy takes: the workflows' bodies are a few hundred. */
 const MAX_REQUEST_BYTES = 1024 * 1024;
@@ -30,7 +33,7 @@ export async function startWorkflowProxy(target: string, sender: Sender): Promis
     req.on("end", async () => {
       if (size > MAX_REQUEST_BYTES) return refuse(res, "verify_proxy_error", `verify's proxy takes requests of at most ${MAX_REQUEST_BYTES} bytes`);
       const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) if (!HOP_HEADERS.has(name) && typeof value === "string") headers[name] = value;
+      for (const [name, value] of Object.entries(req.headers)) if (!staysBehind(name, req.headers.connection) && typeof value === "string") headers[name] = value;
       const answer = await sender.send({
         method: req.method ?? "GET",
         url: `${base}${req.url ?? "/"}`,
@@ -43,8 +46,9 @@ export async function startWorkflowProxy(target: string, sender: Sender): Promis
         return refuse(res, "verify_redirect_refused", `${base} answered ${answer.status}${location === null ? "" : `, a redirect to ${location}`}; verify follows no redirect (it would carry the credentials elsewhere)`);
       }
       const out: Record<string, string> = {};
+      const connection = answer.headers.get("connection") ?? undefined;
       answer.headers.forEach((value, name) => {
-        if (!HOP_HEADERS.has(name)) out[name] = value;
+        if (!staysBehind(name, connection)) out[name] = value;
       });
       const bytes = Buffer.from(answer.text, "utf8");
       res.writeHead(answer.status, { ...out, "content-length": String(bytes.length) }).end(bytes);

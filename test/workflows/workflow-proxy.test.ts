@@ -1,11 +1,13 @@
 // The proxy every workflow request goes through: it forwards requests and answers unchanged (status, headers, body),
 // spaces them by verify's limiter, and answers 502 naming what happened when the target cannot be reached, redirects
 // (never followed), answers too much, in an encoding left undone or in bytes that are not UTF-8.
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { Sender } from "../../src/verify/http.ts";
 import { startWorkflowProxy, type WorkflowProxy } from "../../src/verify/workflow-proxy.ts";
 import { startHostile, startRecorder, type HostileKind } from "../support/hostile-servers.ts";
 import { freePort } from "../support/net.ts";
+import { json, startStub } from "../support/stub-server.ts";
 
 let proxy: WorkflowProxy;
 beforeAll(async () => {
@@ -24,6 +26,29 @@ describe("the workflows' proxy", () => {
     ] as const) {
       const [direct, proxied] = await Promise.all([fetch(`${inject("mockUrl")}${path}`, init), fetch(`${proxy.url}${path}`, init)]);
       expect([proxied.status, proxied.headers.get("content-type"), await proxied.text()]).toEqual([direct.status, direct.headers.get("content-type"), await direct.text()]);
+    }
+  });
+
+  it("forwards neither way a header of one hop: a proxy's credentials, or one the Connection header names", async () => {
+    const target = await startStub((_arrival, res) => json(res, 200, { ok: true }, { connection: "keep-alive, x-answer-hop", "x-answer-hop": "1", "proxy-authenticate": "Basic" }));
+    const guarded = await startWorkflowProxy(target.url, new Sender({ rate: undefined }));
+    try {
+      // Node's own client: fetch will not send a Connection header of the caller's.
+      const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const { port } = new URL(guarded.url);
+        const request = http.request({ host: "127.0.0.1", port, path: "/v3/lab_tests/labs", headers: { ...KEY, "proxy-authorization": "Basic bm90OmFzZWNyZXQ=", connection: "x-request-hop", "x-request-hop": "1" } }, resolve);
+        request.on("error", reject).end();
+      });
+      answer.resume();
+      expect(answer.statusCode).toBe(200);
+      expect(Object.keys(answer.headers)).not.toEqual(expect.arrayContaining(["x-answer-hop"]));
+      expect(answer.headers["proxy-authenticate"]).toBeUndefined();
+      const [arrival] = target.arrivals;
+      expect(arrival!.headers["x-svc-api-key"]).toBe(KEY["x-svc-api-key"]);
+      expect(arrival!.headers["proxy-authorization"]).toBeUndefined();
+      expect(arrival!.headers["x-request-hop"]).toBeUndefined();
+    } finally {
+      await Promise.all([guarded.close(), target.close()]);
     }
   });
 
