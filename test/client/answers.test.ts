@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, createClient, isApiError } from "../../generated/client/index.js";
-import { json, startStub, type StubServer } from "../support/stub-server.ts";
+import { startStub, type StubServer } from "../support/stub-server.ts";
 import { client, expectStatus, prefer } from "../support/mock.ts";
 import { requestExample, responseExample } from "../support/contract.ts";
 import type { BulkImportRequest } from "../../generated/client/index.js";

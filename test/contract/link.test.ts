@@ -54,7 +54,7 @@ describe("POST /v2/link/bulk_import", () => {
   it("refuses a team whose bulk import is not enabled with a JSON error", async () => {
     const answer = await client().POST("/v2/link/bulk_import", { body, ...prefer("code=403") });
     expectStatus(answer, 403);
-    const { error, response } = answer;
+    const { error } = answer;
     expect(error?.code).toBe("feature_not_enabled");
   });
 });

@@ -63,7 +63,7 @@ describe("GET /v2/user/{user_id}/insurance/latest (closed beta)", () => {
   it("refuses a team that is not enabled", async () => {
     const answer = await client().GET("/v2/user/{user_id}/insurance/latest", { params: { path }, ...prefer("code=403") });
     expectStatus(answer, 403);
-    const { error, response } = answer;
+    const { error } = answer;
     expect(error?.code).toBe("closed_beta_not_enabled");
   });
 });
@@ -93,7 +93,7 @@ describe("POST /v2/user/{user_id}/sign_in_token", () => {
   it("says 404 for an unknown user", async () => {
     const answer = await client().POST("/v2/user/{user_id}/sign_in_token", { params: { path }, ...prefer("code=404") });
     expectStatus(answer, 404);
-    const { error, response } = answer;
+    const { error } = answer;
     expect(error?.code).toBe("not_found");
   });
 });

@@ -1,6 +1,5 @@
 // Classifies every difference between a base bundle and a head bundle, per operation and per webhook, as breaking,
 // additive or a deprecation (the policy is openapi/breaking-changes.md).
-import { isDeepStrictEqual } from "node:util";
 import { HTTP_METHODS } from "../../../src/contract/operations.ts";
 import { isObject, type JsonObject } from "../../../src/contract/json.ts";
 import { encodePointer } from "./source-map.ts";
