@@ -3,7 +3,7 @@
 // are. The stateless mock answers `/_mock/state` for conditions alone.
 import { readConditions, type Conditions } from "./conditions.ts";
 import { refuse, type StateAnswer } from "./state/answers.ts";
-import { CONTROL_METHODS, CONTROL_PATH } from "./state/control.ts";
+import { notAMethodOf } from "./paths.ts";
 import type { HeaderBag, StepContext } from "./steps/exchange.ts";
 
 const invalid = (details: { location: string; field: string; message: string }[]) =>
@@ -30,7 +30,10 @@ function splitPatch(text: string): { conditions?: Conditions; rest: string; fiel
 
 function statelessAnswer(method: string, fields: string[] | undefined): StateAnswer {
   if (method === "GET" || method === "DELETE") return { status: 200, body: { stateful: false } };
-  if (method !== "PATCH") return { ...refuse(405, "method_not_allowed", `${method} is not a method of ${CONTROL_PATH}; it takes ${CONTROL_METHODS.join(", ")}.`), headers: { allow: CONTROL_METHODS.join(", ") } };
+  if (method !== "PATCH") {
+    const refusal = notAMethodOf("state", method);
+    return { ...refuse(405, refusal.code, refusal.message), headers: refusal.headers };
+  }
   if (fields === undefined) return invalid([{ location: "body", field: "", message: "must be a JSON object with conditions" }]);
   if (fields.length > 0) return invalid(fields.map((key) => ({ location: "body", field: `/${key}`, message: "needs the stateful mock (--stateful): the stateless mock keeps only conditions" })));
   return { status: 200, body: { stateful: false } };

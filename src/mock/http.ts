@@ -45,7 +45,7 @@ export function corsHeaders(headers: HeaderBag): string[] {
 }
 
 /** A CORS preflight's answer: these methods, and the headers asked for (or, when none were named, the ones the mock reads). */
-export function preflightReply(headers: HeaderBag, methods: string[], readHeaders: string[]): Reply {
+export function preflightReply(headers: HeaderBag, methods: readonly string[], readHeaders: string[]): Reply {
   const asked = headers["access-control-request-headers"];
   return {
     status: 204,

@@ -16,6 +16,21 @@ export const MOCK_PATHS = {
   bundleYaml: "/openapi.yaml",
 } as const;
 
+/** The mock-only paths (the service has none of them), each with the methods it takes. */
+export const MOCK_ONLY_METHODS = {
+  state: ["GET", "PATCH", "DELETE"],
+  data: ["GET", "PUT"],
+  journal: ["GET", "DELETE"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type MockOnlyPath = keyof typeof MOCK_ONLY_METHODS;
+
+/** The 405 of a mock-only path: the methods it takes, in the message and in Allow. */
+export function notAMethodOf(path: MockOnlyPath, method: string): { status: 405; code: "method_not_allowed"; message: string; headers: { allow: string } } {
+  const methods = MOCK_ONLY_METHODS[path].join(", ");
+  return { status: 405, code: "method_not_allowed", message: `${method} is not a method of ${MOCK_PATHS[path]}; it takes ${methods}.`, headers: { allow: methods } };
+}
+
 /** Where a browser may also ask for the reference. */
 export const REFERENCE_ALIASES = [`${MOCK_PATHS.reference}/`, `${MOCK_PATHS.reference}/index.html`];
 

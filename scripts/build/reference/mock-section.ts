@@ -1,7 +1,8 @@
 // The reference's "The mock" section: how the mock answers, stateless and with --stateful, and what the stateful mock
 // decides where the interface document is silent, written from the mock's own constants so it cannot drift from them.
 import { MOCK_WARNING } from "../../../src/mock/http.ts";
-import { CONTROL_METHODS, CONTROL_PATH } from "../../../src/mock/state/control.ts";
+import { CONTROL_PATH } from "../../../src/mock/state/control.ts";
+import { MOCK_ONLY_METHODS } from "../../../src/mock/paths.ts";
 import { ANOTHER_MFA_CODE, WRONG_MFA_CODE } from "../../../src/mock/state/link.ts";
 import { DEFAULT_CAPS, DEFAULT_SETTINGS } from "../../../src/mock/state/model.ts";
 import { INFERRED_PAYORS } from "../../../src/mock/state/plans.ts";
@@ -26,6 +27,6 @@ export function mockSection(section: (title: string, ...blocks: string[]) => str
       "- **Everything else** the caller does not give (ids, dates, an insurance record's company) is generated or taken from the examples.",
       `- **Bounds:** ${DEFAULT_CAPS.teams.toLocaleString("en-US")} teams, ${DEFAULT_CAPS.recordsPerTeam.toLocaleString("en-US")} records per team, ${DEFAULT_CAPS.records.toLocaleString("en-US")} in all; past one, \`429\` \`mock_state_full\` names it.`,
     ].join("\n"),
-    `\`${CONTROL_PATH}\` (${CONTROL_METHODS.join(", ")}; mock-only, not an operation of the service) describes the state the credential reaches, changes a team's settings or moves its clock (\`{"clock": {"advance_seconds": 604800}}\`), and forgets it.`,
+    `\`${CONTROL_PATH}\` (${MOCK_ONLY_METHODS.state.join(", ")}; mock-only, not an operation of the service) describes the state the credential reaches, changes a team's settings or moves its clock (\`{"clock": {"advance_seconds": 604800}}\`), and forgets it.`,
   );
 }

@@ -1,7 +1,7 @@
 // The stateful mock's own endpoint, `/_mock/state` (mock-only: not part of the service's contract; described for the
 // workflows in openapi/workflows/mock-control.openapi.yaml): GET describes the state the credential reaches, PATCH
 // changes a team's mock settings or moves its clock, DELETE forgets it (everything, with no credential).
-import { MOCK_PATHS } from "../paths.ts";
+import { MOCK_PATHS, notAMethodOf } from "../paths.ts";
 import type { HeaderBag } from "../steps/exchange.ts";
 import { refuse, type StateAnswer } from "./answers.ts";
 import { insuranceCount } from "./insurance.ts";
@@ -9,7 +9,6 @@ import { DEFAULT_SETTINGS, isoAt, teamNow, type OrgState, type TeamSettings, typ
 import type { StatefulMock } from "./handlers.ts";
 
 export const CONTROL_PATH = MOCK_PATHS.state;
-export const CONTROL_METHODS = ["GET", "PATCH", "DELETE"];
 
 /** Each setting's bounds: whole numbers within them, or a boolean. */
 export const SETTING_BOUNDS: Record<keyof TeamSettings, [number, number] | "boolean"> = {
@@ -139,5 +138,6 @@ export function controlAnswer(mock: StatefulMock, method: string, headers: Heade
     team.clockOffsetMs = offset;
     return { status: 200, body: describe() };
   }
-  return { ...refuse(405, "method_not_allowed", `${method} is not a method of ${CONTROL_PATH}; it takes ${CONTROL_METHODS.join(", ")}.`), headers: { allow: CONTROL_METHODS.join(", ") } };
+  const refusal = notAMethodOf("state", method);
+  return { ...refuse(405, refusal.code, refusal.message), headers: refusal.headers };
 }

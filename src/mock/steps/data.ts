@@ -1,14 +1,14 @@
 // `/_mock/data` (mock-only, with --stateful; described in openapi/workflows/mock-control.openapi.yaml): GET exports the
 // state a credential reaches as seed data (everything without one), PUT replaces that state with posted seed data,
 // refused whole with a 422 naming each record and field when anything in it is wrong (src/mock/state/seed.ts).
-import { corsHeaders, JSON_TYPE, preflightReply } from "../http.ts";
+import { corsHeaders, JSON_TYPE } from "../http.ts";
 import { MOCK_PATHS } from "../paths.ts";
 import { encodeText } from "../runtime.ts";
 import { exportSeed, loadSeed, problemCount, problemLine, SeedError } from "../state/seed.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
+import { mockOnlyGate } from "./mock-only.ts";
 
 export const DATA_PATH = MOCK_PATHS.data;
-export const DATA_METHODS = ["GET", "PUT"];
 
 function sendJson(x: Exchange, body: unknown): typeof ANSWERED {
   const bytes = encodeText(JSON.stringify(body));
@@ -21,14 +21,8 @@ export function seedData(x: Exchange, context: StepContext): Outcome | Promise<O
   if (stateful === undefined) {
     return { status: 404, code: "not_found", message: `${DATA_PATH} answers only when the mock runs with --stateful (or --data <file>, which implies it).` };
   }
-  // A browser's test suite seeds its mock too: its preflight is answered like an operation's.
-  if (x.method === "OPTIONS" && x.headers["access-control-request-method"] !== undefined) {
-    x.reply = preflightReply(x.headers, DATA_METHODS, context.readHeaders);
-    return ANSWERED;
-  }
-  if (!DATA_METHODS.includes(x.method)) {
-    return { status: 405, code: "method_not_allowed", message: `${x.method} is not a method of ${DATA_PATH}; it takes ${DATA_METHODS.join(", ")}.`, headers: { allow: DATA_METHODS.join(", ") } };
-  }
+  const gate = mockOnlyGate(x, context, "data");
+  if (gate !== undefined) return gate;
   const header = (scheme: string) => {
     const value = x.headers[stateful.header(scheme)];
     return typeof value === "string" && value !== "" ? value : undefined;

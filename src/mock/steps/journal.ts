@@ -2,12 +2,11 @@
 // without one), filtered by operation, status and time; DELETE forgets them. Described in the mock-only description
 // (openapi/workflows/mock-control.openapi.yaml).
 import type { JournalFilter } from "../journal.ts";
-import { corsHeaders, JSON_TYPE, preflightReply } from "../http.ts";
+import { corsHeaders, JSON_TYPE } from "../http.ts";
 import { MOCK_PATHS } from "../paths.ts";
 import { encodeText } from "../runtime.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
-
-export const JOURNAL_METHODS = ["GET", "DELETE"];
+import { mockOnlyGate } from "./mock-only.ts";
 
 const time = (text: string) => (/^\d+$/.test(text) ? Number(text) : /^\d{4}-\d{2}-\d{2}T/.test(text) ? Date.parse(text) : Number.NaN);
 
@@ -41,15 +40,10 @@ function readFilter(query: URLSearchParams, team: string | undefined): JournalFi
 
 export function journalPath(x: Exchange, context: StepContext): Outcome {
   if (x.url.pathname !== MOCK_PATHS.journal) return undefined;
+  const gate = mockOnlyGate(x, context, "journal");
+  if (gate !== undefined) return gate;
   const { journal } = context;
-  if (x.method === "OPTIONS" && x.headers["access-control-request-method"] !== undefined) {
-    x.reply = preflightReply(x.headers, JOURNAL_METHODS, context.readHeaders);
-    return ANSWERED;
-  }
   if (journal === undefined) return { status: 404, code: "not_found", message: `The journal is off (the mock was started with a journal size of 0); ${MOCK_PATHS.journal} has nothing to show.` };
-  if (!JOURNAL_METHODS.includes(x.method)) {
-    return { status: 405, code: "method_not_allowed", message: `${x.method} is not a method of ${MOCK_PATHS.journal}; it takes ${JOURNAL_METHODS.join(", ")}.`, headers: { allow: JOURNAL_METHODS.join(", ") } };
-  }
   const team = context.teamOf(x.headers);
   const scope = team === "" ? undefined : team;
   if (x.method === "DELETE") journal.clear(scope);

@@ -1,15 +1,16 @@
 // The steps of the stateful mock (`--stateful`): `/_mock/state` (and `/_mock/data`, handed to data.ts), and the answer
 // the state makes, sent only when it keeps the contract.
-import { CONTROL_METHODS, CONTROL_PATH } from "../state/control.ts";
+import { CONTROL_PATH } from "../state/control.ts";
 import { stateControl } from "../control-conditions.ts";
 import type { StateAnswer } from "../state/answers.ts";
 import { detailsLine } from "../../contract/validator.ts";
-import { corsHeaders, JSON_TYPE, preflightReply } from "../http.ts";
+import { corsHeaders, JSON_TYPE } from "../http.ts";
 import { encodeText, utf8Length } from "../runtime.ts";
 import { cutsCollection, shapeCollection } from "../collections.ts";
 import { isObject } from "../../contract/json.ts";
 import { DATA_PATH, seedData } from "./data.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
+import { mockOnlyGate } from "./mock-only.ts";
 
 /** Says that the stateful mock's own answer broke the contract and was replaced by a 500 (a fault of the mock). */
 export const CONTRACT_VIOLATION = "x-svc-mock-contract-violation";
@@ -23,11 +24,8 @@ function sendState(x: Exchange, answer: StateAnswer, serialized?: Uint8Array): t
 export function control(x: Exchange, context: StepContext): Outcome | Promise<Outcome> {
   if (x.url.pathname === DATA_PATH) return seedData(x, context);
   if (x.url.pathname !== CONTROL_PATH) return undefined;
-  // A browser's test suite resets and moves the clock too: its preflight is answered like an operation's.
-  if (x.method === "OPTIONS" && x.headers["access-control-request-method"] !== undefined) {
-    x.reply = preflightReply(x.headers, CONTROL_METHODS, context.readHeaders);
-    return ANSWERED;
-  }
+  const gate = mockOnlyGate(x, context, "state");
+  if (gate !== undefined) return gate;
   // Only a request to /_mock/state waits for its body here: every other one goes on without a promise.
   return Promise.resolve(x.request.body()).then((text) =>
     text === undefined ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." } : sendState(x, stateControl(x.method, x.headers, text, context)),
