@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { referenceStale, upToDate } from "../build/up-to-date.js";
 import { bundleJsonPath, readBundle, repoRoot } from "../build/lib/paths.ts";
-import { OPTIONS_USAGE, readDataFile, readMockOptions } from "../../src/mock/options.ts";
+import { hostOptionsOf, OPTIONS_USAGE, readDataFile, readMockOptions } from "../../src/mock/options.ts";
 import { checkSeed, SeedError } from "../../src/mock/state/seed.ts";
 import { startMock } from "./mock-server.ts";
 import { proxyBanner, ProxyError } from "../../src/mock/proxy.ts";
@@ -20,7 +20,8 @@ function fail(line: string): never {
   process.exit(1);
 }
 
-const { port, host, stateful, dataFile, conditions, journalSize, proxy, record } = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
+const options = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
+const { port, host, stateful, dataFile, proxy, record } = options;
 const data = dataFile === undefined ? undefined : readDataFile(dataFile, fail);
 const refuseData = (error: unknown) => {
   if (error instanceof SeedError) fail(error.describe(`--data ${dataFile}`));
@@ -56,7 +57,7 @@ if (!fresh) {
 let referenceMessage: string | undefined;
 if (await referenceStale()) referenceMessage = "The reference is being built; this page reloads by itself.";
 
-const mock = await startMock({ port, host, log: (line) => console.error(line), referencePending: () => referenceMessage, ...(stateful ? { stateful: data === undefined ? {} : { data } } : {}), conditions, journalSize, ...(proxy === undefined ? {} : { proxy: { upstream: proxy, record } }) }).catch(
+const mock = await startMock({ port, host, log: (line) => console.error(line), referencePending: () => referenceMessage, ...hostOptionsOf(options, data) }).catch(
   (error: NodeJS.ErrnoException) => {
     refuseData(error);
     if (error instanceof ProxyError) fail(error.message);

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createMockHost } from "./host.ts";
-import { OPTIONS_USAGE, readDataFile, readMockOptions } from "./options.ts";
+import { hostOptionsOf, OPTIONS_USAGE, readDataFile, readMockOptions } from "./options.ts";
 import { SeedError } from "./state/seed.ts";
 import { proxyBanner, ProxyError } from "./proxy.ts";
 import { findPrism, PRISM_PACKAGE, prismInventor } from "./prism.ts";
@@ -31,7 +31,8 @@ function fail(line: string): never {
   process.exit(1);
 }
 
-const { port, host, stateful, dataFile, conditions, journalSize, proxy, record } = readMockOptions(USAGE, "--help lists the options", fail);
+const options = readMockOptions(USAGE, "--help lists the options", fail);
+const { port, host, stateful, dataFile, proxy, record } = options;
 const data = dataFile === undefined ? undefined : readDataFile(dataFile, fail);
 
 const specPath = path.join(generated, "openapi.json");
@@ -47,10 +48,7 @@ function makeServer() {
     return createMockHost({
       document,
       log,
-      ...(stateful ? { stateful: data === undefined ? {} : { data } } : {}),
-      conditions,
-      journalSize,
-      ...(proxy === undefined ? {} : { proxy: { upstream: proxy, record } }),
+      ...hostOptionsOf(options, data),
       ...(prism === undefined ? {} : { prism: prismInventor(document, prism, log) }),
       // The reference is not in the package (it would triple the download); the repository's npm start serves it.
       staticFiles: servedFiles({ bundleJson: specPath, bundleYaml: path.join(generated, "openapi.yaml"), ...(existsSync(reference) ? { reference } : {}) }),

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { readConditions, type Conditions } from "./conditions.ts";
+import type { MockHostOptions } from "./host.ts";
 import { upstreamRefusal } from "./upstream.ts";
 
 export interface MockListenOptions {
@@ -124,4 +125,17 @@ export function readDataFile(file: string, fail: (line: string) => never): unkno
   } catch (error) {
     return fail(`--data ${file} is not JSON: ${(error as Error).message}`);
   }
+}
+
+/**
+ * What the flags ask of the mock itself, in the host's terms (both commands pass it on as it is): the state, started
+ * from the seed data read from `--data`; the conditions; the journal's size; the proxy and its recording.
+ */
+export function hostOptionsOf(options: MockListenOptions, data: unknown): Pick<MockHostOptions, "stateful" | "conditions" | "journalSize" | "proxy"> {
+  return {
+    ...(options.stateful ? { stateful: data === undefined ? {} : { data } } : {}),
+    conditions: options.conditions,
+    journalSize: options.journalSize,
+    ...(options.proxy === undefined ? {} : { proxy: { upstream: options.proxy, record: options.record } }),
+  };
 }
