@@ -3,7 +3,7 @@
 // are. The stateless mock answers `/_mock/state` for conditions alone.
 import { readConditions, type Conditions } from "./conditions.ts";
 import { refuse, type StateAnswer } from "./state/answers.ts";
-import { notAMethodOf } from "./paths.ts";
+import type { StateMethod } from "./paths.ts";
 import type { HeaderBag, StepContext } from "./steps/exchange.ts";
 
 const invalid = (details: { location: string; field: string; message: string }[]) =>
@@ -28,19 +28,15 @@ function splitPatch(text: string): { conditions?: Conditions; rest: string; fiel
   return { conditions: read, rest: JSON.stringify(rest), fields: Object.keys(rest) };
 }
 
-function statelessAnswer(method: string, fields: string[] | undefined): StateAnswer {
+function statelessAnswer(method: StateMethod, fields: string[] | undefined): StateAnswer {
   if (method === "GET" || method === "DELETE") return { status: 200, body: { stateful: false } };
-  if (method !== "PATCH") {
-    const refusal = notAMethodOf("state", method);
-    return { ...refuse(405, refusal.code, refusal.message), headers: refusal.headers };
-  }
   if (fields === undefined) return invalid([{ location: "body", field: "", message: "must be a JSON object with conditions" }]);
   if (fields.length > 0) return invalid(fields.map((key) => ({ location: "body", field: `/${key}`, message: "needs the stateful mock (--stateful): the stateless mock keeps only conditions" })));
   return { status: 200, body: { stateful: false } };
 }
 
 /** `/_mock/state`'s answer, its conditions part done here and the rest by the stateful mock when there is one. */
-export function stateControl(method: string, headers: HeaderBag, text: string, context: StepContext): StateAnswer {
+export function stateControl(method: StateMethod, headers: HeaderBag, text: string, context: StepContext): StateAnswer {
   const team = context.teamOf(headers);
   let conditions: Conditions | undefined;
   let rest = text;

@@ -25,6 +25,9 @@ export const MOCK_ONLY_METHODS = {
 
 export type MockOnlyPath = keyof typeof MOCK_ONLY_METHODS;
 
+/** A method `/_mock/state` takes: what reaches its handlers once the step has refused the others. */
+export type StateMethod = (typeof MOCK_ONLY_METHODS.state)[number];
+
 /** The 405 of a mock-only path: the methods it takes, in the message and in Allow. */
 export function notAMethodOf(path: MockOnlyPath, method: string): { status: 405; code: "method_not_allowed"; message: string; headers: { allow: string } } {
   const methods = MOCK_ONLY_METHODS[path].join(", ");

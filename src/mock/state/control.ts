@@ -1,7 +1,7 @@
 // The stateful mock's own endpoint, `/_mock/state` (mock-only: not part of the service's contract; described for the
 // workflows in openapi/workflows/mock-control.openapi.yaml): GET describes the state the credential reaches, PATCH
 // changes a team's mock settings or moves its clock, DELETE forgets it (everything, with no credential).
-import { MOCK_PATHS, notAMethodOf } from "../paths.ts";
+import { MOCK_PATHS, type StateMethod } from "../paths.ts";
 import type { HeaderBag } from "../steps/exchange.ts";
 import { refuse, type StateAnswer } from "./answers.ts";
 import { insuranceCount } from "./insurance.ts";
@@ -95,7 +95,7 @@ function readPatch(text: string): { settings: Partial<TeamSettings>; advanceMs: 
   return details.length > 0 ? details : { settings: patch, advanceMs, ...(setTo === undefined ? {} : { setTo }) };
 }
 
-export function controlAnswer(mock: StatefulMock, method: string, headers: HeaderBag, text: string): StateAnswer {
+export function controlAnswer(mock: StatefulMock, method: StateMethod, headers: HeaderBag, text: string): StateAnswer {
   const store = mock.store;
   const header = (scheme: string) => {
     const value = headers[mock.header(scheme)];
@@ -123,21 +123,18 @@ export function controlAnswer(mock: StatefulMock, method: string, headers: Heade
     if (managementKey !== undefined) store.resetManagementKey(managementKey);
     return { status: 200, body: describe() };
   }
-  if (method === "PATCH") {
-    if (apiKey === undefined) return refuse(401, "unauthorized", `Settings and the clock are per team: send the team's ${mock.header("TeamApiKey")} header.`);
-    if (store.isRevoked(apiKey)) return refuse(401, "unauthorized", "This API key was deleted (deleteTeamApiKey).");
-    const patch = readPatch(text);
-    const invalid = (details: Detail[]) => refuse(422, "invalid_request", `The request has ${details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`}.`, { details });
-    if (Array.isArray(patch)) return invalid(patch);
-    const team = store.teamForApiKey(apiKey);
-    const offset = (patch.setTo === undefined ? team.clockOffsetMs : patch.setTo - Date.now()) + patch.advanceMs;
-    if (Math.abs(offset) > MAX_CLOCK_MOVE_S * 1000) {
-      return invalid([{ location: "body", field: "/clock", message: `would put the team's clock more than 100 years from today (it is ${isoAt(teamNow(team))})` }]);
-    }
-    Object.assign(team.settings, patch.settings);
-    team.clockOffsetMs = offset;
-    return { status: 200, body: describe() };
+  // PATCH.
+  if (apiKey === undefined) return refuse(401, "unauthorized", `Settings and the clock are per team: send the team's ${mock.header("TeamApiKey")} header.`);
+  if (store.isRevoked(apiKey)) return refuse(401, "unauthorized", "This API key was deleted (deleteTeamApiKey).");
+  const patch = readPatch(text);
+  const invalid = (details: Detail[]) => refuse(422, "invalid_request", `The request has ${details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`}.`, { details });
+  if (Array.isArray(patch)) return invalid(patch);
+  const team = store.teamForApiKey(apiKey);
+  const offset = (patch.setTo === undefined ? team.clockOffsetMs : patch.setTo - Date.now()) + patch.advanceMs;
+  if (Math.abs(offset) > MAX_CLOCK_MOVE_S * 1000) {
+    return invalid([{ location: "body", field: "/clock", message: `would put the team's clock more than 100 years from today (it is ${isoAt(teamNow(team))})` }]);
   }
-  const refusal = notAMethodOf("state", method);
-  return { ...refuse(405, refusal.code, refusal.message), headers: refusal.headers };
+  Object.assign(team.settings, patch.settings);
+  team.clockOffsetMs = offset;
+  return { status: 200, body: describe() };
 }

@@ -15,6 +15,7 @@ import { loadSeed } from "./seed.ts";
 import { MAX_RECORD_BODY, StateFull, type LinkTokenRecord, type OrgState, type StateCaps, type TeamSettings, type TeamState } from "./model.ts";
 import { StateStore } from "./store.ts";
 import { liveUser, unknownUser, userHandlers } from "./users.ts";
+import type { StateMethod } from "../paths.ts";
 
 interface Shared {
   call: StateCall;
@@ -104,7 +105,7 @@ export class StatefulMock {
   }
 
   /** The answer of `/_mock/state` (control.ts); a cap reached on the way is the same 429 as an operation's. */
-  control(method: string, headers: StateCall["headers"], text: string): StateAnswer {
+  control(method: StateMethod, headers: StateCall["headers"], text: string): StateAnswer {
     try {
       return controlAnswer(this, method, headers, text);
     } catch (error) {

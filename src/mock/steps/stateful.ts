@@ -11,6 +11,7 @@ import { isObject } from "../../contract/json.ts";
 import { DATA_PATH, seedData } from "./data.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
 import { mockOnlyGate } from "./mock-only.ts";
+import type { StateMethod } from "../paths.ts";
 
 /** Says that the stateful mock's own answer broke the contract and was replaced by a 500 (a fault of the mock). */
 export const CONTRACT_VIOLATION = "x-svc-mock-contract-violation";
@@ -26,9 +27,11 @@ export function control(x: Exchange, context: StepContext): Outcome | Promise<Ou
   if (x.url.pathname !== CONTROL_PATH) return undefined;
   const gate = mockOnlyGate(x, context, "state");
   if (gate !== undefined) return gate;
+  // The gate let only the path's own methods through.
+  const method = x.method as StateMethod;
   // Only a request to /_mock/state waits for its body here: every other one goes on without a promise.
   return Promise.resolve(x.request.body()).then((text) =>
-    text === undefined ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." } : sendState(x, stateControl(x.method, x.headers, text, context)),
+    text === undefined ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." } : sendState(x, stateControl(method, x.headers, text, context)),
   );
 }
 
