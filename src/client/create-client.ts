@@ -68,7 +68,8 @@ export function makeClient(where: string, table: OperationTable, options: Client
 function clientOf(table: OperationTable, settings: ClientSettings, held: Credentials): unknown {
   /** Each route's row and the operation as errors name it, looked up once per client. */
   // Keyed by method, then by the path as given: the literal's hash is cached, a joined key's would be computed per call.
-  const routes: Record<string, Map<string, Route>> = {};
+  // Without a prototype: a method named `constructor` is one the table does not have, not Object's function.
+  const routes: Record<string, Map<string, Route>> = Object.create(null);
   function route(method: string, path: string): Route {
     const byPath = (routes[method] ??= new Map());
     let found = byPath.get(path);

@@ -17,7 +17,8 @@ export interface RequestParts {
 export function urlOf(baseUrl: string, path: string, { path: inPath = {}, query = {} }: NonNullable<RequestParts["params"]>): string {
   const filled = path.replace(/\{([^{}]+)\}/g, (whole, name: string) => (inPath[name] == null ? whole : encodeURIComponent(String(inPath[name]))));
   const pairs: string[] = [];
-  for (const name in query) for (const value of ([] as unknown[]).concat(query[name] ?? [])) pairs.push(`${name}=${encodeURIComponent(String(value))}`);
+  // Own names only: a query object's prototype (or one polluted elsewhere) adds nothing to the URL.
+  for (const name of Object.keys(query)) for (const value of ([] as unknown[]).concat(query[name] ?? [])) pairs.push(`${name}=${encodeURIComponent(String(value))}`);
   return baseUrl + filled + (pairs.length ? `?${pairs.join("&")}` : "");
 }
 

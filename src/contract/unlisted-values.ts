@@ -49,7 +49,8 @@ function visit(document: JsonObject, raw: unknown, value: unknown, pointer: stri
   } else if (isObject(value)) {
     const properties = isObject(schema.properties) ? schema.properties : {};
     for (const [key, item] of Object.entries(value)) {
-      visit(document, properties[key] ?? schema.additionalProperties, item, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`, places);
+      // The key is the request's: `constructor` is a property the schema may not declare, never Object's own.
+      visit(document, Object.hasOwn(properties, key) ? properties[key] : schema.additionalProperties, item, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`, places);
     }
   }
 }

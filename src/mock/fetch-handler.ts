@@ -34,7 +34,8 @@ async function boundedText(request: Request): Promise<string | undefined> {
 
 /** A Fetch request in the pipeline's form: lower-case header names (Headers gives them so), the origin-form target. */
 export function fetchRequest(request: Request): MockRequest {
-  const headers: HeaderBag = {};
+  // Without a prototype: a header named `__proto__` is a header like any other, not lost to Object's setter.
+  const headers: HeaderBag = Object.create(null);
   request.headers.forEach((value, name) => {
     headers[name] = value;
   });

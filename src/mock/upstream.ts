@@ -35,7 +35,8 @@ export function upstreamRefusal(upstream: URL): string | undefined {
 
 /** A request's headers as they are forwarded: one hop's left out. */
 export function forwardedHeaders(headers: HeaderBag): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  // Without a prototype, so every name the request sent is forwarded, `__proto__` too.
+  const out: Record<string, string | string[]> = Object.create(null);
   for (const [name, value] of Object.entries(headers)) if (value !== undefined && !isHopHeader(name, headers.connection)) out[name] = value;
   return out;
 }
@@ -167,12 +168,13 @@ export class Upstream {
   }
 }
 
-const decoders: Record<string, (buffer: Buffer, options: zlib.ZlibOptions | zlib.BrotliOptions) => Promise<Buffer>> = {
-  gzip: promisify(zlib.gunzip),
-  "x-gzip": promisify(zlib.gunzip),
-  deflate: promisify(zlib.inflate),
-  br: promisify(zlib.brotliDecompress),
-};
+/** By the coding an answer names: a Map, so `constructor` is a coding the proxy does not undo, not Object's function. */
+const decoders = new Map<string, (buffer: Buffer, options: zlib.ZlibOptions | zlib.BrotliOptions) => Promise<Buffer>>([
+  ["gzip", promisify(zlib.gunzip)],
+  ["x-gzip", promisify(zlib.gunzip)],
+  ["deflate", promisify(zlib.inflate)],
+  ["br", promisify(zlib.brotliDecompress)],
+]);
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -186,7 +188,7 @@ export async function decodedText(body: Buffer, contentEncoding: string | undefi
     .filter((coding) => coding !== "" && coding !== "identity")
     .reverse();
   for (const coding of codings) {
-    const decode = decoders[coding];
+    const decode = decoders.get(coding);
     if (decode === undefined) return { unread: `the body is in Content-Encoding ${coding}, which the proxy does not undo; not checked` };
     try {
       bytes = await decode(bytes, { maxOutputLength: maxBytes });

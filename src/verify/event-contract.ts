@@ -21,9 +21,9 @@ export class EventContract {
     this.#compile = compileOnce(createContractAjv(document));
   }
 
-  /** Whether the contract defines this kind of event. */
+  /** Whether the contract defines this kind of event (the kind a delivery names: `constructor` is none, not Object's). */
   defines(kind: string): boolean {
-    return isObject(this.#document.webhooks) && kind in this.#document.webhooks;
+    return isObject(this.#document.webhooks) && Object.hasOwn(this.#document.webhooks, kind);
   }
 
   /** The required headers a delivery of the kind lacks, or whose value breaks its schema (never quoting the value: one is the signature). */

@@ -32,7 +32,8 @@ export async function startWorkflowProxy(target: string, sender: Sender): Promis
     });
     req.on("end", async () => {
       if (size > MAX_REQUEST_BYTES) return refuse(res, "verify_proxy_error", `verify's proxy takes requests of at most ${MAX_REQUEST_BYTES} bytes`);
-      const headers: Record<string, string> = {};
+      // Both header sets without a prototype: a name such as `__proto__` is passed on like any other, not lost to Object's setter.
+      const headers: Record<string, string> = Object.create(null);
       for (const [name, value] of Object.entries(req.headers)) if (!staysBehind(name, req.headers.connection) && typeof value === "string") headers[name] = value;
       const answer = await sender.send({
         method: req.method ?? "GET",
@@ -45,7 +46,7 @@ export async function startWorkflowProxy(target: string, sender: Sender): Promis
         const location = answer.headers.get("location");
         return refuse(res, "verify_redirect_refused", `${base} answered ${answer.status}${location === null ? "" : `, a redirect to ${location}`}; verify follows no redirect (it would carry the credentials elsewhere)`);
       }
-      const out: Record<string, string> = {};
+      const out: Record<string, string> = Object.create(null);
       const connection = answer.headers.get("connection") ?? undefined;
       answer.headers.forEach((value, name) => {
         if (!staysBehind(name, connection)) out[name] = value;

@@ -10,7 +10,7 @@ import { INFERRED_PAYORS } from "../../../src/mock/state/plans.ts";
 const seconds = (ms: number) => `${ms / 1000} s`;
 
 export function mockSection(section: (title: string, ...blocks: string[]) => string): string {
-  const plans = Object.entries(INFERRED_PAYORS).map(([code, plan]) => `\`${code}\` becomes \`${plan.prefix}\` and the state's two-letter code (${plan.program})`);
+  const plans = [...INFERRED_PAYORS].map(([code, plan]) => `\`${code}\` becomes \`${plan.prefix}\` and the state's two-letter code (${plan.program})`);
   return section(
     "The mock",
     "`npm start` (or `npx svc-health-mock` where the package is installed) serves every operation of this reference on 127.0.0.1. It validates each request against the contract and answers from the operations' examples; `Prefer: code=<status>` or `Prefer: example=<name>` chooses another declared answer.",

@@ -68,7 +68,8 @@ function readPatch(text: string): { settings: Partial<TeamSettings>; advanceMs: 
   if (typeof settings !== "object" || settings === null || Array.isArray(settings)) details.push({ location: "body", field: "/settings", message: "must be an object" });
   else {
     for (const [key, value] of Object.entries(settings)) {
-      const bounds = SETTING_BOUNDS[key as keyof TeamSettings];
+      // Own keys only: `constructor` or `toString` is a field the mock does not take, not a setting with Object's bounds.
+      const bounds = Object.hasOwn(SETTING_BOUNDS, key) ? SETTING_BOUNDS[key as keyof TeamSettings] : undefined;
       if (bounds === undefined) details.push({ location: "body", field: `/settings/${key}`, message: `is not a setting (${Object.keys(SETTING_BOUNDS).join(", ")})` });
       else if (bounds === "boolean" ? typeof value !== "boolean" : !Number.isInteger(value) || (value as number) < bounds[0] || (value as number) > bounds[1]) {
         details.push({ location: "body", field: `/settings/${key}`, message: bounds === "boolean" ? "must be a boolean" : `must be a whole number from ${bounds[0]} to ${bounds[1]}` });

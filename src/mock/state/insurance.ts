@@ -39,7 +39,7 @@ export const insuranceHandlers: Record<string, TeamHandler> = {
     if (user === undefined) return unknownUser(call.path.user_id!);
     const request = call.body as Record<string, any>;
     const record = createdRecord(request);
-    const inferred = INFERRED_PAYORS[String(request.payor_code)];
+    const inferred = INFERRED_PAYORS.get(String(request.payor_code));
     if (inferred !== undefined) {
       if (!team.settings.closed_beta_enabled) return closedBetaRefusal(`The payor code ${request.payor_code}`);
       // The mock holds no other address of the user, so the insured person's state is the patient's whatever the relationship.

@@ -45,7 +45,9 @@ function locate(data: unknown, pointer: string): Omit<SeedProblem, "message"> {
   let label = "";
   let i = 0;
   for (; i + 1 < segments.length; i += 2) {
-    const child = CHILDREN[kind]?.[segments[i]!];
+    // The pointer's segments are the seed's own keys: a field named `constructor` is no child list.
+    const lists = CHILDREN[kind] ?? {};
+    const child = Object.hasOwn(lists, segments[i]!) ? lists[segments[i]!] : undefined;
     if (child === undefined || !/^\d+$/.test(segments[i + 1]!)) break;
     node = isObject(node) ? list(node[segments[i]!])[Number(segments[i + 1])] : undefined;
     label += `${label === "" ? "" : "."}${segments[i]}[${segments[i + 1]}]`;
