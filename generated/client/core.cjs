@@ -170,7 +170,7 @@ var import_openapi_fetch = require("openapi-fetch");
 function urlOf(baseUrl, path, { path: inPath = {}, query = {} }) {
   const filled = path.replace(/\{([^{}]+)\}/g, (whole, name) => inPath[name] == null ? whole : encodeURIComponent(String(inPath[name])));
   const pairs = [];
-  for (const name in query) for (const value of [].concat(query[name] ?? [])) pairs.push(`${name}=${encodeURIComponent(String(value))}`);
+  for (const name of Object.keys(query)) for (const value of [].concat(query[name] ?? [])) pairs.push(`${name}=${encodeURIComponent(String(value))}`);
   return baseUrl + filled + (pairs.length ? `?${pairs.join("&")}` : "");
 }
 function buildRequest(baseUrl, method, path, { params = {}, body }, headers, signal) {
@@ -311,7 +311,7 @@ function makeClient(where, table, options) {
   return clientOf(table, { ...options, baseUrl: (0, import_openapi_fetch2.removeTrailingSlash)(baseUrl) }, held);
 }
 function clientOf(table, settings, held) {
-  const routes = {};
+  const routes = /* @__PURE__ */ Object.create(null);
   function route(method, path) {
     const byPath = routes[method] ??= /* @__PURE__ */ new Map();
     let found = byPath.get(path);

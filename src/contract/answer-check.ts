@@ -33,7 +33,7 @@ function missingHeaders(op: ContractOperation, status: number, headers: CheckedA
 
 /**
  * What is wrong with an answer of a declared status, each problem prefixed by `where`: the content type, a body that is
- * not JSON (described by `unreadable`, which decides what of it may be quoted), each invalid field, each required
+ * not JSON (described by `unreadable`, which decides what of it may be said), each invalid field, each required
  * header missing; with the parsed body, when there was one.
  */
 export function answerProblems(
@@ -41,7 +41,7 @@ export function answerProblems(
   op: ContractOperation,
   answer: CheckedAnswer,
   where: string,
-  unreadable: (text: string) => string,
+  unreadable: (answer: CheckedAnswer) => string,
 ): { body?: unknown; problems: string[] } {
   const { status } = answer;
   const declared = declaredResponse(op, status);
@@ -60,7 +60,7 @@ export function answerProblems(
     } catch {
       parsed = false;
       // Not quoted: what the contract cannot read, the redaction cannot either.
-      problems.push(`${where}: the body is not JSON (${answer.text === "" ? "empty" : unreadable(answer.text)})`);
+      problems.push(`${where}: the body is not JSON (${answer.text === "" ? "empty" : unreadable(answer)})`);
     }
     if (parsed) for (const detail of validator.validateResponse(op, status, body)) problems.push(`${where}: ${detailLine(detail)}`);
   }

@@ -1,7 +1,7 @@
 // The mock's request journal: every request to the contract's paths, per team (keyed by the credential it sent, as
 // the state is), in a bounded ring of recent requests. Writing one costs a few fields kept as they arrived; masking
 // the credentials and redacting marked values happens when the journal is read, which is rare.
-import type { JsonObject } from "../contract/json.ts";
+import { readJson, type JsonObject } from "../contract/json.ts";
 import { Redactor } from "../contract/redact.ts";
 import type { Exchange, HeaderBag, Refusal } from "./steps/exchange.ts";
 import type { JournalEntry } from "./public-types.ts";
@@ -153,25 +153,24 @@ const decoded = (text: string) => {
 /** A record as it may be shown, through the redactor. */
 function presented(redactor: Redactor, r: JournalRecord): JournalEntry {
   const op = r.operationId === undefined ? undefined : redactor.operationById(r.operationId);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(r.headers)) {
-    if (value === undefined) continue;
-    headers[name] = redactor.header(name, Array.isArray(value) ? value.join(", ") : value);
-  }
+  // Built as own properties whatever their names: a header or parameter named `__proto__` is kept, not lost.
+  const headers: Record<string, string> = Object.fromEntries(
+    Object.entries(r.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, redactor.header(name, Array.isArray(value) ? value.join(", ") : value)]])),
+  );
+  const target = r.target.startsWith("/") ? r.target : safePath(r.target);
+  const sent = readJson(r.text);
+  // An application's data: what it sent in marked fields leaves the refusal's words too (a message may echo it).
+  redactor.learnRequest(r.method, target, sent?.value);
   let body: unknown = null;
-  if (r.text !== undefined && r.text !== "") {
-    try {
-      body = redactor.request(op, JSON.parse(r.text));
-    } catch {
-      body = `[${r.text.length} characters, not JSON: not shown, since it may hold health data]`;
-    }
-  }
-  const url = new URL(redactor.url(r.method, r.target.startsWith("/") ? r.target : safePath(r.target)), "http://journal.invalid");
-  const query: Record<string, string | string[]> = {};
-  for (const name of new Set(url.searchParams.keys())) {
-    const values = url.searchParams.getAll(name);
-    query[name] = values.length === 1 ? values[0]! : values;
-  }
+  if (sent !== undefined) body = redactor.request(op, sent.value);
+  else if (r.text !== undefined && r.text !== "") body = `[${r.text.length} characters, not JSON: not shown, since it may hold health data]`;
+  const url = new URL(redactor.url(r.method, target), "http://journal.invalid");
+  const query: Record<string, string | string[]> = Object.fromEntries(
+    [...new Set(url.searchParams.keys())].map((name) => {
+      const values = url.searchParams.getAll(name);
+      return [name, values.length === 1 ? values[0]! : values];
+    }),
+  );
   return {
     seq: r.seq,
     time: new Date(r.at).toISOString(),

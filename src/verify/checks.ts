@@ -1,5 +1,8 @@
 // One check of `npm run verify` and what became of it: the unit the console lines, the JSON report and the JUnit file
 // are made of.
+import type { HttpRequest } from "./http.ts";
+import type { ReproRequest } from "./repro.ts";
+
 export type CheckStatus = "passed" | "failed" | "skipped";
 
 export interface Check {
@@ -12,7 +15,35 @@ export interface Check {
   detail?: string;
   /** The request that failed, as a `curl` line with the credential as an environment variable. */
   repro?: string;
+  /** The request that failed as it was sent (credentials as variables), and what the run made that it names: for --replay. */
+  request?: ReproRequest;
+  /** A failure's id (`F1`, `F2`, … in the order failures are recorded): the console, the reports and --replay name it. */
+  id?: string;
   /** The operation the check called, when it is about one. */
   operationId?: string;
+  /** The event kind a delivery check is about (`provider.connection.created`). */
+  event?: string;
   ms: number;
+}
+
+/**
+ * What a check expects of an answer: a success (a declared 4xx but 401 is noted, not failed; with `accepted`, a 422 or
+ * a 400 `invalid_request` fails too, for a request verify checked valid against the contract), a refusal with one of
+ * these statuses, or any declared 4xx.
+ */
+export type Expectation = { kind: "success"; accepted?: boolean } | { kind: "refusal"; statuses: number[] } | { kind: "invalid" };
+
+/**
+ * A failed request as a pass hands it over: what was sent, the status it got (none: no answer), and what the check
+ * expected of the answer when that alone decided it (--replay judges the new answer by it).
+ */
+export interface Sent {
+  request: HttpRequest;
+  answered?: number;
+  expect?: Expectation;
+}
+
+/** A check as a pass makes it: recording gives a failure its id, and its `sent` request becomes its reproduction. */
+export interface MadeCheck extends Omit<Check, "id" | "repro" | "request"> {
+  sent?: Sent;
 }

@@ -3,7 +3,7 @@
 import { judge } from "./judge.ts";
 import { buildRequest } from "./calls.ts";
 import type { Created } from "./fixtures.ts";
-import type { VerifyContext } from "./context.ts";
+import { sentOf, type VerifyContext } from "./context.ts";
 
 /** The created thing's parent (a team, for its webhook) when the pass deleted it: its children went with it. */
 function deletedParent(record: Created, created: Created[]): Created | undefined {
@@ -31,8 +31,15 @@ export async function cleanUp(context: VerifyContext): Promise<void> {
     const option = context.credentials.optionOf(remove);
     const value = option === undefined ? undefined : context.options.credentials[option];
     const credential = option === undefined || value === undefined ? undefined : { header: context.credentials.header(option), value };
-    const answer = await context.sender.send(buildRequest(context.options.baseUrl, remove, { path: record.path, query: {} }, credential));
+    const request = buildRequest(context.options.baseUrl, remove, { path: record.path, query: {} }, credential);
+    const answer = await context.sender.send(request);
     const verdict = judge(context, remove, answer, { kind: "success" });
-    context.record({ ...base, status: verdict.status, ...(verdict.detail === undefined ? {} : { detail: verdict.detail }), ms: Math.round(answer.ms) });
+    context.record({
+      ...base,
+      status: verdict.status,
+      ...(verdict.detail === undefined ? {} : { detail: verdict.detail }),
+      ...(verdict.status === "failed" ? { sent: { ...sentOf(request, answer), expect: { kind: "success" as const } } } : {}),
+      ms: Math.round(answer.ms),
+    });
   }
 }

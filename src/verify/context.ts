@@ -6,14 +6,13 @@ import type { ContractValidator } from "../contract/validator.ts";
 import type { ValidCall } from "../contract/valid-calls.ts";
 import type { Redactor } from "../contract/redact.ts";
 import { buildRequest, isWrite, type Call, type Credential } from "./calls.ts";
-import type { Check } from "./checks.ts";
+import type { MadeCheck, Sent } from "./checks.ts";
 import type { CoverageMap } from "./coverage-map.ts";
 import { OPTION_FLAGS, type CredentialMap, type CredentialOption } from "./credentials.ts";
 import type { Fixtures } from "./fixtures.ts";
 import type { HttpAnswer, HttpRequest, Sender } from "./http.ts";
 import { judge, type Expectation, type Verdict } from "./judge.ts";
 import type { VerifyOptions } from "./options.ts";
-import { curlLine } from "./repro.ts";
 
 export interface VerifyContext {
   document: JsonObject;
@@ -33,8 +32,8 @@ export interface VerifyContext {
   deadline: number;
   /** The passes that met the deadline and said so. */
   budgetNoted: Set<string>;
-  /** Called with each check as it is made: the console line is printed at once. */
-  record: (check: Check) => void;
+  /** Called with each check as it is made: the console line is printed at once, a failure gets its id and reproduction. */
+  record: (check: MadeCheck) => void;
 }
 
 /** Why a check of an operation cannot run here, if it cannot: a write without --allow-writes, or a credential not given. */
@@ -73,10 +72,9 @@ export function ownCredential(context: VerifyContext, op: ContractOperation): Cr
   return option === undefined ? undefined : credentialOf(context, option);
 }
 
-/** The request as a `curl` line, its credential (if any) read from the environment variable of its kind. */
-export function reproduction(context: VerifyContext, request: HttpRequest, credential: Credential | undefined): string {
-  const option = credential === undefined ? undefined : context.credentials.optionOfHeader(credential.header);
-  return curlLine(request, option === undefined ? undefined : { header: credential!.header, option });
+/** A request and what it got, as a failed check hands it over for its reproduction. */
+export function sentOf(request: HttpRequest, answer: HttpAnswer): Sent {
+  return { request, ...(answer.kind === "answer" ? { answered: answer.status } : {}) };
 }
 
 /** Sends a call; a call of one of the contract's operations is noted in the coverage map. */
@@ -95,8 +93,8 @@ export interface Checked {
   verdict: Verdict;
   status?: number;
   body?: unknown;
-  /** The request as a `curl` line. */
-  repro: string;
+  /** The request as sent, for a later check's reproduction. */
+  sent: Sent;
 }
 
 /** Sends a call, judges the answer, records the check (with its reproduction when it failed); returns what came back. */
@@ -116,7 +114,7 @@ export async function checkCall(
   // A note says what a failure with this status means (a state check failing as a server that keeps nothing does).
   const said = judged.status === "failed" ? note?.(answer.kind === "answer" ? answer.status : undefined) : undefined;
   const verdict = said !== undefined ? { ...judged, detail: `${judged.detail}; ${said}` } : judged;
-  const repro = reproduction(context, request, credential);
+  const sent = sentOf(request, answer);
   context.record({
     suite,
     name,
@@ -124,9 +122,9 @@ export async function checkCall(
     ...(verdict.detail === undefined ? {} : { detail: verdict.detail }),
     operationId: op.operationId,
     ms: Math.round(answer.ms),
-    ...(verdict.status === "failed" ? { repro } : {}),
+    ...(verdict.status === "failed" ? { sent: { ...sent, expect: expectation } } : {}),
   });
-  return { verdict, repro, ...(answer.kind === "answer" ? { status: answer.status, body: verdict.body } : {}) };
+  return { verdict, sent, ...(answer.kind === "answer" ? { status: answer.status, body: verdict.body } : {}) };
 }
 
 export function skipCheck(context: VerifyContext, suite: string, name: string, op: ContractOperation, reason: string): void {

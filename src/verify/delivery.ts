@@ -5,7 +5,7 @@
 import { parseWebhook, WebhookPayloadError, WebhookVerificationError } from "../../generated/webhooks/index.js";
 import type { Check } from "./checks.ts";
 import type { JsonObject } from "../contract/json.ts";
-import { isObject } from "../contract/json.ts";
+import { isObject, readJson } from "../contract/json.ts";
 import type { EventContract } from "./event-contract.ts";
 import type { Delivery, Receiver } from "./receiver.ts";
 
@@ -13,7 +13,10 @@ import type { Delivery, Receiver } from "./receiver.ts";
 const DELIVERY_TIMEOUT_MS = 5_000;
 
 /** The parts a delivery is judged by, in the order they are reported. */
-export const DELIVERY_PARTS = ["arrived", "signature", "required headers", "payload schema", "user and team ids"] as const;
+export const DELIVERY_PARTS = ["arrived", "timestamp", "signature", "required headers", "payload schema", "user and team ids"] as const;
+
+/** How far a delivery's timestamp may be from its arrival: what a receiver using the ./webhooks parser accepts by default. */
+const TOLERANCE_SECONDS = 300;
 type Part = (typeof DELIVERY_PARTS)[number];
 
 /** The workflow whose event is received: its id, the event's kind, and the steps that answered its secret, user and team. */
@@ -31,8 +34,9 @@ interface ExecutedWorkflow {
 
 type Verdict = Pick<Check, "status" | "detail">;
 
+/** A part's check, named after the event kind it is about (a team with many kinds searches for it). */
 function partCheck(workflow: EventWorkflow, part: Part, verdict: Verdict, ms = 0): Check {
-  return { suite: `workflow ${workflow.id}`, name: `${workflow.id} / event: ${part}`, ...verdict, ms };
+  return { suite: `workflow ${workflow.id}`, name: `${workflow.id} / ${workflow.event}: ${part}`, event: workflow.event, ...verdict, ms };
 }
 
 /** Every part skipped, for a workflow whose steps did not all pass (the event may never have been caused). */
@@ -64,6 +68,7 @@ export async function checkDelivery(receiver: Receiver, run: ExecutedWorkflow, w
   const payload = readJson(delivery.body);
   return [
     partCheck(workflow, "arrived", arrived, ms),
+    partCheck(workflow, "timestamp", timestamp(delivery)),
     partCheck(workflow, "signature", await signature(delivery, secret, workflow.endpointStep)),
     partCheck(workflow, "required headers", headers(events, delivery, workflow.event)),
     partCheck(workflow, "payload schema", payloadSchema(events, payload, workflow.event)),
@@ -71,24 +76,37 @@ export async function checkDelivery(receiver: Receiver, run: ExecutedWorkflow, w
   ];
 }
 
-function readJson(body: string): { value: unknown } | undefined {
-  try {
-    return { value: JSON.parse(body) };
-  } catch {
-    return undefined;
+/** The webhook-timestamp header: whole seconds since the epoch, near when the delivery arrived. */
+function timestamp(delivery: Delivery): Verdict {
+  const said = delivery.headers["webhook-timestamp"];
+  if (typeof said !== "string" || said === "") return { status: "skipped", detail: "not judged: webhook-timestamp is missing (see required headers)" };
+  if (!/^\d+$/.test(said)) return { status: "failed", detail: `webhook-timestamp ${JSON.stringify(said.slice(0, 40))} is not whole seconds since the epoch` };
+  const seconds = Number(said);
+  const off = Math.round(Math.abs(seconds - delivery.receivedAt));
+  if (off <= TOLERANCE_SECONDS) return { status: "passed" };
+  // A clock in milliseconds (or microseconds) lands within the tolerance once divided: say the unit, not a skew.
+  for (const [unit, per] of [["milliseconds", 1e3], ["microseconds", 1e6]] as const) {
+    if (Math.abs(seconds / per - delivery.receivedAt) <= TOLERANCE_SECONDS) {
+      return { status: "failed", detail: `webhook-timestamp ${said} is in ${unit}: the timestamp is whole seconds since the epoch (a receiver refuses it as ${off} s away)` };
+    }
   }
+  return { status: "failed", detail: `webhook-timestamp ${said} is ${off} s from when the delivery arrived; a receiver refuses more than ${TOLERANCE_SECONDS} s` };
 }
 
 async function signature(delivery: Delivery, secret: unknown, endpointStep: string): Promise<Verdict> {
   if (typeof secret !== "string") return { status: "failed", detail: `step ${endpointStep} answered no secret to check it with` };
   try {
-    await parseWebhook(delivery.body, delivery.headers, secret);
+    // The signature alone: how far the timestamp is from now is the timestamp check's to report.
+    await parseWebhook(delivery.body, delivery.headers, secret, { toleranceSeconds: Number.MAX_SAFE_INTEGER });
     return { status: "passed" };
   } catch (error) {
     // The parser reads the payload only once the signature holds: a payload it refuses is the payload check's to report.
     if (error instanceof WebhookPayloadError) return { status: "passed" };
     if (error instanceof WebhookVerificationError && error.reason === "missing_header") {
       return { status: "skipped", detail: `not judged: ${error.message} (see required headers)` };
+    }
+    if (error instanceof WebhookVerificationError && error.reason === "stale_timestamp") {
+      return { status: "skipped", detail: "not judged: the timestamp it is signed with is not whole seconds (see timestamp)" };
     }
     return { status: "failed", detail: `the ./webhooks parser refused it with step ${endpointStep}'s secret: ${(error as Error).message}` };
   }

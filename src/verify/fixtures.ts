@@ -104,6 +104,11 @@ export class Fixtures {
     return node;
   }
 
+  /** What verify made that the call's path names (the item an update changes), if anything. */
+  madeItem(call: Call): Created | undefined {
+    return this.created.find((record) => sameItem(record, call));
+  }
+
   /**
    * Learns from a successful answer to a call: the id a create made, a deletion (returned, for the state checks), or
    * that a deleted item is back. With `extra`, a create of another pass: kept for the cleanup, its id not used by later calls.

@@ -9,7 +9,7 @@ import { isObject, type JsonObject } from "../contract/json.ts";
 import { openEnumValues } from "../contract/open-enums.ts";
 import { buildRequest, refusedByContract, type Call } from "./calls.ts";
 import { breakingArbitrary, validArbitrary } from "./arbitraries.ts";
-import { ownCredential, reproduction, send, skipCheck, skipReason, spentBudget, type VerifyContext } from "./context.ts";
+import { ownCredential, send, skipCheck, skipReason, spentBudget, type VerifyContext } from "./context.ts";
 import { describeValue } from "./coverage.ts";
 import { inputsOf, inputValue, setInput, type Input } from "./inputs.ts";
 import { judge, type Expectation, type Verdict } from "./judge.ts";
@@ -64,7 +64,7 @@ export function statedLimit(text: string): string | undefined {
 }
 
 interface Outcome {
-  failing?: { call: Call; verdict: Verdict; overrides: Overrides };
+  failing?: { call: Call; verdict: Verdict; overrides: Overrides; status?: number };
   limits: Set<string>;
 }
 
@@ -89,7 +89,7 @@ async function runProperty(context: VerifyContext, op: ContractOperation, base: 
     if (answer.kind === "answer") context.fixtures.learn(op, call, answer.status, judged.body, { extra: true });
     if (judged.status !== "failed") return true;
     // Shrinking moves only to cases that fail too: the last failure seen is the smallest.
-    outcome.failing = { call, verdict: judged, overrides };
+    outcome.failing = { call, verdict: judged, overrides, ...(answer.kind === "answer" ? { status: answer.status } : {}) };
     return false;
   });
   const result = await fc.check(property, {
@@ -102,7 +102,7 @@ async function runProperty(context: VerifyContext, op: ContractOperation, base: 
   return { result, outcome };
 }
 
-function record(context: VerifyContext, op: ContractOperation, what: string, run: Awaited<ReturnType<typeof runProperty>>): void {
+function record(context: VerifyContext, op: ContractOperation, what: string, run: Awaited<ReturnType<typeof runProperty>>, expectation: Expectation): void {
   const { result, outcome } = run;
   const name = `${op.operationId}: ${what}`;
   const base = { suite: "generated", operationId: op.operationId, ms: 0 };
@@ -112,13 +112,13 @@ function record(context: VerifyContext, op: ContractOperation, what: string, run
   if (result.failed && outcome.failing !== undefined) {
     const { call, verdict, overrides } = outcome.failing;
     const credential = ownCredential(context, op);
-    const repro = reproduction(context, buildRequest(context.options.baseUrl, op, call, credential), credential);
+    const request = buildRequest(context.options.baseUrl, op, call, credential);
     context.record({
       ...base,
       name,
       status: "failed",
       detail: `${verdict.detail ?? "failed"}; smallest failing case (after ${result.numShrinks} shrinks): ${describeCase(overrides)}; replay with --seed ${context.options.seed} --only ${op.operationId}`,
-      repro,
+      sent: { request, ...(outcome.failing.status === undefined ? {} : { answered: outcome.failing.status }), expect: expectation },
     });
     return;
   }
@@ -155,16 +155,18 @@ export async function runGeneratedPass(context: VerifyContext, selected: Contrac
     if (varied.length > 0) {
       if (spentBudget(context, "generated")) return;
       const valid = fc.record(Object.fromEntries(varied)) as fc.Arbitrary<Overrides>;
-      const run = await runProperty(context, op, base, inputs, valid, cases, seed, { kind: "success", accepted: true });
-      record(context, op, "generated valid calls are accepted", run);
+      const expectation: Expectation = { kind: "success", accepted: true };
+      const run = await runProperty(context, op, base, inputs, valid, cases, seed, expectation);
+      record(context, op, "generated valid calls are accepted", run, expectation);
     }
     if (breakable.length > 0) {
       if (spentBudget(context, "generated")) return;
       const broken = fc
         .constantFrom(...breakable)
         .chain((input) => (input.required && input.location === "body" ? fc.oneof(fc.constant<unknown>(ABSENT), breakingArbitrary(context.document, input.schema)) : breakingArbitrary(context.document, input.schema)).map((value): Overrides => ({ [input.key]: value })));
-      const run = await runProperty(context, op, base, inputs, broken, Math.ceil(cases / 2), seed + 1, { kind: "invalid" });
-      record(context, op, "generated invalid calls get a declared 4xx", run);
+      const expectation: Expectation = { kind: "invalid" };
+      const run = await runProperty(context, op, base, inputs, broken, Math.ceil(cases / 2), seed + 1, expectation);
+      record(context, op, "generated invalid calls get a declared 4xx", run, expectation);
     }
   }
 }

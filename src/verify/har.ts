@@ -1,8 +1,9 @@
 // Rewrites a HAR file `redocly respect` wrote, before anyone reads it: each request and answer routed to its operation,
-// its marked values (x-svc-data phi and secret) replaced by the placeholders, credentials masked, query strings and
-// bodies the contract cannot read named by their size only.
+// its marked values (x-svc-data phi and secret) replaced by the placeholders where they stand on both sides (the
+// requests carry what the workflows and the server's answers gave them), credentials masked, query strings and bodies
+// the contract cannot read named by their content type and size only.
 import { readFile, writeFile } from "node:fs/promises";
-import { isObject } from "../contract/json.ts";
+import { isObject, readJson } from "../contract/json.ts";
 import type { Redactor } from "../contract/redact.ts";
 
 export interface HarPair {
@@ -14,16 +15,12 @@ export interface HarEntry {
   response?: { status: number; headers?: HarPair[]; cookies?: HarPair[]; content?: { mimeType?: string; text?: string }; redirectURL?: string };
 }
 
-/** A body's text with its marked values removed, or its size when it is not JSON (and marked values are not shown). */
-function redactBody(text: string | undefined, redactor: Redactor, redact: (body: unknown) => unknown): string | undefined {
+/** A body's text with its marked values removed, or what may be said of it when it is not JSON (and marked values are not shown). */
+function redactBody(text: string | undefined, mimeType: string | undefined, redactor: Redactor, redact: (body: unknown) => unknown): string | undefined {
   if (text === undefined || text === "") return text;
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    return redactor.show ? text : `[${redactor.opaque(text)}]`;
-  }
-  return redactor.text(JSON.stringify(redact(body)));
+  const read = readJson(text);
+  if (read === undefined) return redactor.show ? text : `[${redactor.opaque({ text, contentType: mimeType ?? null })}]`;
+  return redactor.text(JSON.stringify(redact(read.value)));
 }
 
 const headers = (pairs: HarPair[] | undefined, redactor: Redactor): HarPair[] | undefined =>
@@ -32,11 +29,14 @@ const headers = (pairs: HarPair[] | undefined, redactor: Redactor): HarPair[] | 
 export function redactHarEntry(entry: HarEntry, redactor: Redactor): HarEntry {
   const { request, response } = entry;
   const op = redactor.operationAt(request.method, request.url);
+  // What either side holds in marked fields first: a value one side sent may stand in the other's free text.
+  redactor.learnRequest(request.method, request.url, readJson(request.postData?.text)?.value);
+  if (response !== undefined) redactor.learnResponse(op, response.status, readJson(response.content?.text)?.value);
   // Headers first: a credential learnt there is masked wherever it is echoed in a body.
   const requestHeaders = headers(request.headers, redactor);
   const responseHeaders = headers(response?.headers, redactor);
-  const postData = request.postData === undefined ? undefined : { ...request.postData, text: redactBody(request.postData.text, redactor, (body) => redactor.request(op, body)) };
-  const content = response?.content === undefined ? undefined : { ...response.content, text: redactBody(response.content.text, redactor, (body) => redactor.response(op, response.status, body)) };
+  const postData = request.postData === undefined ? undefined : { ...request.postData, text: redactBody(request.postData.text, request.postData.mimeType, redactor, (body) => redactor.request(op, body)) };
+  const content = response?.content === undefined ? undefined : { ...response.content, text: redactBody(response.content.text, response.content.mimeType, redactor, (body) => redactor.response(op, response.status, body)) };
   const url = redactor.url(request.method, request.url);
   return {
     ...entry,

@@ -14,7 +14,7 @@ export interface HttpRequest {
 }
 
 export type HttpAnswer =
-  | { kind: "answer"; status: number; headers: Headers; text: string; ms: number }
+  | { kind: "answer"; status: number; statusText: string; headers: Headers; text: string; ms: number }
   | { kind: "failure"; error: string; ms: number };
 
 /** Spaces requests at least 1/rate seconds apart, in the order they asked; unlimited when rate is undefined. */
@@ -128,7 +128,7 @@ export class Sender {
         return failure(why[read.unread]);
       }
       const { text } = read;
-      return { kind: "answer", status, headers, text, ms: performance.now() - started };
+      return { kind: "answer", status, statusText: response.statusText, headers, text, ms: performance.now() - started };
     } catch (error) {
       return failure(describeFailure(error, this.#timeoutMs));
     }

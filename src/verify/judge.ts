@@ -5,15 +5,10 @@ import { isObject } from "../contract/json.ts";
 import { answerProblems, undeclaredStatus } from "../contract/answer-check.ts";
 import type { ContractValidator } from "../contract/validator.ts";
 import type { Redactor } from "../contract/redact.ts";
-import type { CheckStatus } from "./checks.ts";
+import type { CheckStatus, Expectation } from "./checks.ts";
 import type { HttpAnswer } from "./http.ts";
 
-/**
- * What a check expects: a success (a declared 4xx but 401 is noted, not failed; with `accepted`, a 422 or a 400
- * `invalid_request` fails too, for a request verify checked valid against the contract), a refusal with one of these
- * statuses, or any declared 4xx.
- */
-export type Expectation = { kind: "success"; accepted?: boolean } | { kind: "refusal"; statuses: number[] } | { kind: "invalid" };
+export type { Expectation };
 
 /** Whether an answer refuses the request as not valid: what a request the contract accepts must never get. */
 function refusesAsInvalid(status: number, body: unknown): boolean {
@@ -27,11 +22,15 @@ export interface Verdict {
   body?: unknown;
 }
 
-/** `400 invalid_request: The request has 1 invalid part.`, from the error body if the answer has one. */
-function errorSummary(body: unknown): string {
+/**
+ * `400 invalid_request: The request has 1 invalid part.`, from the error body if the answer has one: the server's free
+ * text, cleared of what it sent in marked fields before it is cut (a cut value would no longer be a whole token).
+ */
+function errorSummary(body: unknown, redactor: Redactor): string {
   if (!isObject(body)) return "";
-  const code = typeof body.code === "string" ? ` ${body.code}` : "";
-  const message = typeof body.message === "string" ? `: ${body.message.length > 120 ? `${body.message.slice(0, 117)}...` : body.message}` : "";
+  const code = typeof body.code === "string" ? ` ${redactor.text(body.code)}` : "";
+  const said = typeof body.message === "string" ? redactor.text(body.message) : undefined;
+  const message = said === undefined ? "" : `: ${said.length > 120 ? `${said.slice(0, 117)}...` : said}`;
   return `${code}${message}`;
 }
 
@@ -46,9 +45,9 @@ export function judge(context: JudgeContext, op: ContractOperation, answer: Http
   const status = answer.status;
   const declared = undeclaredStatus(op, status);
   if (declared !== undefined) return { status: "failed", detail: `${op.operationId} answered ${status}, which it does not declare (it declares ${declared.join(", ")})` };
-  const { body, problems } = answerProblems(context.validator, op, answer, `${op.operationId} ${status}`, (text) => context.redactor.opaque(text));
+  const { body, problems } = answerProblems(context.validator, op, answer, `${op.operationId} ${status}`, (read) => context.redactor.opaque({ text: read.text, status, statusText: answer.statusText, contentType: read.headers.get("content-type") }));
   const notes: string[] = [];
-  const said = errorSummary(body);
+  const said = errorSummary(body, context.redactor);
   if (expectation.kind === "success") {
     if (status >= 500) problems.unshift(`${op.operationId} answered ${status}${said}`);
     // The call carried the credential the operation takes: a 401 means a wrong key, or a server refusing a right one;

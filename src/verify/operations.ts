@@ -32,7 +32,7 @@ export function passOrder(operations: ContractOperation[], fixtures: Fixtures): 
 }
 
 /** The creates an operation's valid call needs for real ids, and theirs in turn: what --only still runs first. */
-function neededCreates(op: ContractOperation, examples: Record<string, ValidCall>, fixtures: Fixtures, seen: Set<ContractOperation>): void {
+export function neededCreates(op: ContractOperation, examples: Record<string, ValidCall>, fixtures: Fixtures, seen: Set<ContractOperation>): void {
   const call = examples[op.operationId]!;
   const names = new Set(Object.keys(call.path));
   const visit = (node: unknown): void => {

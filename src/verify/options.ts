@@ -15,8 +15,8 @@ call and what it left behind (the contract's links: read back, gone after a dele
 calls, every input at its edges and just past them, generated calls (seeded, each failure shrunk to the smallest),
 paged lists and filters, undocumented methods, then the document's workflows (generated/workflows/, run by
 redocly respect: the optional peer dependency @redocly/cli; without it they are skipped, naming the install line);
-cleans up what it created. Each failed request is printed with a curl line that reproduces it; the reports are
-verify-report.json, verify-junit.xml and verify-report.html.
+cleans up what it created. The reports are verify-report.json, verify-junit.xml and verify-report.html, each
+leading with the failures grouped by cause.
 
   --base-url <url>          the server, e.g. http://127.0.0.1:4010 (required)
   --api-key <key>           the team API key (required unless the server is on 127.0.0.1, localhost or [::1])
@@ -40,11 +40,23 @@ verify-report.json, verify-junit.xml and verify-report.html.
   --show-data               write health data and secrets as they came instead of [phi removed] and
                             [secret removed] (refused unless the server is on a loopback address)
   --skip-workflows          run the operation checks only
+  --replay <failure id>     send one failure of the run in --report-dir again (F3: its id in the console and the
+                            reports), on the same server: what it needs is created again first, the answer is
+                            printed beside the first one (exit 1 if it fails again, 0 if not); with --api-key,
+                            --management-key, --allow-writes, --report-dir, --timeout-ms, --show-data
   --help                    this text
 
-Every report, console line and HAR file writes a value the contract marks x-svc-data phi or secret as a
-placeholder, a value removed once is removed wherever it is echoed, and a credential as at most its last four
-characters; an answer that is not JSON is named by its size, not quoted.
+Each failure is printed with its id and a curl line that sends the exact request again: credentials are read from
+the environment variables the run names at its top (SVC_API_KEY, SVC_MANAGEMENT_KEY, SVC_LINK_TOKEN; their values
+printed only for the placeholders and the keys verify invents for the package's mock on a loopback server), and a
+body that is not plain printable ASCII is read from a file under the report folder's bodies/.
+
+What verify made up (generated data, its names) or the contract and the workflows wrote is written as it is: it is
+nobody's data. A value a server sent in a field the contract marks x-svc-data phi or secret is written as
+[phi removed] or [secret removed] where it stands (a listed value of the field's enumeration is a word of the
+contract, and stays), a check's sentence names its JSON pointer, and a server's message loses it as a whole word;
+a credential is written as at most its last four characters; an answer that is not JSON is named by its content
+type, status line, size and title, never quoted.
 
 Redirects are never followed (verify's own requests, and the workflows', which go through a proxy of verify's).
 

@@ -5,7 +5,7 @@
 import type { ContractOperation } from "../contract/operations.ts";
 import { createRouter } from "../contract/router.ts";
 import { buildRequest, callPath, WRITE_METHODS } from "./calls.ts";
-import { ownCredential, reproduction, send, skipReason, type VerifyContext } from "./context.ts";
+import { ownCredential, send, sentOf, skipReason, type VerifyContext } from "./context.ts";
 import { judge } from "./judge.ts";
 
 /** Methods an `Allow` may name beyond the documented ones without being wrong: HEAD goes with GET, OPTIONS with CORS. */
@@ -45,14 +45,16 @@ export async function runProtocolPass(context: VerifyContext): Promise<void> {
         context.record({ suite: "protocol", name, status: "skipped", detail: reason, ms: 0 });
         continue;
       }
-      const answer = await send(context, probe, call, ownCredential(context, first));
+      const credential = ownCredential(context, first);
+      const answer = await send(context, probe, call, credential);
       // The 405 is declared on every operation (a transport-level answer): its body is judged as the path's first one's.
       const verdict = judge(context, first, answer, { kind: "refusal", statuses: [405] });
       const allow = answer.kind === "answer" && answer.status === 405 ? allowProblem(answer.headers.get("allow"), methods) : undefined;
       const detail = [verdict.detail?.replace(`${first.operationId} answered`, `${method} ${template} answered`), allow].filter(Boolean).join("; ");
       const failed = verdict.status === "failed" || allow !== undefined;
       // About a path, not one of its operations: the check names no operation.
-      context.record({ suite: "protocol", name, status: failed ? "failed" : "passed", ...(failed ? { detail } : {}), ms: Math.round(answer.ms) });
+      const sent = { ...sentOf(buildRequest(context.options.baseUrl, probe, call, credential), answer), expect: { kind: "refusal" as const, statuses: [405] } };
+      context.record({ suite: "protocol", name, status: failed ? "failed" : "passed", ...(failed ? { detail, sent } : {}), ms: Math.round(answer.ms) });
     }
   }
 }
@@ -84,7 +86,7 @@ export async function runRequiredHeaderChecks(context: VerifyContext, selected: 
       ...(verdict.detail === undefined ? {} : { detail: verdict.detail.replace("to an invalid call", "to a body without Content-Type") }),
       operationId: op.operationId,
       ms: Math.round(answer.ms),
-      ...(failed ? { repro: reproduction(context, request, credential) } : {}),
+      ...(failed ? { sent: { ...sentOf(request, answer), expect: { kind: "invalid" as const } } } : {}),
     });
     // A create the server took anyway is deleted at the end, like any other.
     if (answer.kind === "answer" && verdict.body !== undefined) context.fixtures.learn(op, call, answer.status, verdict.body, { extra: true });

@@ -6,6 +6,8 @@ import { listenOnLoopback } from "../net/loopback-server.ts";
 export interface Delivery {
   body: string;
   headers: http.IncomingHttpHeaders;
+  /** When it arrived, in seconds since the epoch: what its timestamp is judged against. */
+  receivedAt: number;
 }
 
 export interface Receiver {
@@ -23,7 +25,7 @@ export async function startReceiver(): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      deliveries.push({ body: Buffer.concat(chunks).toString("utf8"), headers: req.headers });
+      deliveries.push({ body: Buffer.concat(chunks).toString("utf8"), headers: req.headers, receivedAt: Date.now() / 1000 });
       res.writeHead(204).end();
       for (const wake of waiting) wake();
     });

@@ -3,6 +3,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Check, CheckStatus } from "./checks.ts";
+import type { CredentialVariable } from "./repro.ts";
 import type { OperationCoverage } from "./coverage-map.ts";
 import { reportHtml } from "./report-html.ts";
 
@@ -27,6 +28,8 @@ export interface Report {
   /** The generated pass's seed (--seed replays it) and its cases per operation. */
   seed: number;
   cases: number;
+  /** The environment variables the reproductions read credentials from, and their values where they may be printed. */
+  credentials: CredentialVariable[];
   summary: Summary;
   /** What the requests covered, per operation the run checked. */
   coverage: OperationCoverage[];

@@ -10,10 +10,11 @@ import { ContractValidator } from "../contract/validator.ts";
 import { Redactor } from "../contract/redact.ts";
 import type { JsonObject } from "../contract/json.ts";
 import { readBundle } from "./package-files.ts";
-import type { Check } from "./checks.ts";
+import type { Check, MadeCheck } from "./checks.ts";
 import { cleanUp } from "./cleanup.ts";
 import { CredentialMap } from "./credentials.ts";
 import { Fixtures, lifecycles } from "./fixtures.ts";
+import { credentialLines, credentialVariables, Reproductions, type CredentialVariable } from "./repro.ts";
 import { Sender } from "./http.ts";
 import { planOperationPass, runRefusalChecks, runValidCalls } from "./operations.ts";
 import { CoverageMap } from "./coverage-map.ts";
@@ -26,6 +27,7 @@ import { checkLine, progressLine, summarize, summaryLine, writeReports, type Rep
 import { spentBudget, type VerifyContext } from "./context.ts";
 import { MOCK_STATE_PATH, probeTarget, type Target } from "./target.ts";
 import { runWorkflows } from "./workflows.ts";
+import { runReplay } from "./replay.ts";
 
 /** Where verify's lines go: the console for the command, a collector for a test that runs it in-process. */
 export interface VerifyOutput {
@@ -37,6 +39,7 @@ export interface VerifyOutput {
 
 /** Runs verify with a command line; resolves to its exit status: 0 nothing failed, 1 a check failed, 2 a command line it cannot run. */
 export async function runVerify(argv: string[], out: VerifyOutput = console): Promise<number> {
+  if (argv.some((arg) => arg === "--replay" || arg.startsWith("--replay="))) return runReplay(argv, out);
   const read = readVerifyOptions(argv);
   if ("help" in read) {
     out.log(read.help);
@@ -61,17 +64,25 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
   const credentialMap = new CredentialMap(document, operations);
   const started = performance.now();
   const checks: Check[] = [];
-  // Everything verify writes (the console, both reports) passes here: a check's words may quote what a server said.
+  // Everything verify writes (the console, both reports) passes here: a check's words may quote what a server said,
+  // which loses what that server sent in marked fields (verify's own words and values are written as they are).
   const redactor = new Redactor(document, { show: options.showData });
-  const record = (check: Check) => {
+  let fixtures: Fixtures | undefined;
+  const reproductions = new Reproductions({ reportDir: options.reportDir, credentialHeaders: redactor.credentialHeaders(), fixtures: () => fixtures, scrub: (text) => redactor.text(text) });
+  let failures = 0;
+  const record = ({ sent, ...check }: MadeCheck) => {
+    const id = check.status === "failed" ? `F${++failures}` : undefined;
+    const repro = id === undefined || sent === undefined ? undefined : reproductions.make(id, sent);
     const written: Check = {
       ...check,
+      ...(id === undefined ? {} : { id }),
       name: redactor.text(check.name),
       ...(check.detail === undefined ? {} : { detail: redactor.text(check.detail) }),
-      ...(check.repro === undefined ? {} : { repro: redactor.text(check.repro) }),
+      ...(repro === undefined ? {} : { repro: repro.curl, request: repro.request }),
     };
     checks.push(written);
-    out.log(checkLine(written));
+    // A failure's id, for --replay and to find it in the reports.
+    out.log(`${checkLine(written)}${id === undefined ? "" : `  [${id}]`}`);
     if (written.repro !== undefined) out.log(`    reproduce: ${written.repro}`);
     out.progress?.(progressLine(checks, sender.sent, performance.now() - started));
   };
@@ -80,6 +91,8 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
   const remember = () => Object.values(options.credentials).forEach((value) => value !== undefined && redactor.rememberCredential(value));
   remember();
   let target: Target = { reachable: false, error: "not probed" };
+  /** The variables the reproductions read credentials from, as the run names them at its top. */
+  let reproCredentials: CredentialVariable[] = [];
   try {
     target = await probeTarget(sender, options.baseUrl);
     const writes = options.allowWrites ? "writes allowed" : "no writes (--allow-writes to run them)";
@@ -102,6 +115,11 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
       };
       remember();
     }
+    const variables = credentialVariables(options, ownKeys, credentialMap);
+    for (const variable of variables) if (variable.secretValue !== undefined) reproductions.name(variable.secretValue, variable.variable);
+    reproCredentials = variables.map(({ secretValue: _kept, ...shown }) => shown);
+    out.log("verify: a reproduction reads each credential from the environment:");
+    for (const line of credentialLines(reproCredentials)) out.log(`  ${line}`);
     if (ownKeys.apiKey) {
       // The run's own team on the mock completes bulk imports at once: every generated call with wait_for_completion
       // would otherwise wait out the mock's default duration, and the waiting would fill the run.
@@ -128,7 +146,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
         sender,
         redactor,
         options,
-        fixtures: new Fixtures(`verify-${randomBytes(4).toString("hex")}`, lifecycles(operations)),
+        fixtures: (fixtures = new Fixtures(`verify-${randomBytes(4).toString("hex")}`, lifecycles(operations))),
         validCalls: validCalls(document, operations),
         coverage,
         deadline: started + options.timeBudgetMs,
@@ -182,7 +200,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
           suite: "cleanup",
           name: `the mock forgets this run's team and org (DELETE ${MOCK_STATE_PATH})`,
           status: ok ? "passed" : "failed",
-          ...(ok ? {} : { detail: forgotten.kind === "answer" ? `answered ${forgotten.status}: ${redactor.opaque(forgotten.text, 200)}` : forgotten.error }),
+          ...(ok ? {} : { detail: forgotten.kind === "answer" ? `answered ${forgotten.status}: ${redactor.opaque({ text: forgotten.text, status: forgotten.status, statusText: forgotten.statusText, contentType: forgotten.headers.get("content-type") }, 200)}` : forgotten.error }),
           ms: Math.round(forgotten.ms),
         });
       }
@@ -201,6 +219,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
     requests: sender.sent,
     seed: options.seed,
     cases: options.cases,
+    credentials: reproCredentials,
     summary: summarize(checks),
     coverage: coverage.summary(document, operations.filter((op) => options.only === undefined || options.only.includes(op.operationId))),
     checks,

@@ -17,6 +17,8 @@ interface Exchange {
   call: Call;
   status: number;
   body: unknown;
+  /** What the item the call changed held before it (the body of the create that made it), when verify made it. */
+  before?: unknown;
 }
 
 interface Link extends ResponseLink {
@@ -36,7 +38,8 @@ function pointerInto(value: unknown, pointer: string): unknown {
   let node = value;
   for (const raw of pointer.replace(/^\//, "").split("/")) {
     const key = raw.replaceAll("~1", "/").replaceAll("~0", "~");
-    node = isObject(node) || Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined;
+    // An answer's own fields only: a pointer never reaches a prototype's.
+    node = (isObject(node) || Array.isArray(node)) && Object.hasOwn(node, key) ? (node as Record<string, unknown>)[key] : undefined;
   }
   return node;
 }
@@ -65,13 +68,35 @@ function linkedCall(context: VerifyContext, link: Link, exchange: Exchange): Cal
   return call;
 }
 
-/** The fields a call sent that a read gives back otherwise (a field the contract marks is not compared: a server may mask it). */
-function differences(context: VerifyContext, read: ContractOperation, sent: unknown, got: unknown): string[] {
-  if (!isObject(sent) || !isObject(got)) return [];
+/** A top-level field as a JSON pointer: what verify's sentences name, never a marked value. */
+const pointer = (field: string) => `/${field.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+
+/** What a read-back found wrong: the fields that read otherwise than sent, and whether each reads what it was before the write. */
+interface Differences {
+  lines: string[];
+  /** Every wrong field reads the value it had before the write the server acknowledged. */
+  stale: boolean;
+}
+
+/**
+ * The fields a call sent that a read gives back otherwise, named by pointer (a field the contract marks is not
+ * compared: a server may mask it, and its value is not written); `before` is what the item held before the call, when
+ * the call changed something verify made.
+ */
+function differences(context: VerifyContext, read: ContractOperation, sent: unknown, got: unknown, before: unknown): Differences {
+  if (!isObject(sent) || !isObject(got)) return { lines: [], stale: false };
   const shown = context.redactor.response(read, 200, got) as JsonObject;
-  return Object.entries(sent)
-    .filter(([field, value]) => field in got && isDeepStrictEqual(shown[field], got[field]) && !isDeepStrictEqual(got[field], value))
-    .map(([field, value]) => `${field} reads ${JSON.stringify(got[field])}, sent ${JSON.stringify(value)}`);
+  const wrong = Object.entries(sent).filter(([field, value]) => Object.hasOwn(got, field) && isDeepStrictEqual(shown[field], got[field]) && !isDeepStrictEqual(got[field], value));
+  const wasBefore = ([field]: [string, unknown]) => isObject(before) && Object.hasOwn(before, field) && isDeepStrictEqual(before[field], got[field]);
+  return {
+    lines: wrong.map(([field, value]) => `${pointer(field)} reads ${JSON.stringify(got[field])}, sent ${JSON.stringify(value)}${wasBefore([field, value]) ? " (its value before the update)" : ""}`),
+    stale: wrong.length > 0 && wrong.every(wasBefore),
+  };
+}
+
+/** What a read-back's failure says of its cause: a stale read when the old value came back, else a server that keeps nothing. */
+function readBackHint(found: Differences, status: number): string {
+  return found.stale ? `a stale read: the server acknowledged the update (${status}) and the read returns the value from before it` : NEEDS_STATE;
 }
 
 /** Runs one linked call and records its check; `expect` is what it must answer. */
@@ -101,12 +126,13 @@ async function linkCheck(context: VerifyContext, name: string, link: Link, excha
     { note: (got) => (got !== undefined && (statuses === undefined ? got === 404 || got === 410 : got >= 200 && got < 300) ? NEEDS_STATE : undefined) },
   );
   if (expect === "read" && checked.verdict.status === "passed") {
-    const wrong = differences(context, target, exchange.call.body, checked.body);
+    const found = differences(context, target, exchange.call.body, checked.body, exchange.before);
+    const failed = found.lines.length > 0;
     context.record({
       suite: "state",
       name: name.replace(/answers$/, "reads back what was sent"),
-      status: wrong.length === 0 ? "passed" : "failed",
-      ...(wrong.length === 0 ? {} : { detail: `${wrong.join("; ")}; ${NEEDS_STATE}`, repro: checked.repro }),
+      status: failed ? "failed" : "passed",
+      ...(failed ? { detail: `${found.lines.join("; ")}; ${readBackHint(found, exchange.status)}`, sent: checked.sent } : {}),
       operationId: target.operationId,
       ms: 0,
     });
@@ -119,7 +145,8 @@ async function linkCheck(context: VerifyContext, name: string, link: Link, excha
  */
 export async function stateAfterCall(context: VerifyContext, op: ContractOperation, call: Call, status: number, body: unknown, deleted: Created | undefined): Promise<void> {
   if (status < 200 || status >= 300) return;
-  const exchange: Exchange = { call, status, body };
+  const item = context.fixtures.isCreate(op) === undefined ? context.fixtures.madeItem(call) : undefined;
+  const exchange: Exchange = { call, status, body, ...(item === undefined ? {} : { before: item.made.call.body }) };
   for (const link of linksOf(context, op, status)) {
     if (link.credential !== undefined) await linkCheck(context, `${op.operationId} → ${link.target.operationId}: a call made with the credential it gave answers`, link, exchange, "accepted");
     else if (link.target.method === "GET") await linkCheck(context, `${op.operationId} → ${link.target.operationId}: answers`, link, exchange, "read");

@@ -134,7 +134,7 @@ const excerpt = (value: unknown): string => {
 /** An answer's body as a step's detail quotes it: marked values removed, a body that is not JSON by its size only. */
 function answerExcerpt(step: RespectStep, operationId: string, redactor: Redactor): string {
   const body = step.response!.body;
-  if (typeof body === "string" && body !== "") return redactor.opaque(body);
+  if (typeof body === "string" && body !== "") return redactor.opaque({ text: body, status: step.response!.statusCode });
   return excerpt(redactor.response(redactor.operationById(operationId), step.response!.statusCode, body));
 }
 
@@ -199,6 +199,8 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
     runnable.set(workflow.file, [...(runnable.get(workflow.file) ?? []), workflow]);
   }
   if (runnable.size === 0) return checks;
+  // What the workflow files write (a criterion's expected value, a payload) is the package's words, not a server's.
+  for (const file of runnable.keys()) options.redactor.addContractWords([YAML.parse(await readFile(path.join(dir, file), "utf8"))]);
 
   const needsReceiver = [...runnable.values()].flat().some((workflow) => workflow.workflowId === EVENT_WORKFLOW.id);
   const receiver: Receiver | undefined = needsReceiver ? await startReceiver() : undefined;

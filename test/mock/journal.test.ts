@@ -53,6 +53,16 @@ describe("the journal", () => {
     expect(written).toContain("[phi removed]");
   });
 
+  it("keeps a query parameter named __proto__ as any other, given twice", async () => {
+    const mock = createMockWith(contract, {});
+    await send(mock, "GET", "/v3/lab_tests/labs?__proto__=a&constructor=b&__proto__=c", { "x-svc-api-key": KEY_A });
+    const [entry] = mock.journal({ credential: KEY_A });
+    expect(Object.keys(entry!.query)).toEqual(["__proto__", "constructor"]);
+    expect(Object.getOwnPropertyDescriptor(entry!.query, "__proto__")?.value).toEqual(["a", "c"]);
+    expect(Object.getPrototypeOf(entry!.query)).toBe(Object.prototype);
+    expect(JSON.stringify(entry!.query)).toBe('{"__proto__":["a","c"],"constructor":"b"}');
+  });
+
   it("filters by time, and keeps the most recent within its size", async () => {
     const mock = createMockWith(contract, { journalSize: 3 });
     for (let i = 0; i < 5; i++) await send(mock, "GET", `/v3/lab_tests/labs?i=${i}`, { "x-svc-api-key": KEY_A });

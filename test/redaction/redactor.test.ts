@@ -15,8 +15,10 @@ describe("the redactor on the contract's own payloads", () => {
   it("removes every marked field of a request, beside a $ref too, and keeps the unmarked ones", () => {
     const redactor = new Redactor(contract);
     const out = redactor.request(operation("createInsurance"), insurance) as JsonObject;
-    // is_primary is the one field of an insurance plan that says nothing about the person.
-    expect(out).toEqual(Object.fromEntries(Object.keys(insurance).map((key) => [key, key === "is_primary" ? insurance.is_primary : REMOVED.phi])));
+    // is_primary is the one field of an insurance plan that says nothing about the person; relationship holds a listed
+    // value of its enumeration, a word of the contract.
+    const kept = ["is_primary", "relationship"];
+    expect(out).toEqual(Object.fromEntries(Object.keys(insurance).map((key) => [key, kept.includes(key) ? insurance[key] : REMOVED.phi])));
     expect(Object.keys(out).length).toBeGreaterThanOrEqual(6);
     // Nothing of the insured person is left in the text of the redacted body.
     const text = JSON.stringify(out);
@@ -46,15 +48,58 @@ describe("the redactor on the contract's own payloads", () => {
     expect(redactor.response(undefined, 200, { first_name: "Jordan", ok: true })).toEqual({ first_name: REMOVED.phi, ok: true });
   });
 
-  it("removes from free text every value it removed from a payload, however the text quotes it", () => {
+  it("takes out of free text the values an application sent in marked fields, as whole tokens, however the text quotes them", () => {
     const redactor = new Redactor(contract);
-    redactor.request(operation("createInsurance"), insurance);
-    const message = `member ${String(insurance.member_id)} of ${String(insured.first_name)} ${String(insured.last_name)}, at ${JSON.stringify(insured.address)}`;
+    const sent = { ...insurance, member_id: "MBR-77812-QX", insured: { ...insured, first_name: "Quillon", last_name: "Vantrebb" } };
+    redactor.learnRequest("POST", "/v2/user/u1/insurance", sent);
+    const message = `member MBR-77812-QX of Quillon Vantrebb, at ${JSON.stringify(sent)}`;
     const said = redactor.text(message);
-    for (const value of [insurance.member_id, insured.first_name, insured.last_name, (insured.address as JsonObject).first_line]) expect(said).not.toContain(String(value));
+    for (const value of ["MBR-77812-QX", "Quillon", "Vantrebb"]) expect(said).not.toContain(value);
     expect(said).toContain(REMOVED.phi);
+    // The contract's own words stay: its example values, property names and listed values are nobody's data.
+    expect(said).toContain(String(insured.email));
+    expect(said).toContain('"member_id"');
     // A value shorter than four characters is not hunted in text: it would cut up every sentence.
     expect(redactor.text("IL and US")).toBe("IL and US");
+  });
+
+  it("never cuts a word: a value is taken out only where it stands as a whole token", () => {
+    const redactor = new Redactor(contract);
+    redactor.learnResponse(operation("createInsurance"), 200, { member_id: "quix", company: { name: "zorb" }, insured: { first_name: "Vell" } });
+    const words = "quix_number default_zorb_hub quixotic zorbing Vellum /insured/quix_number must match format";
+    expect(redactor.text(words)).toBe(words);
+    expect(redactor.text("called quix, then (zorb) and Vell.")).toBe(`called ${REMOVED.phi}, then (${REMOVED.phi}) and ${REMOVED.phi}.`);
+    // The contract's own words are never learnt as a server's, though a server sends them in a marked field.
+    redactor.learnResponse(operation("createInsurance"), 200, { member_id: "phone_number" });
+    expect(redactor.text("phone_number")).toBe("phone_number");
+  });
+
+  it("keeps a listed value of a marked enumeration where it stands, and never takes one out of text", () => {
+    const redactor = new Redactor(contract);
+    const op = operation("getLatestUserInfo");
+    const info = responseExample("getLatestUserInfo", 200, "complete") as JsonObject;
+    expect((redactor.response(op, 200, { ...info, race: "asian" }) as JsonObject).race).toBe("asian");
+    redactor.learnResponse(op, 200, { ...info, race: "asian" });
+    const message = "/race must be one of: african_american_or_black, asian, other";
+    expect(redactor.text(message)).toBe(message);
+    // A value the open enumeration does not list is someone's data.
+    expect((redactor.response(op, 200, { ...info, race: "zz-private-race" }) as JsonObject).race).toBe(REMOVED.phi);
+  });
+
+  it("writes what verify made up and sent as it is, even when a server echoes it in a marked field", () => {
+    const redactor = new Redactor(contract);
+    const made = { ...insurance, member_id: "VERIFY-MADE-0042" };
+    redactor.observe({ method: "POST", url: "http://127.0.0.1:1/v2/user/u1/insurance", body: JSON.stringify(made) }, { status: 200, text: JSON.stringify({ ...made, company: { name: "Canary Health 9x7", address: insured.address } }) });
+    expect(redactor.text("member_id VERIFY-MADE-0042 of Canary Health 9x7")).toBe(`member_id VERIFY-MADE-0042 of ${REMOVED.phi}`);
+  });
+
+  it("keeps a property named __proto__ where it stands, and walks no prototype", () => {
+    const redactor = new Redactor(contract);
+    const body = JSON.parse('{"__proto__": {"dob": "1990-01-01"}, "constructor": "x", "toString": "y"}') as JsonObject;
+    const out = redactor.response(operation("listLabs"), 200, [body]) as JsonObject[];
+    expect(Object.keys(out[0]!)).toEqual(["__proto__", "constructor", "toString"]);
+    expect(JSON.stringify(out)).toBe(`[{"__proto__":{"dob":"${REMOVED.phi}"},"constructor":"x","toString":"y"}]`);
+    expect(Object.getPrototypeOf(out[0])).toBe(Object.prototype);
   });
 
   it("masks a credential to its last four characters, and a short one to nothing, in headers and in text", () => {
@@ -72,17 +117,25 @@ describe("the redactor on the contract's own payloads", () => {
     expect(redactor.request(operation("createInsurance"), insurance)).toEqual(insurance);
     expect(redactor.text(String(insurance.member_id))).toBe(insurance.member_id);
     expect(redactor.header("x-svc-api-key", "sk_test_redactor_0123456789abcd")).toBe("[credential …abcd]");
-    expect(redactor.opaque("<html>oops</html>")).toBe(JSON.stringify("<html>oops</html>"));
+    expect(redactor.opaque({ text: "<html>oops</html>" })).toBe(JSON.stringify("<html>oops</html>"));
   });
 
-  it("names an answer it cannot read by its size, not its bytes", () => {
-    expect(new Redactor(contract).opaque("<html>Jordan Example</html>")).toMatch(/^27 bytes, not shown/);
-  });
-
-  it("learns from an exchange it observes, so that an error message echoing a value the server was sent loses it", () => {
+  it("names an answer it cannot read by its content type, status line, size and title, not its bytes", () => {
     const redactor = new Redactor(contract);
-    redactor.observe({ method: "POST", url: "http://127.0.0.1:1/v2/user/u1/insurance", headers: { "x-svc-api-key": "sk_test_observed_0123456789" }, body: JSON.stringify(insurance) }, { status: 400, text: "{}" });
-    expect(redactor.text(`bad member_id ${String(insurance.member_id)} with sk_test_observed_0123456789`)).toBe(`bad member_id ${REMOVED.phi} with [credential …6789]`);
+    redactor.learnResponse(operation("createInsurance"), 200, { member_id: "Ozymandel" });
+    const page = "<html><head><title>502 Bad Gateway Ozymandel</title></head><body>Jordan Example</body></html>";
+    const said = redactor.opaque({ text: page, status: 502, statusText: "Bad Gateway", contentType: "text/html" });
+    expect(said).toMatch(/^text\/html, 502 Bad Gateway, 93 bytes, titled "502 Bad Gateway \[phi removed\]"; not shown/);
+    expect(said).not.toContain("Jordan");
+  });
+
+  it("learns from an exchange it observes: an error message echoing a marked value the server sent loses it, and the key is masked", () => {
+    const redactor = new Redactor(contract);
+    redactor.observe(
+      { method: "POST", url: "http://127.0.0.1:1/v2/user/u1/insurance", headers: { "x-svc-api-key": "sk_test_observed_0123456789" }, body: JSON.stringify(insurance) },
+      { status: 200, text: JSON.stringify({ ...insurance, member_id: "SRV-CANARY-5511" }) },
+    );
+    expect(redactor.text(`bad member_id SRV-CANARY-5511 with sk_test_observed_0123456789`)).toBe(`bad member_id ${REMOVED.phi} with [credential …6789]`);
   });
 });
 
@@ -114,6 +167,7 @@ describe("the redactor on query parameters and compositions it meets in other co
   it("removes a marked query parameter from a URL and keeps the others", () => {
     const redactor = new Redactor(document);
     expect(redactor.url("GET", "/people?email=jo%40example.com&page=2")).toBe(`/people?${new URLSearchParams({ email: REMOVED.phi, page: "2" })}`);
+    redactor.learnRequest("GET", "/people?email=jo%40example.com&page=2", undefined);
     expect(redactor.text("looked up jo@example.com")).toBe(`looked up ${REMOVED.phi}`);
     expect(redactor.url("GET", "http://user:pass-word-long@127.0.0.1:9/people")).not.toContain("pass-word-long");
   });
@@ -139,6 +193,6 @@ describe("the redactor on query parameters and compositions it meets in other co
     expect(entry.request.queryString).toEqual([{ name: "email", value: REMOVED.phi }]);
     expect(JSON.parse(entry.response!.content!.text!)).toEqual([{ id: "p1", name: REMOVED.phi }]);
     const html = redactHarEntry({ request: { method: "GET", url: "http://127.0.0.1:9/people" }, response: { status: 502, content: { text: "<p>Jo Example</p>" } } }, redactor);
-    expect(html.response!.content!.text).toMatch(/^\[17 bytes, not shown/);
+    expect(html.response!.content!.text).toMatch(/^\[no content type, 17 bytes; not shown/);
   });
 });

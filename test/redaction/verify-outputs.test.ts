@@ -1,10 +1,11 @@
-// What verify writes (its console, JSON and JUnit reports, the workflows' HAR files) and what the stateful mock logs
-// meanwhile, searched for every example value the contract and the workflows carry in a field marked phi or secret,
-// and for the credentials the run was given: none is written in full.
+// What verify writes (its console, JSON, JUnit and HTML reports, the reproductions' body files, the workflows' HAR
+// files) and what the stateful mock logs meanwhile, after a run against the mock behind a proxy that puts a unique
+// canary in every field the contract marks phi or secret (by the field's name; a listed value of an enumeration stays,
+// being a word of the contract) and echoes the canaries it gave in every error message: no canary is written anywhere,
+// no credential in full, and no placeholder cuts a word of verify's own sentences.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import YAML from "yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 import { runVerify } from "../../src/verify/run.ts";
@@ -12,6 +13,7 @@ import { WORKFLOWS_DIR } from "../../src/verify/workflows.ts";
 import { isObject } from "../../src/contract/json.ts";
 import { REMOVED } from "../../src/contract/redact.ts";
 import { contract, requestExample } from "../support/contract.ts";
+import { startAlteringProxy, type AlteringProxy } from "../support/altering-proxy.ts";
 import { json, startStub } from "../support/stub-server.ts";
 
 const API_KEY = "sk_test_redaction_run_0123456789wxyz";
@@ -48,46 +50,6 @@ function enumMembers(): Set<string> {
   return members;
 }
 
-/** The string values found under a marked name anywhere in these data (examples, workflow payloads). */
-function markedValues(data: unknown[]): Set<string> {
-  const names = onlyMarkedNames();
-  const skip = enumMembers();
-  const values = new Set<string>();
-  const leaves = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(leaves);
-    if (isObject(node)) return Object.values(node).forEach(leaves);
-    // Runtime expressions ($inputs.apiKey) are the workflows' words, not data; short values are not hunted (see
-    // redact.ts); one lower-case word (a unit such as `count`) is a word of any sentence, and a few digits (`000000`)
-    // turn up in any timing, neither someone's data.
-    const common = (text: string) => /^[a-z]+$/.test(text) || (/^[^a-zA-Z]+$/.test(text) && text.length < 8);
-    if (typeof node === "string" && node.length >= 4 && !node.startsWith("$") && !common(node) && !skip.has(node)) values.add(node);
-  };
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!isObject(node)) return;
-    for (const [key, value] of Object.entries(node)) (names.has(key) ? leaves : visit)(value);
-  };
-  data.forEach(visit);
-  return values;
-}
-
-/** Every example in the contract: a schema's `example` and `examples`, a media type's or parameter's `examples.*.value`. */
-function contractExamples(): unknown[] {
-  const found: unknown[] = [];
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!isObject(node)) return;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "example") found.push(value);
-      else if (key === "examples" && Array.isArray(value)) found.push(...value);
-      else if (key === "examples" && isObject(value)) found.push(...Object.values(value).map((example) => (isObject(example) ? example.value : undefined)));
-      else visit(value);
-    }
-  };
-  visit(contract);
-  return found;
-}
-
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const file = path.join(dir, name);
@@ -95,40 +57,65 @@ function filesUnder(dir: string): string[] {
   });
 }
 
+/** A canary for the n-th marked value: a string, or a number for a number, each unique and found nowhere else. */
+function canary(value: unknown, n: number): unknown {
+  return typeof value === "number" ? 7_310_000_000 + n : `cnry${String(n).padStart(5, "0")}zq`;
+}
+
+/** The answer with every value under a marked name (but a listed value) replaced by a canary, each noted in `given`. */
+function withCanaries(node: unknown, names: Set<string>, listed: Set<string>, given: string[], inMarked = false): unknown {
+  if (Array.isArray(node)) return node.map((each) => withCanaries(each, names, listed, given, inMarked));
+  if (isObject(node)) {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) Object.defineProperty(out, key, { value: withCanaries(value, names, listed, given, inMarked || names.has(key)), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  if (!inMarked || (typeof node !== "string" && typeof node !== "number") || listed.has(String(node))) return node;
+  const made = canary(node, given.length);
+  given.push(String(made));
+  return made;
+}
+
 let mock: RunningMock;
+let proxy: AlteringProxy;
 const mockLog: string[] = [];
 const console: string[] = [];
+const canaries: string[] = [];
 let reportDir: string;
 let code: number;
 
 beforeAll(async () => {
   mock = await startMock({ port: 0, stateful: {}, log: (line) => mockLog.push(line) });
+  const names = onlyMarkedNames();
+  const listed = enumMembers();
+  proxy = await startAlteringProxy(mock.url, (x) => {
+    let body: unknown;
+    try {
+      body = JSON.parse(x.answer);
+    } catch {
+      return undefined;
+    }
+    const altered = withCanaries(body, names, listed, canaries);
+    // An error's message echoes the last canaries handed out, as a server quoting what it holds would.
+    if (x.status >= 400 && isObject(altered) && typeof altered.message === "string") altered.message = `${altered.message} (held: ${canaries.slice(-3).join(", ")})`;
+    return { status: x.status, body: JSON.stringify(altered), contentType: x.contentType };
+  });
   reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-redaction-"));
   const out = { log: (line: string) => console.push(line), error: (line: string) => console.push(line) };
-  code = await runVerify(["--base-url", mock.url, "--har", "--cases", "2", "--report-dir", reportDir, "--api-key", API_KEY, "--management-key", MANAGEMENT_KEY], out);
+  code = await runVerify(["--base-url", proxy.url, "--har", "--cases", "2", "--report-dir", reportDir, "--api-key", API_KEY, "--management-key", MANAGEMENT_KEY], out);
 });
 
 afterAll(async () => {
+  await proxy?.close();
   await mock?.stop();
   rmSync(reportDir, { recursive: true, force: true });
 });
 
-describe("verify's outputs and the mock's log after a run with --har against the stateful mock", () => {
-  // The workflows' request bodies (their `steps` are the workflow's, not a day's step count).
-  const payloads = readdirSync(WORKFLOWS_DIR)
-    .filter((file) => file.endsWith(".arazzo.yaml"))
-    .flatMap((file) => (YAML.parse(readFileSync(path.join(WORKFLOWS_DIR, file), "utf8")) as { workflows: { steps: { requestBody?: { payload?: unknown } }[] }[] }).workflows)
-    .flatMap((workflow) => workflow.steps.map((step) => step.requestBody?.payload));
-  const values = markedValues([...contractExamples(), ...payloads]);
-
-  it("looks for enough values to mean something: the insurance example's member id and email among them", () => {
-    expect(values.size).toBeGreaterThan(40);
-    expect(values).toContain("jordan.example@example.com");
-    expect(values).toContain("PRIMARY-0001");
-  });
-
-  it("ran every check and wrote a HAR file per workflow file, with bodies in them", () => {
-    expect(code, console.filter((line) => line.startsWith("✗")).join("\n")).toBe(0);
+describe("verify's outputs and the mock's log, against the stateful mock behind a proxy putting canaries in every marked field", () => {
+  it("ran every pass and the workflows, handing out enough canaries to mean something, and wrote a HAR file per workflow file", () => {
+    expect(canaries.length).toBeGreaterThan(100);
+    // Canaries break formats (a date of birth, an email) and the workflows' expectations: the run fails, as it should.
+    expect(code).toBe(1);
     const hars = filesUnder(path.join(reportDir, "har"));
     expect(hars.length).toBe(readdirSync(WORKFLOWS_DIR).filter((file) => file.endsWith(".arazzo.yaml")).length);
     const text = hars.map((file) => readFileSync(file, "utf8")).join("\n");
@@ -137,27 +124,35 @@ describe("verify's outputs and the mock's log after a run with --har against the
     expect(text).toContain(`[credential …${API_KEY.slice(-4)}]`);
   });
 
-  it("writes none of the values, and neither credential in full, in any report, HAR file, console line or log line", () => {
-    const outputs: [string, string][] = [
-      ...filesUnder(reportDir).map((file): [string, string] => [path.relative(reportDir, file), readFileSync(file, "utf8")]),
-      ["console", console.join("\n")],
-      ["mock log", mockLog.join("\n")],
-    ];
+  const outputs = (): [string, string][] => [
+    ...filesUnder(reportDir).map((file): [string, string] => [path.relative(reportDir, file), readFileSync(file, "utf8")]),
+    ["console", console.join("\n")],
+    ["mock log", mockLog.join("\n")],
+  ];
+
+  it("writes no canary, and neither credential in full, in any report, body file, HAR file, console line or log line", () => {
     const found: string[] = [];
-    for (const [where, text] of outputs) {
-      for (const value of [...values, API_KEY, MANAGEMENT_KEY]) if (text.includes(value)) found.push(`${where}: ${value}`);
-    }
+    for (const [where, text] of outputs()) for (const value of [...canaries, API_KEY, MANAGEMENT_KEY]) if (text.includes(value)) found.push(`${where}: ${value}`);
     expect(found).toEqual([]);
+  });
+
+  it("cuts no word of verify's own sentences: no placeholder stands glued to a letter, digit or underscore", () => {
+    const glued = /[\p{L}\p{N}_]\[(phi|secret) removed\]|\[(phi|secret) removed\][\p{L}\p{N}_]/u;
+    const cut = outputs().flatMap(([where, text]) => text.split("\n").filter((line) => glued.test(line)).map((line) => `${where}: ${line.slice(0, 200)}`));
+    expect(cut).toEqual([]);
+    // A message listing an enumeration's values keeps every one of them.
+    const listing = console.filter((line) => / must be one of: /.test(line));
+    for (const line of listing) expect(line).not.toMatch(/must be one of: [^;]*\[(phi|secret) removed\]/);
   });
 });
 
 describe("verify against a server that echoes what it was sent", () => {
-  it("writes neither the marked values it sent nor the key, though the server's messages and a body it cannot read quote them", async () => {
+  it("writes what it sent as it is (its own values reproduce the failure) and the key masked, and names a body it cannot read without quoting it", async () => {
     // Every call refused with a declared 422 whose message quotes the request (body and headers), or, every other
     // call, with a page of HTML quoting it.
     const server = await startStub((arrival, res, index) => {
       const echo = `${arrival.body} ${JSON.stringify(arrival.headers)}`;
-      if (index % 2 === 1) return void res.writeHead(500, { "content-type": "text/html" }).end(`<p>${echo}</p>`);
+      if (index % 2 === 1) return void res.writeHead(500, { "content-type": "text/html" }).end(`<html><title>Bad Gateway</title><p>${echo}</p></html>`);
       json(res, 422, { code: "invalid_request", message: `cannot take ${echo}`, details: [] });
     });
     const dir = mkdtempSync(path.join(os.tmpdir(), "verify-echo-"));
@@ -165,15 +160,16 @@ describe("verify against a server that echoes what it was sent", () => {
     try {
       const out = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
       await runVerify(["--base-url", server.url, "--only", "createInsurance", "--cases", "2", "--report-dir", dir, "--api-key", API_KEY], out);
+      const memberId = (requestExample("createInsurance", "commercial_plan") as { member_id: string }).member_id;
       const sent = server.arrivals.find((arrival) => arrival.url.pathname.endsWith("/insurance"));
-      expect(JSON.parse(sent!.body)).toMatchObject({ member_id: (requestExample("createInsurance", "commercial_plan") as { member_id: string }).member_id });
-      const insurance = markedValues([JSON.parse(sent!.body)]);
-      expect(insurance.size).toBeGreaterThan(5);
+      expect(JSON.parse(sent!.body)).toMatchObject({ member_id: memberId });
       const written = [lines.join("\n"), ...filesUnder(dir).map((file) => readFileSync(file, "utf8"))].join("\n");
-      // The server's words are there, without what they quoted.
+      // The server's words are there; a page is named by its type, status line, size and title.
       expect(written).toContain("cannot take");
-      expect(written).toMatch(/the body is not JSON \(\d+ bytes, not shown/);
-      expect([...insurance, API_KEY].filter((value) => written.includes(value))).toEqual([]);
+      expect(written).toMatch(/the body is not JSON \(text\/html, 500 Internal Server Error, \d+ bytes, titled "Bad Gateway"; not shown/);
+      // The reproduction sends what verify sent: the contract's example, nobody's data.
+      expect(lines.find((line) => line.startsWith("    reproduce: ") && line.includes("/insurance"))).toContain(memberId);
+      expect(written).not.toContain(API_KEY);
     } finally {
       rmSync(dir, { recursive: true, force: true });
       await server.close();

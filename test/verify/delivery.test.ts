@@ -39,26 +39,29 @@ afterEach(async () => {
 });
 
 /** Posts a delivery as the service does, signed (with another secret, or without a header, when asked). */
-async function deliver(payload: unknown, change: { secret?: string; without?: string } = {}): Promise<void> {
+async function deliver(payload: unknown, change: { secret?: string; without?: string; timestamp?: number } = {}): Promise<void> {
   const body = JSON.stringify(payload);
-  const signed: Record<string, string> = await signedHeaders(change.secret ?? SECRET, { id: "msg_delivery_test", timestamp: Date.now() / 1000, body });
+  const signed: Record<string, string> = await signedHeaders(change.secret ?? SECRET, { id: "msg_delivery_test", timestamp: change.timestamp ?? Date.now() / 1000, body });
   if (change.without !== undefined) delete signed[change.without];
   const answer = await fetch(receiver.url, { method: "POST", headers: { "content-type": "application/json", ...signed }, body });
   expect(answer.status).toBe(204);
 }
 
+/** Each check names the workflow and the event kind it is about. */
+const PREFIX = "connection-webhook / provider.connection.created: ";
+
 /** Each part's check by the part's name (`arrived`, `signature`, ...). */
 async function judged(): Promise<Record<string, Check>> {
   const checks = await checkDelivery(receiver, RUN, WORKFLOW, events, { timeoutMs: TIMEOUT_MS });
-  expect(checks.every((check) => check.suite === "workflow connection-webhook" && check.name.startsWith("connection-webhook / event: "))).toBe(true);
-  return Object.fromEntries(checks.map((check) => [check.name.slice("connection-webhook / event: ".length), check]));
+  expect(checks.every((check) => check.suite === "workflow connection-webhook" && check.name.startsWith(PREFIX) && check.event === WORKFLOW.event)).toBe(true);
+  return Object.fromEntries(checks.map((check) => [check.name.slice(PREFIX.length), check]));
 }
 
 function statuses(checks: Record<string, Check>): Record<string, string> {
   return Object.fromEntries(Object.entries(checks).map(([part, check]) => [part, check.status]));
 }
 
-const ALL_PASSED = { arrived: "passed", signature: "passed", "required headers": "passed", "payload schema": "passed", "user and team ids": "passed" };
+const ALL_PASSED = { arrived: "passed", timestamp: "passed", signature: "passed", "required headers": "passed", "payload schema": "passed", "user and team ids": "passed" };
 
 describe("a webhook delivery judged by its parts", () => {
   it("passes every part for a right delivery, and judges the one naming the user over an earlier one", async () => {
@@ -66,13 +69,13 @@ describe("a webhook delivery judged by its parts", () => {
     await deliver(event());
     const checks = await judged();
     expect(statuses(checks)).toEqual(ALL_PASSED);
-    expect(Object.values(checks).map((check) => check.detail)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(Object.values(checks).map((check) => check.detail)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
   });
 
   it("fails only `arrived` when nothing came, and skips the rest", async () => {
     const checks = await judged();
     expect(checks.arrived).toMatchObject({ status: "failed", detail: `no delivery reached the receiver within ${TIMEOUT_MS} ms of the workflow's end` });
-    for (const part of ["signature", "required headers", "payload schema", "user and team ids"]) {
+    for (const part of ["timestamp", "signature", "required headers", "payload schema", "user and team ids"]) {
       expect(checks[part]).toMatchObject({ status: "skipped", detail: "not judged: no delivery to judge" });
     }
   });
@@ -88,8 +91,22 @@ describe("a webhook delivery judged by its parts", () => {
   it("fails the required headers, naming the one missing, and leaves the signature it was needed for unjudged", async () => {
     await deliver(event(), { without: "webhook-timestamp" });
     const checks = await judged();
-    expect(statuses(checks)).toEqual({ ...ALL_PASSED, "required headers": "failed", signature: "skipped" });
+    expect(statuses(checks)).toEqual({ ...ALL_PASSED, "required headers": "failed", signature: "skipped", timestamp: "skipped" });
     expect(checks["required headers"]!.detail).toBe("webhook-timestamp is missing");
+  });
+
+  it("fails the timestamp, not the signature, for a delivery signed with its timestamp in milliseconds", async () => {
+    await deliver(event(), { timestamp: Date.now() });
+    const checks = await judged();
+    expect(statuses(checks)).toEqual({ ...ALL_PASSED, timestamp: "failed" });
+    expect(checks.timestamp!.detail).toMatch(/^webhook-timestamp \d{13} is in milliseconds: the timestamp is whole seconds since the epoch/);
+  });
+
+  it("fails the timestamp, naming how far off it is, for one an hour old", async () => {
+    await deliver(event(), { timestamp: Date.now() / 1000 - 3600 });
+    const checks = await judged();
+    expect(statuses(checks)).toEqual({ ...ALL_PASSED, timestamp: "failed" });
+    expect(checks.timestamp!.detail).toMatch(/^webhook-timestamp \d{10} is 360\d s from when the delivery arrived; a receiver refuses more than 300 s$/);
   });
 
   it("judges a delivery without user_id by its payload and ids, not as one that did not arrive", async () => {

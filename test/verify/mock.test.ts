@@ -185,7 +185,7 @@ describe("the workflows in npm run verify", () => {
     expect(flows.filter((check) => check.status !== "passed")).toEqual([]);
     // A check per step, and one for each part the event's delivery is judged by.
     expect(flows.length).toBe((await readWorkflows()).reduce((sum, workflow) => sum + workflow.steps.length, 0) + DELIVERY_PARTS.length);
-    const delivery = flows.filter((check) => check.name.startsWith("connection-webhook / event: "));
-    expect(delivery.map((check) => [check.name, check.status, check.detail])).toEqual(DELIVERY_PARTS.map((part) => [`connection-webhook / event: ${part}`, "passed", undefined]));
+    const delivery = flows.filter((check) => check.name.startsWith("connection-webhook / provider.connection.created: "));
+    expect(delivery.map((check) => [check.name, check.status, check.detail])).toEqual(DELIVERY_PARTS.map((part) => [`connection-webhook / provider.connection.created: ${part}`, "passed", undefined]));
   });
 });

@@ -20,6 +20,7 @@ const checks: Check[] = [
 
 const report: Report = {
   baseUrl: "http://127.0.0.1:4010",
+  credentials: [],
   mock: false,
   allowWrites: true,
   rate: null,

@@ -1,0 +1,234 @@
+// `--replay <failure id>`: one failure of an earlier run sent again, on the same server, as its report kept it. What the
+// failing request names that the run had created (a user, a team, a key) is created again first, with the same calls
+// the run made, and the new ids and credential put in its place; the answer is judged as the check judged the first
+// one, printed beside it, and what the replay created is deleted again.
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { isObject, type JsonObject } from "../contract/json.ts";
+import { listOperations, type ContractOperation } from "../contract/operations.ts";
+import { Redactor } from "../contract/redact.ts";
+import { validCalls } from "../contract/valid-calls.ts";
+import { ContractValidator } from "../contract/validator.ts";
+import type { Check } from "./checks.ts";
+import { cleanUp } from "./cleanup.ts";
+import { checkCall, ownCredential, type VerifyContext } from "./context.ts";
+import { CoverageMap } from "./coverage-map.ts";
+import { CredentialMap } from "./credentials.ts";
+import { Fixtures, lifecycles } from "./fixtures.ts";
+import { Sender } from "./http.ts";
+import { judge } from "./judge.ts";
+import { neededCreates, passOrder } from "./operations.ts";
+import { readVerifyOptions, type VerifyOptions } from "./options.ts";
+import { readBundle } from "./package-files.ts";
+import { CREATED_CREDENTIAL_VARIABLE, CREDENTIAL_VARIABLES, type ReproRequest } from "./repro.ts";
+import { REPORT_JSON, type Report } from "./report.ts";
+import { MOCK_STATE_PATH } from "./target.ts";
+import type { VerifyOutput } from "./run.ts";
+
+/** The flags a replay takes of verify's (the rest describe a whole run). */
+const REPLAY_FLAGS = ["base-url", "api-key", "management-key", "allow-writes", "report-dir", "timeout-ms", "max-response-bytes", "show-data"] as const;
+
+/** What a replay prints of a body: enough to see the difference, never more than a line or two. */
+const BODY_EXCERPT = 400;
+
+/** Replays one failure of the report in --report-dir; 1 when it fails again, 0 when it no longer does, 2 when it cannot run. */
+export async function runReplay(argv: string[], out: VerifyOutput): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        replay: { type: "string" },
+        ...Object.fromEntries(REPLAY_FLAGS.map((flag) => [flag, { type: flag === "allow-writes" || flag === "show-data" ? ("boolean" as const) : ("string" as const) }])),
+      },
+    }));
+  } catch (error) {
+    return refuse(out, `${(error as Error).message} (--replay takes ${REPLAY_FLAGS.map((flag) => `--${flag}`).join(", ")})`);
+  }
+  const id = String(values.replay);
+  const reportDir = path.resolve(typeof values["report-dir"] === "string" ? values["report-dir"] : path.join("test-output", "verify"));
+  let report: Report;
+  try {
+    report = JSON.parse(await readFile(path.join(reportDir, REPORT_JSON), "utf8")) as Report;
+  } catch (error) {
+    return refuse(out, `--replay ${id}: no report to read in ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); --report-dir names the run's folder`);
+  }
+  const failure = report.checks.find((check) => check.id === id);
+  if (failure === undefined) {
+    const ids = report.checks.flatMap((check) => (check.id === undefined ? [] : [check.id]));
+    return refuse(out, `--replay ${id}: the report of ${report.baseUrl} has no failure ${id} (${ids.length === 0 ? "it has none" : `it has ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`})`);
+  }
+  if (failure.request === undefined) return refuse(out, `--replay ${id} (${failure.name}): the check kept no request to replay (a workflow's step, or a check of no single request): run verify again`);
+  const given = typeof values["base-url"] === "string" ? values["base-url"] : undefined;
+  const args = [
+    ...argv.filter((arg, index) => arg !== "--replay" && argv[index - 1] !== "--replay" && !arg.startsWith("--replay=")),
+    ...(given === undefined ? ["--base-url", report.baseUrl] : []),
+  ];
+  const read = readVerifyOptions(args);
+  if (!("options" in read)) return refuse(out, "error" in read ? read.error : "--help is not for --replay");
+  const { options } = read;
+  if (options.baseUrl !== report.baseUrl) return refuse(out, `--replay ${id} was found on ${report.baseUrl}: it is replayed there, not on ${options.baseUrl}`);
+  const { request } = failure;
+  if ((request.needs.length > 0 || ["POST", "PUT", "PATCH", "DELETE"].includes(request.method)) && !options.allowWrites) {
+    return refuse(out, `--replay ${id} writes (${request.needs.length > 0 ? `it creates ${request.needs.map((need) => need.create).join(", ")} again` : request.method}): pass --allow-writes if ${options.baseUrl} is a test environment`);
+  }
+  return replay(options, report, failure as Check & { request: ReproRequest }, out);
+}
+
+function refuse(out: VerifyOutput, line: string): number {
+  out.error(`verify: ${line}`);
+  return 2;
+}
+
+/** A credential's value: given with its flag, else from its variable, else as the report printed it (a placeholder or verify's own). */
+function credentialValue(options: VerifyOptions, report: Report, variable: string): string | undefined {
+  const option = (Object.keys(CREDENTIAL_VARIABLES) as (keyof typeof CREDENTIAL_VARIABLES)[]).find((each) => CREDENTIAL_VARIABLES[each] === variable);
+  if (option !== undefined && option !== "linkToken" && options.given[option]) return options.credentials[option];
+  return process.env[variable] || report.credentials?.find((each) => each.variable === variable)?.value || (option === undefined ? undefined : options.credentials[option]);
+}
+
+async function replay(options: VerifyOptions, report: Report, failure: Check & { request: ReproRequest }, out: VerifyOutput): Promise<number> {
+  const document = (await readBundle()) as JsonObject;
+  const operations = listOperations(document);
+  const redactor = new Redactor(document, { show: options.showData });
+  const sender = new Sender({ rate: options.rate, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, redactor });
+  const credentials = { ...options.credentials };
+  for (const option of ["apiKey", "managementKey"] as const) {
+    const value = credentialValue(options, report, CREDENTIAL_VARIABLES[option]);
+    if (value !== undefined) credentials[option] = value;
+  }
+  for (const value of Object.values(credentials)) if (value !== undefined) redactor.rememberCredential(value);
+  const recorded: Check[] = [];
+  const context: VerifyContext = {
+    document,
+    operations,
+    validator: new ContractValidator(document),
+    credentials: new CredentialMap(document, operations),
+    sender,
+    redactor,
+    options: { ...options, credentials },
+    fixtures: new Fixtures(`verify-replay-${randomBytes(4).toString("hex")}`, lifecycles(operations)),
+    validCalls: validCalls(document, operations),
+    coverage: new CoverageMap(),
+    deadline: Number.POSITIVE_INFINITY,
+    budgetNoted: new Set(),
+    record: ({ sent: _sent, ...check }) => void recorded.push(check),
+  };
+  const { request } = failure;
+  out.log(`verify: replaying ${failure.id} on ${options.baseUrl}: ${failure.suite} ${failure.name}`);
+  out.log(`  first:  ${request.answered === undefined ? "no answer" : `answered ${request.answered}`}${failure.detail === undefined ? "" : ` — ${failure.detail}`}`);
+  let code = 2;
+  try {
+    const made = await createAgain(context, request);
+    if ("error" in made) {
+      out.error(`verify: --replay ${failure.id}: ${made.error}`);
+      return 2;
+    }
+    for (const line of made.lines) out.log(`  made again: ${line}`);
+    const sent = resend(request, made.values, (variable) => (variable === CREATED_CREDENTIAL_VARIABLE ? undefined : credentialValue(context.options, report, variable)) ?? made.values.get(`$${variable}`));
+    if ("error" in sent) {
+      out.error(`verify: --replay ${failure.id}: ${sent.error}`);
+      return 2;
+    }
+    const answer = await sender.send(sent.request);
+    const op = redactor.operationAt(sent.request.method, sent.request.url);
+    let again: boolean;
+    let said: string;
+    if (answer.kind === "failure") {
+      again = request.answered === undefined || request.expect !== undefined;
+      said = answer.error;
+    } else if (request.expect !== undefined && op !== undefined) {
+      const verdict = judge(context, op, answer, request.expect);
+      again = verdict.status === "failed";
+      said = `answered ${answer.status}${verdict.detail === undefined ? "" : ` — ${verdict.detail}`}`;
+    } else {
+      // A check that judged more than this answer (a page's contents, a read-back): the same status is the same failure.
+      again = answer.status === request.answered;
+      said = `answered ${answer.status}`;
+    }
+    out.log(`  replay: ${said}`);
+    if (answer.kind === "answer" && answer.text !== "") out.log(`  body:   ${excerpt(redactor, op, answer.status, answer.text)}`);
+    out.log(again ? `verify: ${failure.id} fails again` : `verify: ${failure.id} no longer fails`);
+    code = again ? 1 : 0;
+  } finally {
+    await cleanUp(context);
+    for (const check of recorded.filter((each) => each.suite === "cleanup" && each.status === "failed")) out.error(`verify: the replay's cleanup: ${check.name} — ${check.detail ?? "failed"}`);
+    if (report.mock) await forgetTeam(context, report);
+  }
+  return code;
+}
+
+/** What the failing request names, created again: each create it needs (and theirs), in the run's order. */
+async function createAgain(context: VerifyContext, request: ReproRequest): Promise<{ values: Map<string, string>; lines: string[] } | { error: string }> {
+  const creates = new Set<ContractOperation>();
+  for (const need of request.needs) {
+    const op = context.operations.find((each) => each.operationId === need.create);
+    if (op === undefined) return { error: `${need.param} was made by ${need.create}, which the contract no longer has` };
+    creates.add(op);
+    neededCreates(op, context.validCalls, context.fixtures, creates);
+  }
+  const lines: string[] = [];
+  for (const op of passOrder(context.operations, context.fixtures).filter((each) => creates.has(each))) {
+    const call = context.fixtures.apply(op, context.validCalls[op.operationId]!);
+    const checked = await checkCall(context, "replay", `${op.operationId} again`, op, call, ownCredential(context, op), { kind: "success" });
+    if (checked.verdict.status === "failed" || checked.status === undefined) return { error: `creating again with ${op.operationId} failed: ${checked.verdict.detail ?? "no answer"}` };
+    context.fixtures.learn(op, call, checked.status, checked.body);
+    lines.push(`${op.operationId} (${checked.status})`);
+  }
+  const values = new Map<string, string>();
+  for (const need of request.needs) {
+    const made = [...context.fixtures.created].reverse().find((record) => record.lifecycle.create.operationId === need.create);
+    if (need.param === "link_token") {
+      if (context.fixtures.linkToken !== undefined) values.set(need.value, context.fixtures.linkToken);
+    } else if (need.pointer !== undefined) {
+      const body = made?.made.body;
+      const value = isObject(body) ? body[need.pointer.slice(1)] : undefined;
+      if (typeof value === "string") values.set(need.value, value);
+    } else {
+      const id = context.fixtures.ids.get(need.param) ?? made?.id;
+      if (id !== undefined) values.set(need.value, id);
+    }
+    if (!values.has(need.value)) return { error: `${need.create} answered no ${need.param} to put in the request` };
+  }
+  return { values, lines };
+}
+
+/** The kept request with the new ids in place of the old, and each credential read from its variable. */
+function resend(request: ReproRequest, values: Map<string, string>, credential: (variable: string) => string | undefined): { request: { method: string; url: string; headers: Record<string, string>; body?: string } } | { error: string } {
+  const swap = (text: string) => [...values].filter(([old]) => !old.startsWith("$")).reduce((each, [old, now]) => each.replaceAll(old, now), text);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (!request.variables.includes(name)) headers[name] = value;
+    else {
+      const found = values.get(value) ?? credential(value.slice(1));
+      if (found === undefined) return { error: `the request's ${name} reads ${value}, which is not set: export it, or pass its flag` };
+      headers[name] = found;
+    }
+  }
+  return { request: { method: request.method, url: swap(request.url), headers, ...(request.body === undefined ? {} : { body: swap(request.body) }) } };
+}
+
+/** A body as the replay prints it: marked values removed where they stand, a body that is not JSON named, and cut short. */
+function excerpt(redactor: Redactor, op: ContractOperation | undefined, status: number, text: string): string {
+  let shown: string;
+  try {
+    shown = redactor.text(JSON.stringify(redactor.response(op, status, JSON.parse(text))));
+  } catch {
+    shown = redactor.opaque({ text, status });
+  }
+  return shown.length > BODY_EXCERPT ? `${shown.slice(0, BODY_EXCERPT)}…` : shown;
+}
+
+/** On the package's mock, the team and org of keys verify invented are forgotten again, as the run forgot them. */
+async function forgetTeam(context: VerifyContext, report: Report): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const option of ["apiKey", "managementKey"] as const) {
+    const invented = report.credentials?.some((each) => each.variable === CREDENTIAL_VARIABLES[option] && each.origin === "invented");
+    const value = context.options.credentials[option];
+    if (invented === true && value !== undefined) headers[context.credentials.header(option)] = value;
+  }
+  if (Object.keys(headers).length > 0) await context.sender.send({ method: "DELETE", url: `${context.options.baseUrl}${MOCK_STATE_PATH}`, headers });
+}
