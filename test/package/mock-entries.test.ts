@@ -147,13 +147,14 @@ describe("@svc/health-api-contract/mock and /mock/msw, installed in a fresh proj
     const [entry] = journal.linkTokens;
     expect(entry).toMatchObject({ operation_id: "createLinkToken", method: "POST", path: "/v2/link/token", status: 200, body: { user_id: stateful.userId, provider: "oura" } });
     expect(entry.headers["x-svc-api-key"]).toBe(`[credential …${API_KEY.slice(-4)}]`);
-    // Insurance: every field the contract marks `x-svc-data: phi` removed, the unmarked one kept.
+    // Insurance: every field the contract marks `x-svc-data: phi` removed, the unmarked one kept, and the marked
+    // relationship's listed value (a word of the contract, not the person's data) kept too.
     const [recorded] = journal.insurance;
-    const marked = ["payor_code", "member_id", "relationship", "insured", "group_id", "guarantor"];
-    expect(recorded.body).toEqual({ ...Object.fromEntries(marked.map((field) => [field, "[phi removed]"])), is_primary: insurance.is_primary });
+    const marked = ["payor_code", "member_id", "insured", "group_id", "guarantor"];
+    expect(recorded.body).toEqual({ ...Object.fromEntries(marked.map((field) => [field, "[phi removed]"])), relationship: insurance.relationship, is_primary: insurance.is_primary });
     const written = JSON.stringify(journal);
     expect(written).not.toContain(API_KEY);
-    for (const value of strings(insurance)) expect(written, value).not.toContain(JSON.stringify(value));
+    for (const value of strings(insurance).filter((each) => each !== insurance.relationship)) expect(written, value).not.toContain(JSON.stringify(value));
     expect(journal.all).toEqual(["createUser 200", "createUser 400", "createInsurance 200", "getLatestInsurance 200", "createLinkToken 200"]);
   });
 
