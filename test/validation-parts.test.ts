@@ -1,5 +1,5 @@
 // The pieces ContractValidator is made of, called alone: the media-type grammar, the JSON limits, the credential
-// check, the wording of errors; and the contract model's operations, resolved once.
+// check, the wording of errors, the bounded problems of a large answer; and the contract model's operations, resolved once.
 import { describe, expect, it } from "vitest";
 import type { ErrorObject } from "ajv/dist/2020.js";
 import { CredentialCheck } from "../src/contract/credential-check.ts";
@@ -7,6 +7,7 @@ import { Credentials } from "../src/contract/credentials.ts";
 import { bodyField, detailsLine, toDetails } from "../src/contract/error-details.ts";
 import { hasNonFinite, nestsDeeperThan } from "../src/contract/json-limits.ts";
 import { isJsonContentType } from "../src/contract/media-type.ts";
+import { ALL_PROBLEMS_VALUES, NAMED_PROBLEMS, ResponseValidator } from "../src/contract/response-validation.ts";
 import { deref, type ContractOperation } from "../src/contract/operations.ts";
 import type { JsonObject } from "../src/contract/json.ts";
 import { contract, operation } from "./support/contract.ts";
@@ -71,6 +72,25 @@ describe("error wording", () => {
 
   it("places a missing property at its own field", () => {
     expect(toDetails("body", [error("required", "/user", { missingProperty: "id" })], bodyField)).toEqual([{ location: "body", field: "/user/id", message: "is required" }]);
+  });
+});
+
+describe("a response's problems", () => {
+  const validator = new ResponseValidator(contract);
+  const listLabs = operation("listLabs");
+
+  it("are named up to a bound and counted past it, however many items are wrong", () => {
+    const details = validator.validate(listLabs, 200, Array.from({ length: 100 }, () => ({})));
+    expect(details).toHaveLength(NAMED_PROBLEMS + 1);
+    expect(details.at(-1)).toEqual({ location: "body", field: "", message: expect.stringMatching(/^has \d+ more problems, not named$/) });
+    expect(validator.validate(listLabs, 200, [])).toEqual([]);
+  });
+
+  it("are looked for only to the first in a body too large to collect every one", () => {
+    const details = validator.validate(listLabs, 200, Array.from({ length: ALL_PROBLEMS_VALUES * 5 }, () => ({})));
+    expect(details).toHaveLength(2);
+    expect(details[0]!.field).toMatch(/^\/0\//);
+    expect(details[1]!.message).toBe(`holds more than ${ALL_PROBLEMS_VALUES} values: its first problem is named, the rest not looked for`);
   });
 });
 

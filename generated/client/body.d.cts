@@ -5,13 +5,15 @@ export declare const MAX_RESPONSE_BYTES: number;
 /** Why an answer's body was not taken as text: past the size limit, in an encoding fetch did not undo, or not UTF-8. */
 export type Unread = "too_large" | "encoding" | "not_utf8";
 /**
- * The answer's body as UTF-8 text, read to at most `limit` bytes after decompression, or why not (past the limit also
- * when Content-Length says so before any byte is read). A body not read whole is cancelled, which drops the connection.
+ * The answer's body as UTF-8 text, read to at most `limit` bytes after decompression, or why not: past the limit also
+ * when Content-Length says so before any byte is read, and then `declared` is the length it gave (a caller names it).
+ * A body not read whole is cancelled, which drops the connection.
  */
 export declare function readText(response: Response, limit: number): Promise<{
     text: string;
 } | {
     unread: Unread;
+    declared?: number;
 }>;
 /**
  * The body as text. Throws `ApiRedirectError` for a 3xx (or a browser's opaque redirect), `ApiResponseTooLargeError`

@@ -139,10 +139,11 @@ async function readAtMost(body, limit) {
 var utf8 = new TextDecoder("utf-8", { fatal: true });
 async function readText(response, limit) {
   const { headers, body } = response;
-  const refused = !encodingUndone(headers.get("content-encoding")) ? "encoding" : Number(headers.get("content-length")) > limit ? "too_large" : void 0;
+  const declared = Number(headers.get("content-length"));
+  const refused = !encodingUndone(headers.get("content-encoding")) ? "encoding" : declared > limit ? "too_large" : void 0;
   if (refused) {
     await body?.cancel();
-    return { unread: refused };
+    return refused == "too_large" ? { unread: refused, declared } : { unread: refused };
   }
   const bytes = await readAtMost(body, limit);
   if (!bytes) return { unread: "too_large" };

@@ -44,15 +44,17 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
 export type Unread = "too_large" | "encoding" | "not_utf8";
 
 /**
- * The answer's body as UTF-8 text, read to at most `limit` bytes after decompression, or why not (past the limit also
- * when Content-Length says so before any byte is read). A body not read whole is cancelled, which drops the connection.
+ * The answer's body as UTF-8 text, read to at most `limit` bytes after decompression, or why not: past the limit also
+ * when Content-Length says so before any byte is read, and then `declared` is the length it gave (a caller names it).
+ * A body not read whole is cancelled, which drops the connection.
  */
-export async function readText(response: Response, limit: number): Promise<{ text: string } | { unread: Unread }> {
+export async function readText(response: Response, limit: number): Promise<{ text: string } | { unread: Unread; declared?: number }> {
   const { headers, body } = response;
-  const refused: Unread | undefined = !encodingUndone(headers.get("content-encoding")) ? "encoding" : Number(headers.get("content-length")) > limit ? "too_large" : undefined;
+  const declared = Number(headers.get("content-length"));
+  const refused: Unread | undefined = !encodingUndone(headers.get("content-encoding")) ? "encoding" : declared > limit ? "too_large" : undefined;
   if (refused) {
     await body?.cancel();
-    return { unread: refused };
+    return refused == "too_large" ? { unread: refused, declared } : { unread: refused };
   }
   const bytes = await readAtMost(body, limit);
   if (!bytes) return { unread: "too_large" };

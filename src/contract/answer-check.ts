@@ -1,7 +1,7 @@
 // An answer against what its operation declares for the status: declared at all, its content type, its body (read as
 // JSON and validated) and the headers the status requires. verify judges each answer with it; the mock's validating
 // proxy checks each answer of the real server it forwards to.
-import { isObject, type JsonObject } from "./json.ts";
+import { isObject, readJson, type JsonObject } from "./json.ts";
 import type { ContractOperation } from "./operations.ts";
 import { detailLine } from "./error-details.ts";
 import { isJsonContentType, type ContractValidator } from "./validator.ts";
@@ -11,6 +11,8 @@ export interface CheckedAnswer {
   status: number;
   headers: { get(name: string): string | null; has(name: string): boolean };
   text: string;
+  /** The text already read as JSON (undefined: empty, or not JSON), so a large body is not parsed twice. */
+  json?: { value: unknown } | undefined;
 }
 
 /** What the operation declares for a status: its own response, or its `default`. */
@@ -54,11 +56,10 @@ export function answerProblems(
   } else {
     const contentType = answer.headers.get("content-type") ?? undefined;
     if (!isJsonContentType(contentType)) problems.push(`${where}: content-type ${contentType ?? "missing"}, not application/json`);
-    let parsed = true;
-    try {
-      body = JSON.parse(answer.text);
-    } catch {
-      parsed = false;
+    const read = "json" in answer ? answer.json : readJson(answer.text);
+    const parsed = read !== undefined;
+    if (read !== undefined) body = read.value;
+    else {
       // Not quoted: what the contract cannot read, the redaction cannot either.
       problems.push(`${where}: the body is not JSON (${answer.text === "" ? "empty" : unreadable(answer)})`);
     }

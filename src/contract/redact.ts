@@ -24,6 +24,11 @@ const MAX_DEPTH = 64;
 const MAX_MADE_VALUES = 200_000;
 /** A remembered value longer than this is not looked for in text: no line verify writes quotes that much of a server. */
 const MAX_TOKEN_LENGTH = 4096;
+/**
+ * The most values a server's marked fields may teach: past it, what the server writes in its own words is withheld
+ * whole (a server sending that many distinct values must not make the writer large, nor slip one through).
+ */
+const MAX_SERVER_VALUES = 100_000;
 
 function markOf(node: unknown): DataKind | undefined {
   if (!isObject(node)) return undefined;
@@ -104,6 +109,10 @@ export class Redactor {
   readonly #made = new Set<string>();
   /** What free text loses: values a server sent in marked fields, and credentials. */
   readonly #tokens = new TokenIndex();
+  /** The server sent more marked values than are kept: its own words are withheld from then on. */
+  #overflowed = false;
+  /** Each schema node's expansion (through `$ref` and compositions), made once: the contract does not change. */
+  readonly #expanded = new WeakMap<object, JsonObject[]>();
 
   constructor(document: JsonObject, options: RedactorOptions = {}) {
     this.show = options.show === true;
@@ -198,6 +207,12 @@ export class Redactor {
     return this.#tokens.replace(text);
   }
 
+  /** A server's own words (an error's message, a page's title), as `text` writes them, or withheld once it learnt too much to tell. */
+  serverText(text: string): string {
+    if (!this.#overflowed) return this.text(text);
+    return `[${text.length} characters of the server's text, not shown: it sent more than ${MAX_SERVER_VALUES} values in marked fields]`;
+  }
+
   /**
    * An answer that cannot be read as JSON, named by what may be said of it: its content type, status line, size, and
    * an HTML page's title (a gateway's page says a proxy answered); its bytes only with --show-data.
@@ -208,7 +223,7 @@ export class Redactor {
     const status = answer.status === undefined ? [] : [`${answer.status}${answer.statusText ? ` ${answer.statusText}` : ""}`];
     const title = /<title[^>]*>([^<]{1,200})<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, " ").trim();
     const parts = [answer.contentType ? answer.contentType : "no content type", ...status, `${new TextEncoder().encode(text).length} bytes`];
-    const titled = title ? `, titled ${JSON.stringify(this.text(title))}` : "";
+    const titled = title ? `, titled ${JSON.stringify(this.serverText(title))}` : "";
     return `${parts.join(", ")}${titled}; not shown: an answer verify cannot read may hold health data (--show-data shows it on a loopback target)`;
   }
 
@@ -217,10 +232,10 @@ export class Redactor {
    * contract's), so an answer echoing them sends nobody's data; what the answer holds in marked fields otherwise is the
    * server's, and is taken out of free text written later (a message that echoes it). Credentials are masked.
    */
-  observe(request: { method: string; url: string; headers?: Record<string, string>; body?: string }, answer?: { status: number; text: string }): void {
+  observe(request: { method: string; url: string; headers?: Record<string, string>; body?: string }, answer?: { status: number; text: string; json?: { value: unknown } }): void {
     for (const [name, value] of Object.entries(request.headers ?? {})) this.header(name, value);
     this.#noteMade(request.url, readJson(request.body)?.value);
-    if (answer !== undefined) this.learnResponse(this.operationAt(request.method, request.url), answer.status, readJson(answer.text)?.value);
+    if (answer !== undefined) this.learnResponse(this.operationAt(request.method, request.url), answer.status, ("json" in answer ? answer.json : readJson(answer.text))?.value);
   }
 
   /** Learns the marked values of a request that is someone's data (an application's, through the mock), for free text. */
@@ -247,6 +262,7 @@ export class Redactor {
   forget(): void {
     this.#tokens.clear();
     this.#made.clear();
+    this.#overflowed = false;
   }
 
   /** A credential the outputs must not carry: removed from free text, masked. */
@@ -270,6 +286,10 @@ export class Redactor {
     for (const leaf of leaves(value)) {
       for (const form of textForms(leaf)) {
         if (form.length > MAX_TOKEN_LENGTH || this.#made.has(form) || this.#contractWords.has(form)) continue;
+        if (this.#tokens.size >= MAX_SERVER_VALUES && !this.#tokens.has(form)) {
+          this.#overflowed = true;
+          continue;
+        }
         this.#tokens.add(form, REMOVED[kind]);
       }
     }
@@ -313,7 +333,19 @@ export class Redactor {
   }
 
   /** The schemas a value is described by: each followed through `$ref`, with the branches of its compositions. */
-  #expand(nodes: unknown[], depth: number): JsonObject[] {
+  #expand(nodes: unknown[], depth = 0): JsonObject[] {
+    if (nodes.length === 1 && isObject(nodes[0]) && depth === 0) {
+      // One schema node at a time, each expanded once: a list of many items meets the same schemas for each.
+      const cached = this.#expanded.get(nodes[0]);
+      if (cached !== undefined) return cached;
+      const made = this.#expandEach(nodes, depth);
+      this.#expanded.set(nodes[0], made);
+      return made;
+    }
+    return this.#expandEach(nodes, depth);
+  }
+
+  #expandEach(nodes: unknown[], depth: number): JsonObject[] {
     const out: JsonObject[] = [];
     for (const node of nodes) {
       const schema = deref<unknown>(this.#document, node);
@@ -345,7 +377,7 @@ export class Redactor {
    */
   #walk(nodes: unknown[], value: unknown, depth: number, found: ((value: unknown, at: Found) => void) | undefined): unknown {
     if (value === null || value === undefined || depth > MAX_DEPTH) return value;
-    const schemas = this.#expand(nodes, depth);
+    const schemas = this.#expand(nodes);
     const mark = this.#markOfAll(nodes, schemas);
     if (mark !== undefined) return this.#marked(value, { kind: mark, listed: this.#listed(schemas, value) }, found);
     if (Array.isArray(value)) {

@@ -1,7 +1,6 @@
 // One check of `npm run verify` and what became of it: the unit the console lines, the JSON report and the JUnit file
 // are made of.
 import type { HttpRequest } from "./http.ts";
-import type { ReproRequest } from "./repro.ts";
 
 export type CheckStatus = "passed" | "failed" | "skipped";
 
@@ -19,6 +18,8 @@ export interface Check {
   request?: ReproRequest;
   /** A failure's id (`F1`, `F2`, … in the order failures are recorded): the console, the reports and --replay name it. */
   id?: string;
+  /** A failure's group (`G1`, `G2`, …): its cause, shared with the failures of the same class and message (src/verify/groups.ts). */
+  group?: string;
   /** The operation the check called, when it is about one. */
   operationId?: string;
   /** The event kind a delivery check is about (`provider.connection.created`). */
@@ -46,4 +47,34 @@ export interface Sent {
 /** A check as a pass makes it: recording gives a failure its id, and its `sent` request becomes its reproduction. */
 export interface MadeCheck extends Omit<Check, "id" | "repro" | "request"> {
   sent?: Sent;
+}
+
+/** Something the run created that a request names, and the operation that creates it again. */
+export interface Need {
+  /** The path parameter it fills (`user_id`), or `credential` for a credential an answer gave. */
+  param: string;
+  /** As the request holds it: the id, or the variable (`$SVC_CREATED_CREDENTIAL`) of a credential. */
+  value: string;
+  create: string;
+  /** Where the create's answer gives it (a JSON pointer), for a credential. */
+  pointer?: string;
+}
+
+/** A failed request as the report keeps it. */
+export interface ReproRequest {
+  method: string;
+  url: string;
+  /** The headers as sent, but each credential's value, which is `$VARIABLE`. */
+  headers: Record<string, string>;
+  /** The header names whose value is a variable. */
+  variables: string[];
+  /** The body as sent (JSON holds any text). */
+  body?: string;
+  /** The body's file, relative to the report folder, when it cannot stand in a shell quote: the curl line reads it. */
+  bodyFile?: string;
+  needs: Need[];
+  /** What the server answered (undefined: no answer). */
+  answered?: number;
+  /** What the check expected of the answer, when that alone decided it: --replay judges the new answer by it. */
+  expect?: Expectation;
 }

@@ -4,6 +4,7 @@
 // names it.
 import { setTimeout as sleep } from "node:timers/promises";
 import { MAX_RESPONSE_BYTES, readText, type Unread } from "../client/body.ts";
+import { readJson } from "../contract/json.ts";
 import type { Redactor } from "../contract/redact.ts";
 
 export interface HttpRequest {
@@ -14,7 +15,16 @@ export interface HttpRequest {
 }
 
 export type HttpAnswer =
-  | { kind: "answer"; status: number; statusText: string; headers: Headers; text: string; ms: number }
+  | {
+      kind: "answer";
+      status: number;
+      statusText: string;
+      headers: Headers;
+      text: string;
+      /** The text read as JSON once, for the redactor and the judge alike (undefined: empty, or not JSON). */
+      json: { value: unknown } | undefined;
+      ms: number;
+    }
   | { kind: "failure"; error: string; ms: number };
 
 /** Spaces requests at least 1/rate seconds apart, in the order they asked; unlimited when rate is undefined. */
@@ -122,13 +132,16 @@ export class Sender {
       if ("unread" in read) {
         const why: Record<Unread, string> = {
           encoding: `answered ${status} in Content-Encoding ${headers.get("content-encoding")}, which fetch does not undo (it asked for gzip, deflate or br)`,
-          too_large: `answered ${status} with a body over ${this.#maxBytes} bytes, verify's limit (--max-response-bytes); verify stopped reading it`,
+          too_large:
+            read.declared === undefined
+              ? `answered ${status} with a body over ${this.#maxBytes} bytes, verify's limit (--max-response-bytes); verify stopped reading it`
+              : `answered ${status} declaring Content-Length ${read.declared} bytes, over verify's limit of ${this.#maxBytes} (--max-response-bytes); verify did not read it`,
           not_utf8: `answered ${status} with a body that is not UTF-8`,
         };
         return failure(why[read.unread]);
       }
       const { text } = read;
-      return { kind: "answer", status, statusText: response.statusText, headers, text, ms: performance.now() - started };
+      return { kind: "answer", status, statusText: response.statusText, headers, text, json: readJson(text), ms: performance.now() - started };
     } catch (error) {
       return failure(describeFailure(error, this.#timeoutMs));
     }

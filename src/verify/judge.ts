@@ -28,8 +28,8 @@ export interface Verdict {
  */
 function errorSummary(body: unknown, redactor: Redactor): string {
   if (!isObject(body)) return "";
-  const code = typeof body.code === "string" ? ` ${redactor.text(body.code)}` : "";
-  const said = typeof body.message === "string" ? redactor.text(body.message) : undefined;
+  const code = typeof body.code === "string" ? ` ${redactor.serverText(body.code)}` : "";
+  const said = typeof body.message === "string" ? redactor.serverText(body.message) : undefined;
   const message = said === undefined ? "" : `: ${said.length > 120 ? `${said.slice(0, 117)}...` : said}`;
   return `${code}${message}`;
 }

@@ -25,7 +25,7 @@ import { readBundle } from "./package-files.ts";
 import { CREATED_CREDENTIAL_VARIABLE, CREDENTIAL_VARIABLES, type ReproRequest } from "./repro.ts";
 import { REPORT_JSON, type Report } from "./report.ts";
 import { MOCK_STATE_PATH } from "./target.ts";
-import type { VerifyOutput } from "./run.ts";
+import type { VerifyOutput } from "./output.ts";
 
 /** The flags a replay takes of verify's (the rest describe a whole run). */
 const REPLAY_FLAGS = ["base-url", "api-key", "management-key", "allow-writes", "report-dir", "timeout-ms", "max-response-bytes", "show-data"] as const;
@@ -61,7 +61,12 @@ export async function runReplay(argv: string[], out: VerifyOutput): Promise<numb
     const ids = report.checks.flatMap((check) => (check.id === undefined ? [] : [check.id]));
     return refuse(out, `--replay ${id}: the report of ${report.baseUrl} has no failure ${id} (${ids.length === 0 ? "it has none" : `it has ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`})`);
   }
-  if (failure.request === undefined) return refuse(out, `--replay ${id} (${failure.name}): the check kept no request to replay (a workflow's step, or a check of no single request): run verify again`);
+  if (failure.request === undefined) {
+    // A cause's first failures are kept whole; the ones after are counted, and replaying the first shows the cause.
+    const first = failure.group === undefined ? undefined : report.groups?.find((group) => group.id === failure.group)?.first.id;
+    if (first !== undefined && first !== id) return refuse(out, `--replay ${id} (${failure.name}): the report keeps the request of its cause's first failures only (${failure.group}); replay ${first}, the first of the same cause`);
+    return refuse(out, `--replay ${id} (${failure.name}): the check kept no request to replay (a workflow's step, or a check of no single request): run verify again`);
+  }
   const given = typeof values["base-url"] === "string" ? values["base-url"] : undefined;
   const args = [
     ...argv.filter((arg, index) => arg !== "--replay" && argv[index - 1] !== "--replay" && !arg.startsWith("--replay=")),

@@ -1,40 +1,14 @@
-// Reports a verify run: a console line per check and the summary, verify-report.json (the checks and the run's
-// settings) and verify-junit.xml (a <testsuite> per suite, a <testcase> per check) for CI.
+// Reports a verify run: a console line per check, the failures by cause and the summary, verify-report.json (the
+// checks, their groups and the run's settings) and verify-junit.xml (a <testsuite> per suite, a <testcase> per check,
+// a failure naming its group) for CI.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Check, CheckStatus } from "./checks.ts";
-import type { CredentialVariable } from "./repro.ts";
-import type { OperationCoverage } from "./coverage-map.ts";
+import { byCount, KEPT_PER_GROUP, operationList } from "./findings.ts";
+import type { FailureGroup, Report, Summary } from "./report-shape.ts";
 import { reportHtml } from "./report-html.ts";
 
-export interface Summary {
-  passed: number;
-  failed: number;
-  skipped: number;
-  total: number;
-}
-
-export interface Report {
-  baseUrl: string;
-  /** The target answered GET /_mock/state as the package's stateful mock does. */
-  mock: boolean;
-  allowWrites: boolean;
-  /** Requests a second; null for no limit. */
-  rate: number | null;
-  startedAt: string;
-  durationMs: number;
-  /** Requests verify sent itself (the probe, the operation pass, the cleanup); the workflows' are respect's. */
-  requests: number;
-  /** The generated pass's seed (--seed replays it) and its cases per operation. */
-  seed: number;
-  cases: number;
-  /** The environment variables the reproductions read credentials from, and their values where they may be printed. */
-  credentials: CredentialVariable[];
-  summary: Summary;
-  /** What the requests covered, per operation the run checked. */
-  coverage: OperationCoverage[];
-  checks: Check[];
-}
+export type { FailureGroup, Report, Summary };
 
 export const REPORT_JSON = "verify-report.json";
 export const REPORT_JUNIT = "verify-junit.xml";
@@ -65,10 +39,24 @@ export function summaryLine(report: Report): string {
 }
 
 /** How far a run is, for the line a terminal rewrites in place. */
-export function progressLine(checks: Check[], requests: number, ms: number): string {
-  const { passed, failed, skipped } = summarize(checks);
-  const last = checks.at(-1);
+export function progressLine({ passed, failed, skipped }: Summary, last: Check | undefined, requests: number, ms: number): string {
   return oneLine(`verify: ${passed} passed, ${failed} failed, ${skipped} skipped, ${requests} requests, ${(ms / 1000).toFixed(0)} s${last === undefined ? "" : ` — ${last.suite}`}`);
+}
+
+/** The console's failures by cause, printed before the summary: a block per group, most first, with its first reproduction. */
+export function causeLines(groups: FailureGroup[]): string[] {
+  if (groups.length === 0) return [];
+  const lines = [`verify: failures by cause (${groups.length} group${groups.length === 1 ? "" : "s"}, most first):`];
+  for (const group of byCount(groups)) {
+    const { first } = group;
+    lines.push(
+      oneLine(`  ${group.id} ×${group.count} ${group.class}: ${group.message}`),
+      oneLine(`      operations: ${operationList(group.operations)}`),
+      oneLine(`      first: [${first.id}] ${first.name}${first.detail === undefined ? "" : `  — ${first.detail}`}`),
+      ...(first.repro === undefined ? [] : [oneLine(`      reproduce: ${first.repro}`)]),
+    );
+  }
+  return lines;
 }
 
 /** XML 1.0 text or attribute: the five specials escaped, and the control characters XML cannot hold dropped. */
@@ -84,9 +72,20 @@ export function xmlEscape(text: string): string {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
+/** What a failure kept without its detail says: its group's cause, and where one of its kind is kept whole. */
+function failureMessage(group: FailureGroup | undefined): string {
+  if (group === undefined) return "failed";
+  return `${group.message} (cause ${group.id}: its first ${KEPT_PER_GROUP} failures are kept whole in verify-report.json, ${group.first.id} first)`;
+}
+
 export function junitXml(report: Report): string {
+  const groups = new Map(report.groups.map((group) => [group.id, group]));
   const suites = new Map<string, Check[]>();
-  for (const check of report.checks) suites.set(check.suite, [...(suites.get(check.suite) ?? []), check]);
+  for (const check of report.checks) {
+    const suite = suites.get(check.suite);
+    if (suite === undefined) suites.set(check.suite, [check]);
+    else suite.push(check);
+  }
   const lines = [
     `<?xml version="1.0" encoding="UTF-8"?>`,
     `<testsuites name="verify ${xmlEscape(report.baseUrl)}" tests="${report.summary.total}" failures="${report.summary.failed}" skipped="${report.summary.skipped}" errors="0" time="${seconds(report.durationMs)}" timestamp="${report.startedAt}">`,
@@ -99,7 +98,12 @@ export function junitXml(report: Report): string {
       const open = `    <testcase classname="${xmlEscape(suite)}" name="${xmlEscape(check.name)}" time="${seconds(check.ms)}"`;
       if (check.status === "passed") lines.push(`${open}/>`);
       else if (check.status === "skipped") lines.push(`${open}>`, `      <skipped message="${xmlEscape(check.detail ?? "")}"/>`, `    </testcase>`);
-      else lines.push(`${open}>`, `      <failure message="${xmlEscape(check.detail ?? "failed")}"/>`, `    </testcase>`);
+      else {
+        // CI keeps a case's history by its name; the group is a property of this run's failure.
+        const group = check.group === undefined ? undefined : groups.get(check.group);
+        const property = group === undefined ? [] : [`      <properties><property name="group" value="${xmlEscape(group.id)}"/></properties>`];
+        lines.push(`${open}>`, ...property, `      <failure message="${xmlEscape(check.detail ?? failureMessage(group))}"/>`, `    </testcase>`);
+      }
     }
     lines.push(`  </testsuite>`);
   }

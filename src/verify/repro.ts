@@ -2,10 +2,11 @@
 // which are nobody's data), each credential read from an environment variable the run names once at its top, a body
 // that cannot stand in a shell quote written to a file beside the report, and what the run created that the request
 // names (a user, a team, a key), so that `--replay <failure id>` can create it again.
+export type { Need, ReproRequest };
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { CredentialOption } from "../contract/credentials.ts";
-import type { Expectation, Sent } from "./checks.ts";
+import type { Need, ReproRequest, Sent } from "./checks.ts";
 import type { Fixtures } from "./fixtures.ts";
 
 /** The environment variable a reproduction reads each credential from. */
@@ -16,36 +17,6 @@ export const CREDENTIAL_VARIABLES: Record<CredentialOption, string> = {
 };
 /** A credential the run made itself (a team API key an answer gave): never written; --replay makes a new one. */
 export const CREATED_CREDENTIAL_VARIABLE = "SVC_CREATED_CREDENTIAL";
-
-/** Something the run created that a request names, and the operation that creates it again. */
-export interface Need {
-  /** The path parameter it fills (`user_id`), or `credential` for a credential an answer gave. */
-  param: string;
-  /** As the request holds it: the id, or the variable (`$SVC_CREATED_CREDENTIAL`) of a credential. */
-  value: string;
-  create: string;
-  /** Where the create's answer gives it (a JSON pointer), for a credential. */
-  pointer?: string;
-}
-
-/** A failed request as the report keeps it. */
-export interface ReproRequest {
-  method: string;
-  url: string;
-  /** The headers as sent, but each credential's value, which is `$VARIABLE`. */
-  headers: Record<string, string>;
-  /** The header names whose value is a variable. */
-  variables: string[];
-  /** The body as sent (JSON holds any text). */
-  body?: string;
-  /** The body's file, relative to the report folder, when it cannot stand in a shell quote: the curl line reads it. */
-  bodyFile?: string;
-  needs: Need[];
-  /** What the server answered (undefined: no answer). */
-  answered?: number;
-  /** What the check expected of the answer, when that alone decided it: --replay judges the new answer by it. */
-  expect?: Expectation;
-}
 
 /** Where a run's credentials come from, as its top line and its report name them. */
 export interface CredentialVariable {

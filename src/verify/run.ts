@@ -23,19 +23,15 @@ import { runProtocolPass, runRequiredHeaderChecks } from "./protocol.ts";
 import { runCoveragePass } from "./coverage.ts";
 import { runGeneratedPass } from "./generated.ts";
 import { readVerifyOptions } from "./options.ts";
-import { checkLine, progressLine, summarize, summaryLine, writeReports, type Report } from "./report.ts";
+import { causeLines, checkLine, progressLine, summaryLine, writeReports, type Report } from "./report.ts";
+import { Findings } from "./findings.ts";
 import { spentBudget, type VerifyContext } from "./context.ts";
 import { MOCK_STATE_PATH, probeTarget, type Target } from "./target.ts";
 import { runWorkflows } from "./workflows.ts";
 import { runReplay } from "./replay.ts";
+import type { VerifyOutput } from "./output.ts";
 
-/** Where verify's lines go: the console for the command, a collector for a test that runs it in-process. */
-export interface VerifyOutput {
-  log(line: string): void;
-  error(line: string): void;
-  /** A line that replaces the last one, saying how far the run is (the command writes it to a terminal only). */
-  progress?(line: string): void;
-}
+export type { VerifyOutput };
 
 /** Runs verify with a command line; resolves to its exit status: 0 nothing failed, 1 a check failed, 2 a command line it cannot run. */
 export async function runVerify(argv: string[], out: VerifyOutput = console): Promise<number> {
@@ -63,7 +59,8 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
   const coverage = new CoverageMap();
   const credentialMap = new CredentialMap(document, operations);
   const started = performance.now();
-  const checks: Check[] = [];
+  // Every check as the reports need it, each cause's first failures whole: bounded, whatever the server gets wrong.
+  const findings = new Findings();
   // Everything verify writes (the console, both reports) passes here: a check's words may quote what a server said,
   // which loses what that server sent in marked fields (verify's own words and values are written as they are).
   const redactor = new Redactor(document, { show: options.showData });
@@ -80,11 +77,11 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
       ...(check.detail === undefined ? {} : { detail: redactor.text(check.detail) }),
       ...(repro === undefined ? {} : { repro: repro.curl, request: repro.request }),
     };
-    checks.push(written);
+    findings.add(written);
     // A failure's id, for --replay and to find it in the reports.
     out.log(`${checkLine(written)}${id === undefined ? "" : `  [${id}]`}`);
     if (written.repro !== undefined) out.log(`    reproduce: ${written.repro}`);
-    out.progress?.(progressLine(checks, sender.sent, performance.now() - started));
+    out.progress?.(progressLine(findings.summary, findings.last, sender.sent, performance.now() - started));
   };
   const sender = new Sender({ rate: options.rate, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, redactor });
 
@@ -220,12 +217,14 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
     seed: options.seed,
     cases: options.cases,
     credentials: reproCredentials,
-    summary: summarize(checks),
+    summary: findings.summary,
     coverage: coverage.summary(document, operations.filter((op) => options.only === undefined || options.only.includes(op.operationId))),
-    checks,
+    groups: findings.groups,
+    checks: findings.checks,
   };
   const written = await writeReports(options.reportDir, report);
   out.log("");
+  for (const line of causeLines(report.groups)) out.log(line);
   out.log(`reports: ${[written.json, written.junit, written.html].map((file) => path.relative(process.cwd(), file)).join(", ")}`);
   out.log(summaryLine(report));
   return report.summary.failed > 0 ? 1 : 0;

@@ -1,6 +1,8 @@
 // `npm run verify` against the stateful mock as users run both (npm start -- --stateful, npm run verify, new processes):
 // a default run's time beside verify of one operation, the requests it sends of its own (target: at least 2,000 in at
-// most 60 s), and its requests a second beside the mock's throughput for the same requests replayed 8 at a time.
+// most 60 s), and its requests a second beside the mock's throughput for the same requests replayed 8 at a time; and a
+// full run's peak memory against a server that answers everything wrongly beside the run against the mock (target:
+// under 320 MB whatever the server does).
 import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
@@ -10,6 +12,7 @@ import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { toolEnv } from "../../scripts/build/lib/tools.ts";
 import type { Report } from "../../src/verify/report.ts";
 import { startAlteringProxy } from "../support/altering-proxy.ts";
+import { startHostile } from "../support/hostile-servers.ts";
 import type { Figure } from "./client.ts";
 import { launch, stop } from "./stateful.ts";
 
@@ -38,11 +41,30 @@ export async function verifyFigures(log: (line: string) => void = () => {}): Pro
     const replayRate = await replay(target.url, recorded.requests, 8);
     log(`verify's pass without workflows: ${recorded.length} requests at ${verifyRate.toFixed(0)} req/s; the same requests replayed 8 at a time: ${replayRate.toFixed(0)} req/s`);
     figures.push({ name: "npm run verify (no workflows): requests a second", value: verifyRate, unit: "req/s", baseline: { name: "the mock answering the same requests, 8 at a time", value: replayRate }, ratio: verifyRate / replayRate });
+
+    // Every answer malformed JSON: every check fails, most of them alike, which is what grew a run's memory.
+    const wrong = await startHostile("malformed-json");
+    try {
+      const right = await peakMemory(target.url, reportDir);
+      const bad = await peakMemory(wrong.url, reportDir);
+      log(`verify's peak memory, a full run: ${bad.peakMb.toFixed(0)} MB against a server answering malformed JSON (${bad.failed} failed), ${right.peakMb.toFixed(0)} MB against the stateful mock`);
+      figures.push({ name: "verify's peak memory, a full run against a server answering everything wrongly (malformed JSON)", value: bad.peakMb, unit: "MB", baseline: { name: "the same run against the stateful mock", value: right.peakMb }, ratio: bad.peakMb / right.peakMb, target: "value < 320 MB" });
+    } finally {
+      await wrong.close();
+    }
   } finally {
     stop(target);
     await rm(reportDir, { recursive: true, force: true });
   }
   return figures;
+}
+
+/** A full run's peak resident memory (VmHWM), verify run in a process of its own by test/support/verify-memory.ts. */
+async function peakMemory(url: string, reportDir: string): Promise<{ peakMb: number; failed: number }> {
+  const { stdout } = await run(process.execPath, ["--import", "tsx", "test/support/verify-memory.ts", "--base-url", url, "--report-dir", reportDir, "--seed", "1"], { cwd: repoRoot, env: toolEnv, maxBuffer: 1 << 26 });
+  const { peakMb } = JSON.parse(stdout.trim().split("\n").at(-1)!) as { peakMb: number };
+  const report = JSON.parse(await readFile(path.join(reportDir, "verify-report.json"), "utf8")) as Report;
+  return { peakMb, failed: report.summary.failed };
 }
 
 interface Recorded {

@@ -1,18 +1,26 @@
 // No answer is never mistaken for an API error: a failed connection, a timeout (before or during the body) and the caller's abort each have their own error.
+// A body past the limit is not read, and the length a Content-Length declared for it is given to the caller.
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiConnectionError, ApiTimeoutError, createClient, isApiError } from "../../generated/client/index.js";
+import { readText } from "../../src/client/body.ts";
 import { freePort } from "../support/net.ts";
 import { json, startStub, type StubServer } from "../support/stub-server.ts";
 
 let stub: StubServer;
 /** How the stub misbehaves: answer after a delay, stall after the head, or cut the body short. */
-let mode: "slow" | "stall-body" | "reset-body" = "slow";
+let mode: "slow" | "stall-body" | "reset-body" | "declares-huge" | "chunked-over" = "slow";
 
 beforeAll(async () => {
   stub = await startStub((_, res) => {
     if (mode === "slow") {
       setTimeout(() => json(res, 200, []), 300);
+    } else if (mode === "declares-huge") {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "10000000000" });
+      res.write("[");
+    } else if (mode === "chunked-over") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(`[${" ".repeat(4096)}]`);
     } else if (mode === "stall-body") {
       res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
       res.write("[");
@@ -96,6 +104,18 @@ describe("failures without an answer", () => {
     await api({ timeoutMs: 10_000 }).GET("/v3/lab_tests/labs");
     const socketsAfter = process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
     expect(socketsAfter).toBeLessThanOrEqual(socketsBefore);
+  });
+});
+
+describe("a body past the limit", () => {
+  it("is refused before a byte is read when its Content-Length says so, with the length it declared", async () => {
+    mode = "declares-huge";
+    expect(await readText(await fetch(`${stub.url}/v3/lab_tests/labs`), 1024)).toEqual({ unread: "too_large", declared: 10_000_000_000 });
+  });
+
+  it("is cut off at the limit when no Content-Length said so, and names no length", async () => {
+    mode = "chunked-over";
+    expect(await readText(await fetch(`${stub.url}/v3/lab_tests/labs`), 1024)).toEqual({ unread: "too_large" });
   });
 });
 

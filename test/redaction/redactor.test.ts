@@ -93,6 +93,15 @@ describe("the redactor on the contract's own payloads", () => {
     expect(redactor.text("member_id VERIFY-MADE-0042 of Canary Health 9x7")).toBe(`member_id VERIFY-MADE-0042 of ${REMOVED.phi}`);
   });
 
+  it("withholds a server's own words once it sent more marked values than are kept, rather than let one through", () => {
+    const redactor = new Redactor(contract);
+    const many = Array.from({ length: 100_001 }, (_, i) => ({ first_name: `Name${i}x` }));
+    redactor.learnResponse(undefined, 200, many.slice(0, 100_000));
+    expect(redactor.serverText("hello Name5x")).toBe(`hello ${REMOVED.phi}`);
+    redactor.learnResponse(undefined, 200, many.slice(100_000));
+    expect(redactor.serverText("hello Name100000x")).toBe("[17 characters of the server's text, not shown: it sent more than 100000 values in marked fields]");
+  });
+
   it("keeps a property named __proto__ where it stands, and walks no prototype", () => {
     const redactor = new Redactor(contract);
     const body = JSON.parse('{"__proto__": {"dob": "1990-01-01"}, "constructor": "x", "toString": "y"}') as JsonObject;

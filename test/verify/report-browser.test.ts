@@ -1,12 +1,14 @@
 // verify-report.html as a team opens it: a run's report (verify against the stateless mock, whose state checks fail
 // with their reproductions) loaded from its file in Chromium, where it makes no request at all beyond its own file and
-// shows the grid, each failure with its curl line, and the coverage.
+// shows the failures by cause first (the first cause and its curl line in the first screen, on a laptop and on a
+// phone), the grid whose links all reach a cause, and the coverage.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { byCount } from "../../src/verify/findings.ts";
 import { REPORT_HTML, type Report } from "../../src/verify/report.ts";
 import { runVerify } from "../../src/verify/run.ts";
 import { BROWSER_INSTALL, findBrowser, launchBrowser, openReaderPage } from "../support/browser.ts";
@@ -32,7 +34,7 @@ afterAll(async () => {
 });
 
 describe.skipIf(executable === undefined)("verify-report.html in a browser", () => {
-  it("loads from its file with no other request, and shows the grid, every failure with its reproduction, and the coverage", async () => {
+  it("loads from its file with no other request, and shows every cause with its first reproduction, the grid and the coverage", async () => {
     const reader = await openReaderPage(browser!, 1280);
     const fileUrl = pathToFileURL(path.join(reportDir, REPORT_HTML)).href;
     const requested: string[] = [];
@@ -48,7 +50,7 @@ describe.skipIf(executable === undefined)("verify-report.html in a browser", () 
       title: document.title,
       rows: [...document.querySelectorAll("table.grid th[scope=row]")].map((th) => th.textContent),
       failedCells: document.querySelectorAll("table.grid td.failed").length,
-      failures: [...document.querySelectorAll("section.failure")].map((section) => ({ heading: section.querySelector("h3")?.textContent, repro: section.querySelector("pre")?.textContent })),
+      groups: [...document.querySelectorAll("section.group")].map((section) => ({ id: section.id, heading: section.querySelector("h3")?.textContent, repro: section.querySelector("pre")?.textContent })),
       coverageRows: document.querySelectorAll("table.coverage th[scope=row]").length,
       // The grid fits a laptop's window: nothing of it is cut off to the right.
       gridWidth: document.querySelector("table.grid")!.getBoundingClientRect().right,
@@ -56,10 +58,41 @@ describe.skipIf(executable === undefined)("verify-report.html in a browser", () 
     expect(shown.title).toBe(`verify: ${report.baseUrl}`);
     expect(shown.rows).toEqual(expect.arrayContaining(report.coverage.map((op) => op.operationId)));
     expect(shown.failedCells).toBeGreaterThan(0);
-    expect(shown.failures.map((failure) => failure.heading)).toEqual(failed.map((check) => `✗ ${check.suite}: ${check.name}`));
-    expect(shown.failures.map((failure) => failure.repro)).toEqual(failed.map((check) => check.repro));
+    const groups = byCount(report.groups);
+    expect(groups.reduce((sum, group) => sum + group.count, 0)).toBe(failed.length);
+    expect(shown.groups.map((group) => group.id)).toEqual(groups.map((group) => group.id));
+    expect(shown.groups.map((group) => group.heading)).toEqual(groups.map((group) => `${group.id} · ✗${group.count} · ${group.class}: ${group.message}`));
+    expect(shown.groups.map((group) => group.repro)).toEqual(groups.map((group) => group.first.repro));
     expect(shown.coverageRows).toBe(report.coverage.length);
     expect(shown.gridWidth).toBeLessThanOrEqual(1280);
+    await reader.page.close();
+  });
+
+  it("shows the first cause and its reproduction in the first screen at 1440×900 and at 390 px wide, and every grid link reaches its cause", async () => {
+    const reader = await openReaderPage(browser!, 1440, 900);
+    await reader.page.goto(pathToFileURL(path.join(reportDir, REPORT_HTML)).href);
+    for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+      await reader.page.setViewportSize(viewport);
+      const seen = await reader.page.evaluate(() => {
+        const first = document.querySelector("section.group")!;
+        const inside = (element: Element | null) => {
+          const box = element!.getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= window.innerHeight && box.height > 0;
+        };
+        const links = [...document.querySelectorAll("table.grid a")].map((link) => link.getAttribute("href")!);
+        return {
+          heading: inside(first.querySelector("h3")),
+          repro: inside(first.querySelector("pre")),
+          links: links.length,
+          unreached: links.filter((href) => !href.startsWith("#") || document.getElementById(href.slice(1))?.matches("section.group") !== true),
+          // Read without scrolling sideways (the grid may need to).
+          fits: first.getBoundingClientRect().right <= window.innerWidth,
+        };
+      });
+      expect(seen, `${viewport.width}×${viewport.height}`).toEqual({ heading: true, repro: true, links: expect.any(Number), unreached: [], fits: true });
+      expect(seen.links).toBeGreaterThan(0);
+    }
+    expect(reader.errors).toEqual([]);
     await reader.page.close();
   });
 });
