@@ -12,7 +12,13 @@ import { freshCopy } from "./support/fresh-copy.ts";
 const run = promisify(execFile);
 
 /** The generic suites: each goes over every operation, or every file, of the contract it finds. */
-const GENERIC_TESTS = ["test/traceability.test.ts", "test/structure.test.ts", "test/examples.test.ts", "test/contract/every-branch.test.ts", "test/contract/refusals.test.ts"];
+const GENERIC_TESTS = [
+  "test/traceability.test.ts",
+  "test/structure.test.ts",
+  "test/examples.test.ts",
+  "test/contract/every-branch.test.ts",
+  "test/contract/refusals.test.ts",
+];
 
 /**
  * Leaves out of the copy's run the one generic test that reaches no operation of the area: the 408 for a body slower
@@ -43,11 +49,15 @@ beforeAll(async () => {
   if (built.code !== 0) return;
   const out = path.join(copy, "vitest-report.json");
   // The build just wrote generated/, so the freshness test would only repeat it; none of these compares with bare Prism.
-  await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", ...GENERIC_TESTS, `--testNamePattern=${NOT_PER_OPERATION}`, "--reporter=json", `--outputFile=${out}`], {
-    cwd: copy,
-    maxBuffer: 1 << 26,
-    env: { ...process.env, SVC_BARE_PRISM: "off" },
-  }).catch(() => undefined);
+  await run(
+    process.execPath,
+    ["node_modules/vitest/vitest.mjs", "run", ...GENERIC_TESTS, `--testNamePattern=${NOT_PER_OPERATION}`, "--reporter=json", `--outputFile=${out}`],
+    {
+      cwd: copy,
+      maxBuffer: 1 << 26,
+      env: { ...process.env, SVC_BARE_PRISM: "off" },
+    },
+  ).catch(() => undefined);
   report = JSON.parse(await readFile(out, "utf8")) as VitestReport;
 }, 240_000);
 
@@ -62,7 +72,9 @@ describe("adding an endpoint touches one area folder and its lines in openapi.ya
 
   it("traces the new files in the generated table", async () => {
     const table = await readFile(path.join(copy, "generated/traceability.md"), "utf8");
-    expect(table).toContain("[`widgets/paths/v2_widgets_{widget_id}.yaml`](../openapi/widgets/paths/v2_widgets_%7Bwidget_id%7D.yaml) (`getWidget`; provisional)");
+    expect(table).toContain(
+      "[`widgets/paths/v2_widgets_{widget_id}.yaml`](../openapi/widgets/paths/v2_widgets_%7Bwidget_id%7D.yaml) (`getWidget`; provisional)",
+    );
     expect(table).toMatch(/\| 4\.14 [^\n]*`widgets\/schemas\/WidgetShape\.yaml`/);
   });
 
@@ -73,7 +85,9 @@ describe("adding an endpoint touches one area folder and its lines in openapi.ya
   });
 
   it("passes the generic tests, which reach the new operations through their valid calls and branches", () => {
-    const failed = report.testResults.flatMap((file) => file.assertionResults.filter((test) => test.status === "failed").map((test) => `${path.basename(file.name)}: ${test.fullName}`));
+    const failed = report.testResults.flatMap((file) =>
+      file.assertionResults.filter((test) => test.status === "failed").map((test) => `${path.basename(file.name)}: ${test.fullName}`),
+    );
     expect(failed).toEqual([]);
     expect(report.success).toBe(true);
     const passed = report.testResults.flatMap((file) => file.assertionResults.filter((test) => test.status === "passed").map((test) => test.fullName));
@@ -84,7 +98,9 @@ describe("adding an endpoint touches one area folder and its lines in openapi.ya
       expect(passed, expected).toContain(expected);
     }
     // Every declared answer, the transport-level ones the bundle added included, reached with Prefer.
-    expect(passed.filter((name) => /^POST \/v2\/widgets \(createWidget\) answers (401|413|415|422|500) with example/.test(name)).length).toBeGreaterThanOrEqual(5);
+    expect(passed.filter((name) => /^POST \/v2\/widgets \(createWidget\) answers (401|413|415|422|500) with example/.test(name)).length).toBeGreaterThanOrEqual(
+      5,
+    );
     expect(passed.filter((name) => name.includes("Widget")).length).toBeGreaterThan(30);
   });
 });

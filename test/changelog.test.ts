@@ -10,7 +10,11 @@ import { contract, operations } from "./support/contract.ts";
 const changelog = readFileSync(path.join(repoRoot, "CHANGELOG.md"), "utf8");
 const history = changelog.slice(changelog.indexOf("## Service change history"));
 /** The body rows of a Markdown table (its header and rule left out). */
-const tableRows = (text: string) => text.split("\n").filter((line) => line.startsWith("| ")).slice(1);
+const tableRows = (text: string) =>
+  text
+    .split("\n")
+    .filter((line) => line.startsWith("| "))
+    .slice(1);
 const [changeTable, deprecationTable] = history.split("\n### Deprecations");
 const changes = tableRows(changeTable!);
 const deprecations = tableRows(deprecationTable!);
@@ -29,8 +33,26 @@ function named(row: string): { operations: string[]; components: string[] } {
 
 describe("CHANGELOG.md service change history", () => {
   it("has a row for each change of section 9.4 and each deprecation of 9.3", () => {
-    for (const change of ["undo deletion", "conflict response", "Top-level team", "Org Management", "brand", "Event hub ETL", "routing", "Prepare Team Custom Credentials", "Management key header", "Team management keys", "Webhook management", "Retrying", "Interpretation filter", "closed beta"]) {
-      expect(changes.some((row) => row.toLowerCase().includes(change.toLowerCase())), change).toBe(true);
+    for (const change of [
+      "undo deletion",
+      "conflict response",
+      "Top-level team",
+      "Org Management",
+      "brand",
+      "Event hub ETL",
+      "routing",
+      "Prepare Team Custom Credentials",
+      "Management key header",
+      "Team management keys",
+      "Webhook management",
+      "Retrying",
+      "Interpretation filter",
+      "closed beta",
+    ]) {
+      expect(
+        changes.some((row) => row.toLowerCase().includes(change.toLowerCase())),
+        change,
+      ).toBe(true);
     }
     expect(deprecations).toHaveLength(6);
   });

@@ -31,7 +31,13 @@ function suggestionsFor(source: string): ts.Diagnostic[] {
       return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
     },
     getCurrentDirectory: () => repoRoot,
-    getCompilationSettings: () => ({ module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, noEmit: true, types: [] }),
+    getCompilationSettings: () => ({
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      noEmit: true,
+      types: [],
+    }),
     getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
     fileExists: (name) => name === file || ts.sys.fileExists(name),
     readFile: (name) => (name === file ? source : ts.sys.readFile(name)),
@@ -48,8 +54,12 @@ describe("deprecated fields in the types", () => {
   it("are the ones the interface document deprecates", () => {
     expect(properties).toEqual(
       expect.arrayContaining([
-        ["LinkMfaResult", "provider"], ["LinkMfaResult", "connected"], ["LinkMfaResult", "provider_id"],
-        ["Source", "name"], ["Source", "logo"], ["Source", "slug"],
+        ["LinkMfaResult", "provider"],
+        ["LinkMfaResult", "connected"],
+        ["LinkMfaResult", "provider_id"],
+        ["Source", "name"],
+        ["Source", "logo"],
+        ["Source", "slug"],
         ["ProviderConnection", "source"],
       ]),
     );

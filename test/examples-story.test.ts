@@ -94,7 +94,8 @@ const uses: Use[] = [
   ...parameters.flatMap((parameter) => uuidUses(parameter.example, `parameter ${String(parameter.name)}`, "", String(parameter.name))),
 ];
 
-const labSlugs = (((components.schemas as JsonObject).LabSlug as JsonObject).anyOf as JsonObject[]).find((branch) => Array.isArray(branch.enum))!.enum as string[];
+const labSlugs = (((components.schemas as JsonObject).LabSlug as JsonObject).anyOf as JsonObject[]).find((branch) => Array.isArray(branch.enum))!
+  .enum as string[];
 const labs = named("Labs_").flatMap(([, value]) => value as JsonObject[]);
 const orders = new Map<string, JsonObject>();
 for (const [, page] of named("OrderPage_")) for (const order of (page as JsonObject).orders as JsonObject[]) orders.set(String(order.id), order);
@@ -114,7 +115,11 @@ describe("the examples' story", () => {
 
   it("keeps the shared ids (users, the order, the lab test) as what they are", () => {
     for (const use of uses.filter((u) => u.uuid in STORY)) expect(use.kind, use.where).toBe(STORY[use.uuid]);
-    for (const uuid of Object.keys(STORY)) expect(uses.some((use) => use.uuid === uuid), `${uuid} appears in no example`).toBe(true);
+    for (const uuid of Object.keys(STORY))
+      expect(
+        uses.some((use) => use.uuid === uuid),
+        `${uuid} appears in no example`,
+      ).toBe(true);
   });
 
   it("names only listed LabSlug values as lab slugs", () => {
@@ -126,7 +131,10 @@ describe("the examples' story", () => {
   it("answers patient service centers for a lab of the lab list", () => {
     for (const [name, info] of named("PscInfo_")) {
       const { lab_id, slug } = info as JsonObject;
-      expect(labs.some((lab) => lab.id === lab_id && lab.slug === slug), `${name}: lab ${String(lab_id)} ${String(slug)}`).toBe(true);
+      expect(
+        labs.some((lab) => lab.id === lab_id && lab.slug === slug),
+        `${name}: lab ${String(lab_id)} ${String(slug)}`,
+      ).toBe(true);
     }
   });
 

@@ -74,7 +74,7 @@ describe("examples", () => {
   it("catches an example with a property its schema does not name", () => {
     const broken = structuredClone(contract);
     const media = (((broken.paths as JsonObject)["/v3/lab_tests/labs"] as JsonObject).get as JsonObject).responses as JsonObject;
-    const examples = ((((media["200"] as JsonObject).content as JsonObject)["application/json"] as JsonObject).examples as JsonObject);
+    const examples = (((media["200"] as JsonObject).content as JsonObject)["application/json"] as JsonObject).examples as JsonObject;
     const first = deref(broken, Object.values(examples)[0]);
     (first.value as JsonObject[])[0]!.zip_code = "62701";
     const brokenCases = collectExamples(broken).filter((c) => c.where.includes("lab_tests~1labs"));

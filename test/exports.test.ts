@@ -8,7 +8,13 @@ const ENTRIES = ["generated/client/index.d.ts", "generated/management/index.d.ts
 
 /** Each entry's exported names, and the consumer's globals: one program for all four, the libraries loaded once. */
 function exportedNames(entries: string[]): { names: Map<string, string[]>; globals: Set<string> } {
-  const options: ts.CompilerOptions = { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ["lib.es2023.d.ts", "lib.dom.d.ts"], types: ["node"], noEmit: true };
+  const options: ts.CompilerOptions = {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ["lib.es2023.d.ts", "lib.dom.d.ts"],
+    types: ["node"],
+    noEmit: true,
+  };
   // A script file (not a module) of the consumer's, whose scope is exactly the globals.
   const probe = path.join(repoRoot, "test", "globals-probe.ts");
   const host = ts.createCompilerHost(options);
@@ -18,7 +24,9 @@ function exportedNames(entries: string[]): { names: Map<string, string[]>; globa
   host.fileExists = (name) => name === probe || fileExists(name);
   const program = ts.createProgram([...entries, probe], options, host);
   const checker = program.getTypeChecker();
-  const names = new Map(entries.map((entry) => [entry, checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!).map((symbol) => symbol.name)]));
+  const names = new Map(
+    entries.map((entry) => [entry, checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!).map((symbol) => symbol.name)]),
+  );
   const probeFile = program.getSourceFile(probe)!;
   const scope = checker.getSymbolsInScope(probeFile.statements[0]!, ts.SymbolFlags.Value | ts.SymbolFlags.Type | ts.SymbolFlags.Namespace);
   const globals = new Set(scope.map((symbol) => symbol.name).filter((name) => name !== "probe"));

@@ -41,7 +41,8 @@ const documented = readmes.filter((file) => rowNames(readFileSync(path.join(repo
 
 describe("folder READMEs", () => {
   it("reads the rows of a file table, braces expanded, and nothing outside it", () => {
-    const text = "intro `not-a-row.ts`\n\n| file | job |\n|---|---|\n| `a.ts`, `b/{c,d}.ts` | x `e.ts` |\n| `f/` | y |\n\n| figure | how |\n|---|---|\n| `g.ts` | z |\n";
+    const text =
+      "intro `not-a-row.ts`\n\n| file | job |\n|---|---|\n| `a.ts`, `b/{c,d}.ts` | x `e.ts` |\n| `f/` | y |\n\n| figure | how |\n|---|---|\n| `g.ts` | z |\n";
     expect(rowNames(text)).toEqual(["a.ts", "b/c.ts", "b/d.ts", "f/"]);
   });
 

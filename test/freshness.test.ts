@@ -15,9 +15,27 @@ describe("generated/", () => {
   it("is fresh: regenerating would change nothing", async () => {
     const rendered = await render();
     expect(Object.keys(rendered)).toEqual(
-      expect.arrayContaining(["openapi.json", "openapi.yaml", "schema.d.ts", "schema.d.cts", "operations.ts", "management-operations.ts", "known-values.ts", "events.ts", "traceability.md", "mock/cli.js", "verify/cli.js", "workflows/mock-control.openapi.yaml", "workflows/users.arazzo.yaml"].concat(
-        ...["client/index", "client/core", "management/index", "types/index", "webhooks/index"].map((entry) => [".js", ".cjs", ".d.ts", ".d.cts"].map((end) => `${entry}${end}`)),
-      )),
+      expect.arrayContaining(
+        [
+          "openapi.json",
+          "openapi.yaml",
+          "schema.d.ts",
+          "schema.d.cts",
+          "operations.ts",
+          "management-operations.ts",
+          "known-values.ts",
+          "events.ts",
+          "traceability.md",
+          "mock/cli.js",
+          "verify/cli.js",
+          "workflows/mock-control.openapi.yaml",
+          "workflows/users.arazzo.yaml",
+        ].concat(
+          ...["client/index", "client/core", "management/index", "types/index", "webhooks/index"].map((entry) =>
+            [".js", ".cjs", ".d.ts", ".d.cts"].map((end) => `${entry}${end}`),
+          ),
+        ),
+      ),
     );
     expect(await staleArtifacts(rendered), "run `npm run build` and commit generated/").toEqual([]);
   });

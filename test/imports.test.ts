@@ -15,7 +15,12 @@ function specifiers(text: string): string[] {
 function targets(file: string): string[] {
   return specifiers(readFileSync(path.join(repoRoot, file), "utf8"))
     .filter((specifier) => specifier.startsWith("."))
-    .map((specifier) => path.relative(repoRoot, path.resolve(path.dirname(path.join(repoRoot, file)), specifier)).split(path.sep).join("/"));
+    .map((specifier) =>
+      path
+        .relative(repoRoot, path.resolve(path.dirname(path.join(repoRoot, file)), specifier))
+        .split(path.sep)
+        .join("/"),
+    );
 }
 
 function sources(folder: string): string[] {

@@ -61,7 +61,8 @@ const MORE_DATA_MARK_BREAKERS: Record<string, (doc: Doc) => void> = {
   "mark that is not one of the three": (doc) => (schema(doc, "Patient").properties.name["x-svc-data"] = "PHI"),
   "mark beside a $ref that is not one of the three": (doc) => (schema(doc, "Patient").properties.address["x-svc-data"] = "private"),
   "mark on a parameter that is not one of the three": (doc) => (op(doc).parameters[0]["x-svc-data"] = "confidential"),
-  "first marked field in a schema that held none": (doc) => (schema(doc, "Room").properties.occupant = { $ref: "#/components/schemas/Patient", "x-svc-data": "phi" }),
+  "first marked field in a schema that held none": (doc) =>
+    (schema(doc, "Room").properties.occupant = { $ref: "#/components/schemas/Patient", "x-svc-data": "phi" }),
 };
 
 let scratch: string;
@@ -131,7 +132,10 @@ describe("house lint rules", () => {
 
 describe("lint waivers (.spectral.yaml overrides)", () => {
   let overrides: Doc[];
-  const turnsOff = (entry: Doc) => Object.entries(entry.rules ?? {}).filter(([, severity]) => severity === "off").map(([rule]) => rule);
+  const turnsOff = (entry: Doc) =>
+    Object.entries(entry.rules ?? {})
+      .filter(([, severity]) => severity === "off")
+      .map(([rule]) => rule);
 
   beforeAll(async () => {
     const ruleset = YAML.parse(await readFile(path.join(repoRoot, ".spectral.yaml"), "utf8")) as Doc;

@@ -56,12 +56,28 @@ describe("the contract validator", () => {
 
   it("accepts an unlisted value in a request, as the published schema does, and finds it wherever it is", () => {
     const cases: [string, RequestInput, Omit<UnlistedValue, "listed">][] = [
-      ["completeProviderMfa", request({ pathParams: { provider: "ouraa" }, body: '{"mfa_code":"482913"}' }), { location: "path", field: "provider", value: "ouraa" }],
-      ["listOrders", request({ query: new URLSearchParams({ interpretation: "borderline" }) }), { location: "query", field: "interpretation", value: "borderline" }],
-      ["getOrderPscInfo", request({ pathParams: { order_id: USER }, query: new URLSearchParams("capabilities=stat&capabilities=drive_through") }), { location: "query", field: "capabilities", value: "drive_through" }],
+      [
+        "completeProviderMfa",
+        request({ pathParams: { provider: "ouraa" }, body: '{"mfa_code":"482913"}' }),
+        { location: "path", field: "provider", value: "ouraa" },
+      ],
+      [
+        "listOrders",
+        request({ query: new URLSearchParams({ interpretation: "borderline" }) }),
+        { location: "query", field: "interpretation", value: "borderline" },
+      ],
+      [
+        "getOrderPscInfo",
+        request({ pathParams: { order_id: USER }, query: new URLSearchParams("capabilities=stat&capabilities=drive_through") }),
+        { location: "query", field: "capabilities", value: "drive_through" },
+      ],
       ["createInsurance", insurance("Cousin"), { location: "body", field: "/relationship", value: "Cousin" }],
       ["createEtlPipeline", etlPipeline("kafka"), { location: "body", field: "/destination/type", value: "kafka" }],
-      ["createLinkToken", linkToken({ provider: null, filter_on_providers: ["oura", "ouraa"] }), { location: "body", field: "/filter_on_providers/1", value: "ouraa" }],
+      [
+        "createLinkToken",
+        linkToken({ provider: null, filter_on_providers: ["oura", "ouraa"] }),
+        { location: "body", field: "/filter_on_providers/1", value: "ouraa" },
+      ],
     ];
     for (const [operationId, input, found] of cases) {
       expect([operationId, judge(operationId, input)]).toEqual([operationId, { details: [], unlisted: [{ ...found, listed: expect.any(Array) }] }]);
@@ -84,8 +100,10 @@ describe("the contract validator", () => {
 
   it("tells which non-exhaustive enumerations list the package's guess, not the document's values", () => {
     const schemas = (contract.components as JsonObject).schemas as Record<string, JsonObject>;
-    for (const name of ["BulkImportProvider", "LinkProvider", "PasswordProvider", "AppointmentProvider", "LabSlug"]) expect(hasGuessedValues(schemas[name]!), name).toBe(true);
-    for (const name of ["Relationship", "Interpretation", "PscCapability", "LinkErrorType", "ProviderResource"]) expect(hasGuessedValues(schemas[name]!), name).toBe(false);
+    for (const name of ["BulkImportProvider", "LinkProvider", "PasswordProvider", "AppointmentProvider", "LabSlug"])
+      expect(hasGuessedValues(schemas[name]!), name).toBe(true);
+    for (const name of ["Relationship", "Interpretation", "PscCapability", "LinkErrorType", "ProviderResource"])
+      expect(hasGuessedValues(schemas[name]!), name).toBe(false);
   });
 
   it("still refuses a wrong value of a closed enumeration in a response", () => {

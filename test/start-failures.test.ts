@@ -70,7 +70,10 @@ describe("npm start refuses", () => {
     try {
       const result = await start(await freePort());
       expect(result.code).toBe(1);
-      const lines = result.stderr.trim().split("\n").filter((line) => !line.includes("nodedir"));
+      const lines = result.stderr
+        .trim()
+        .split("\n")
+        .filter((line) => !line.includes("nodedir"));
       expect(lines.at(-1)).toMatch(/^npm start: the contract does not lint \(\d+ problems?; first: .*operationId.*\)\. Run npm run lint for all\.$/);
       expect(result.stderr).not.toMatch(/^\s+at /m);
     } finally {

@@ -121,7 +121,11 @@ describe("npm start -- --stateful", () => {
     try {
       expect(start.output()).toContain(`http://127.0.0.1:${statefulPort}/_mock/state resets it and moves its clock`);
       const create = () =>
-        fetch(`http://127.0.0.1:${statefulPort}/v2/user`, { method: "POST", headers: { "x-svc-api-key": TEST_API_KEY, "content-type": "application/json" }, body: JSON.stringify({ client_user_id: "started" }) });
+        fetch(`http://127.0.0.1:${statefulPort}/v2/user`, {
+          method: "POST",
+          headers: { "x-svc-api-key": TEST_API_KEY, "content-type": "application/json" },
+          body: JSON.stringify({ client_user_id: "started" }),
+        });
       const created = (await (await create()).json()) as { user_id: string };
       const again = await create();
       expect([again.status, ((await again.json()) as { user_id: string }).user_id]).toEqual([400, created.user_id]);

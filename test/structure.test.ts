@@ -154,7 +154,9 @@ describe("operations (section 4)", () => {
   });
 
   it("create a team management key for several teams only through Create Management Key (section 5, rule 3)", () => {
-    expect(String(operation("createManagementKey").operation.description)).toMatch(/two or more\s+teams\s+can\s+be\s+created\s+only\s+here,\s+not\s+in\s+the\s+dashboard/);
+    expect(String(operation("createManagementKey").operation.description)).toMatch(
+      /two or more\s+teams\s+can\s+be\s+created\s+only\s+here,\s+not\s+in\s+the\s+dashboard/,
+    );
     expect(schema("TeamManagementKeyCreateRequest").required).toEqual(expect.arrayContaining(["kind", "team_ids"]));
     expect(property("TeamManagementKeyCreateRequest", "team_ids")).toMatchObject({ type: "array", minItems: 1 });
   });
@@ -206,17 +208,26 @@ describe("operations named only in the change notes (4.14; 3, 7, 8, 9.4)", () =>
   it("report the Retrying historical pull state, spelt as the document spells it, only after 9 May (3)", () => {
     expect(listed("HistoricalPullStatus")).toContain("Retrying");
     expect(schema("HistoricalPullStatus")["x-svc-non-exhaustive"]).toBe(true);
-    expect(String(operation("getHistoricalPullIntrospection").operation.description)).toMatch(/`Retrying` appears only for connections established after 9 May 2025/);
+    expect(String(operation("getHistoricalPullIntrospection").operation.description)).toMatch(
+      /`Retrying` appears only for connections established after 9 May 2025/,
+    );
   });
 
   it("list bulk import operations with open statuses and their counts (4.4, rule 3)", () => {
     expect(schema("BulkOpStatus")["x-svc-non-exhaustive"]).toBe(true);
     expect(schema("BulkOpCounts").required).toEqual(["submitted", "imported", "failed", "pending"]);
-    expect(schema("BulkOp").required).toEqual(expect.arrayContaining(["provider", "status", "user_ids_imported", "user_ids_failed", "created_at", "updated_at"]));
+    expect(schema("BulkOp").required).toEqual(
+      expect.arrayContaining(["provider", "status", "user_ids_imported", "user_ids_failed", "created_at", "updated_at"]),
+    );
   });
 
   const summaries: Record<string, string> = {
-    activity: "ActivitySummary", body: "BodySummary", meal: "MealSummary", profile: "ProfileSummary", sleep: "SleepSummary", workouts: "WorkoutSummary",
+    activity: "ActivitySummary",
+    body: "BodySummary",
+    meal: "MealSummary",
+    profile: "ProfileSummary",
+    sleep: "SleepSummary",
+    workouts: "WorkoutSummary",
   };
   for (const [resource, name] of Object.entries(summaries)) {
     it(`answer /v2/summary/${resource}/{user_id} with { ${resource}: [${name}] }, each with the redefined source (4.14, 6.3)`, () => {
@@ -270,7 +281,14 @@ describe("enumerations", () => {
     Race: ["african_american_or_black", "asian", "indigenous_native_american_alaska_native", "other", "pacific_islander_or_hawaiian", "white_caucasian"],
     Ethnicity: ["hispanic", "non_hispanic", "ashkenazi_jewish", "other"],
     SexualOrientation: ["lesbian_gay_or_homosexual", "heterosexual_or_straight", "bisexual", "dont_know", "other"],
-    GenderIdentity: ["male", "female", "female_to_male_ftm_transgender_male_trans_man", "male_to_female_mtf_transgender_female_trans_woman", "genderqueer", "other"],
+    GenderIdentity: [
+      "male",
+      "female",
+      "female_to_male_ftm_transgender_male_trans_man",
+      "male_to_female_mtf_transgender_female_trans_woman",
+      "genderqueer",
+      "other",
+    ],
     LinkResultState: ["success", "error", "pending_provider_mfa"],
     AuthType: ["oauth", "team_oauth", "sdk", "password", "email", "app"],
     CollectionMethod: ["testkit", "walk_in_test", "at_home_phlebotomy", "on_site_collection"],
@@ -281,8 +299,18 @@ describe("enumerations", () => {
     PscCapability: ["stat", "appointment_scheduling_via_svc", "appointment_scheduling_with_lab"],
     Interpretation: ["normal", "abnormal", "critical"],
     LinkErrorType: [
-      "invalid_token", "token_expired", "token_not_validated", "token_consumed", "provider_credential_error", "provider_password_expired",
-      "provider_api_error", "unsupported_region", "duplicate_connection", "required_scopes_not_granted", "incorrect_mfa_code", "user_cancelled",
+      "invalid_token",
+      "token_expired",
+      "token_not_validated",
+      "token_consumed",
+      "provider_credential_error",
+      "provider_password_expired",
+      "provider_api_error",
+      "unsupported_region",
+      "duplicate_connection",
+      "required_scopes_not_granted",
+      "incorrect_mfa_code",
+      "user_cancelled",
     ],
     PscRadius: [10, 20, 25, 50, 100],
     LinkRedirectBehaviour: ["redirect"],
@@ -310,7 +338,13 @@ describe("enumerations", () => {
 
   // The document gives only how many of these there are: the listed values are the package's, so the schema itself is
   // provisional, which also keeps the mock from refusing a real value the list misses (openapi/extensions.md).
-  const guessed: Record<string, string> = { BulkImportProvider: "4.4", LinkProvider: "4.5", PasswordProvider: "4.7", AppointmentProvider: "2.13", LabSlug: "4.10" };
+  const guessed: Record<string, string> = {
+    BulkImportProvider: "4.4",
+    LinkProvider: "4.5",
+    PasswordProvider: "4.7",
+    AppointmentProvider: "2.13",
+    LabSlug: "4.10",
+  };
   for (const [name, section] of Object.entries(guessed)) {
     it(`${name} says on itself that its values are the package's, the document giving only their number (${section})`, () => {
       const note = String(schema(name)["x-svc-provisional"]);
@@ -325,8 +359,22 @@ describe("enumerations", () => {
   });
 
   const nonExhaustive = [
-    "Relationship", "Race", "Ethnicity", "SexualOrientation", "GenderIdentity", "ProviderResource", "CollectionMethod", "SampleType",
-    "AppointmentProvider", "BulkImportProvider", "LinkProvider", "PasswordProvider", "PscCapability", "LabSlug", "Interpretation", "LinkErrorType",
+    "Relationship",
+    "Race",
+    "Ethnicity",
+    "SexualOrientation",
+    "GenderIdentity",
+    "ProviderResource",
+    "CollectionMethod",
+    "SampleType",
+    "AppointmentProvider",
+    "BulkImportProvider",
+    "LinkProvider",
+    "PasswordProvider",
+    "PscCapability",
+    "LabSlug",
+    "Interpretation",
+    "LinkErrorType",
   ];
   it("marks exactly the enumerations the document calls non-exhaustive (plus provisional ones)", () => {
     const marked = Object.keys(schemas).filter((name) => schemas[name]!["x-svc-non-exhaustive"] === true);
@@ -340,7 +388,7 @@ describe("enumerations", () => {
   });
 });
 
-describe("what the document types \"or null\" but HTTP cannot carry as null", () => {
+describe('what the document types "or null" but HTTP cannot carry as null', () => {
   const orNull: [string, string, string][] = [
     ["listLabTestMarkers", "lab_account_id", "4.8"],
     ["getOrderPscInfo", "capabilities", "4.10"],
@@ -351,11 +399,13 @@ describe("what the document types \"or null\" but HTTP cannot carry as null", ()
     it(`${name} (${section}) is optional, and says that leaving it out is the null`, () => {
       const p = parameter(id, name);
       expect(p.required).not.toBe(true);
-      expect(String(p["x-svc-provisional"])).toMatch(new RegExp(`or null"? \\(section ${section.replace(".", "\\.")}\\)[\\s\\S]*leaving the parameter out is the null`));
+      expect(String(p["x-svc-provisional"])).toMatch(
+        new RegExp(`or null"? \\(section ${section.replace(".", "\\.")}\\)[\\s\\S]*leaving the parameter out is the null`),
+      );
     });
   }
 
-  it("the link token header, typed \"string or null\" (4.7, 5), is mandatory, and says why", () => {
+  it('the link token header, typed "string or null" (4.7, 5), is mandatory, and says why', () => {
     const scheme = ((contract.components as JsonObject).securitySchemes as Record<string, JsonObject>).LinkToken!;
     expect(String(scheme["x-svc-provisional"])).toMatch(/"string or null" \(sections 4\.7 and 5\)[\s\S]*401/);
     expect(operation("completeProviderMfa").securityAlternatives).toEqual([["LinkToken"]]);
@@ -367,7 +417,8 @@ describe("events (section 6)", () => {
     const events = Object.keys(schemas).filter((name) => /Event$/.test(name) && name !== "AppointmentEvent");
     expect(events.length).toBeGreaterThanOrEqual(13);
     for (const name of events) expect(String(schema(name)["x-svc-provisional"]), name).toMatch(/\(section 6, rules? [0-9]/);
-    for (const name of ["EventTeamId", "EventUserId", "EventClientUserId"]) expect(String(schema(name)["x-svc-provisional"]), name).toMatch(/\(section 6, rule 1\)/);
+    for (const name of ["EventTeamId", "EventUserId", "EventClientUserId"])
+      expect(String(schema(name)["x-svc-provisional"]), name).toMatch(/\(section 6, rule 1\)/);
   });
 });
 
@@ -428,7 +479,7 @@ describe("addresses (2.3)", () => {
     expect(schema("UserInfo").properties).toMatchObject({ medical_proxy: { $ref: "#/components/schemas/GuarantorDetailsWithZipCode" } });
     const latest = operation("getLatestInsurance").operation.responses as JsonObject;
     expect(JSON.stringify(latest["200"])).toContain("#/components/schemas/LatestInsurance");
-    expect(JSON.stringify(operation("createInsurance").operation.responses)).toContain("#/components/schemas/Insurance\"");
+    expect(JSON.stringify(operation("createInsurance").operation.responses)).toContain('#/components/schemas/Insurance"');
   });
 });
 

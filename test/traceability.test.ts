@@ -15,8 +15,40 @@ const rows = table.split("\n").filter((line) => /^\| \d/.test(line));
 
 /** The numbered sections of the interface document (its headings "## N." and "### N.M"), as it states them. */
 const SECTIONS = [
-  "1", "2.1", "2.2", "2.3", "2.4", "2.5", "2.6", "2.7", "2.8", "2.9", "2.10", "2.11", "2.12", "2.13", "3",
-  "4.1", "4.2", "4.3", "4.4", "4.5", "4.6", "4.7", "4.8", "4.9", "4.10", "4.11", "4.12", "4.13", "4.14", "5", "6", "7", "8", "9",
+  "1",
+  "2.1",
+  "2.2",
+  "2.3",
+  "2.4",
+  "2.5",
+  "2.6",
+  "2.7",
+  "2.8",
+  "2.9",
+  "2.10",
+  "2.11",
+  "2.12",
+  "2.13",
+  "3",
+  "4.1",
+  "4.2",
+  "4.3",
+  "4.4",
+  "4.5",
+  "4.6",
+  "4.7",
+  "4.8",
+  "4.9",
+  "4.10",
+  "4.11",
+  "4.12",
+  "4.13",
+  "4.14",
+  "5",
+  "6",
+  "7",
+  "8",
+  "9",
 ];
 const DOCUMENT = path.join(repoRoot, "..", "shared", "seed", "000_3cd0027fc84847a6.txt");
 const root = YAML.parse(readFileSync(path.join(repoRoot, "openapi/openapi.yaml"), "utf8")) as Record<string, unknown>;
@@ -65,7 +97,9 @@ describe("the workflows in generated/traceability.md", () => {
       for (const section of workflow.traces) {
         const row = rows.find((line) => line.startsWith(`| ${section} `))!;
         const cell = row.split(" | ").at(-1)!;
-        expect(cell, `${workflow.workflowId} in section ${section}`).toContain(`[\`${workflow.workflowId}\`](../openapi/workflows/${workflow.file})${workflow.mockOnly ? " (mock-only)" : ""}`);
+        expect(cell, `${workflow.workflowId} in section ${section}`).toContain(
+          `[\`${workflow.workflowId}\`](../openapi/workflows/${workflow.file})${workflow.mockOnly ? " (mock-only)" : ""}`,
+        );
       }
     }
   });

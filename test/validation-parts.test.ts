@@ -14,13 +14,27 @@ import { contract, operation } from "./support/contract.ts";
 
 describe("isJsonContentType", () => {
   it("takes one JSON media type, in any case, with well-formed parameters and UTF-8", () => {
-    for (const header of ["application/json", "APPLICATION/JSON", "application/problem+json", "application/json; charset=utf-8", 'application/json;charset="UTF-8"']) {
+    for (const header of [
+      "application/json",
+      "APPLICATION/JSON",
+      "application/problem+json",
+      "application/json; charset=utf-8",
+      'application/json;charset="UTF-8"',
+    ]) {
       expect(isJsonContentType(header), header).toBe(true);
     }
   });
 
   it("refuses other types, other charsets, lists and broken parameters", () => {
-    for (const header of [undefined, "text/plain", "application/xml", "application/json; charset=latin1", "application/json, text/plain", "application/json; charset=", "application/jsonx"]) {
+    for (const header of [
+      undefined,
+      "text/plain",
+      "application/xml",
+      "application/json; charset=latin1",
+      "application/json, text/plain",
+      "application/json; charset=",
+      "application/jsonx",
+    ]) {
       expect(isJsonContentType(header), String(header)).toBe(false);
     }
   });
@@ -54,24 +68,42 @@ describe("CredentialCheck", () => {
   });
 
   it("says when the request carries another kind of credential instead", () => {
-    expect(check.refusal(operation("listLabs"), { "x-svc-link-token": "t" })).toMatch(/^This operation takes x-svc-api-key; x-svc-link-token is another kind of credential/);
+    expect(check.refusal(operation("listLabs"), { "x-svc-link-token": "t" })).toMatch(
+      /^This operation takes x-svc-api-key; x-svc-link-token is another kind of credential/,
+    );
   });
 });
 
 describe("error wording", () => {
-  const error = (keyword: string, instancePath: string, params: object, message?: string) => ({ keyword, instancePath, params, message, schemaPath: "" }) as ErrorObject;
+  const error = (keyword: string, instancePath: string, params: object, message?: string) =>
+    ({ keyword, instancePath, params, message, schemaPath: "" }) as ErrorObject;
 
   it("writes details as one line, the root as /", () => {
-    expect(detailsLine([{ field: "/user_id", message: "is required" }, { field: "", message: "is invalid" }])).toBe("/user_id is required; / is invalid");
+    expect(
+      detailsLine([
+        { field: "/user_id", message: "is required" },
+        { field: "", message: "is invalid" },
+      ]),
+    ).toBe("/user_id is required; / is invalid");
   });
 
   it("keeps the most telling error per field: an enum's values over anyOf and null-branch noise", () => {
-    const details = toDetails("body", [error("anyOf", "/kind", {}, "must match a schema in anyOf"), error("type", "/kind", { type: "null" }, "must be null"), error("enum", "/kind", { allowedValues: ["a", "b"] })], bodyField);
+    const details = toDetails(
+      "body",
+      [
+        error("anyOf", "/kind", {}, "must match a schema in anyOf"),
+        error("type", "/kind", { type: "null" }, "must be null"),
+        error("enum", "/kind", { allowedValues: ["a", "b"] }),
+      ],
+      bodyField,
+    );
     expect(details).toEqual([{ location: "body", field: "/kind", message: "must be one of: a, b" }]);
   });
 
   it("places a missing property at its own field", () => {
-    expect(toDetails("body", [error("required", "/user", { missingProperty: "id" })], bodyField)).toEqual([{ location: "body", field: "/user/id", message: "is required" }]);
+    expect(toDetails("body", [error("required", "/user", { missingProperty: "id" })], bodyField)).toEqual([
+      { location: "body", field: "/user/id", message: "is required" },
+    ]);
   });
 });
 
@@ -80,14 +112,22 @@ describe("a response's problems", () => {
   const listLabs = operation("listLabs");
 
   it("are named up to a bound and counted past it, however many items are wrong", () => {
-    const details = validator.validate(listLabs, 200, Array.from({ length: 100 }, () => ({})));
+    const details = validator.validate(
+      listLabs,
+      200,
+      Array.from({ length: 100 }, () => ({})),
+    );
     expect(details).toHaveLength(NAMED_PROBLEMS + 1);
     expect(details.at(-1)).toEqual({ location: "body", field: "", message: expect.stringMatching(/^has \d+ more problems, not named$/) });
     expect(validator.validate(listLabs, 200, [])).toEqual([]);
   });
 
   it("are looked for only to the first in a body too large to collect every one", () => {
-    const details = validator.validate(listLabs, 200, Array.from({ length: ALL_PROBLEMS_VALUES * 5 }, () => ({})));
+    const details = validator.validate(
+      listLabs,
+      200,
+      Array.from({ length: ALL_PROBLEMS_VALUES * 5 }, () => ({})),
+    );
     expect(details).toHaveLength(2);
     expect(details[0]!.field).toMatch(/^\/0\//);
     expect(details[1]!.message).toBe(`holds more than ${ALL_PROBLEMS_VALUES} values: its first problem is named, the rest not looked for`);

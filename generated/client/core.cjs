@@ -163,7 +163,13 @@ async function readBody(response, operation, limit) {
   if ("text" in read) return read.text;
   if (read.unread == "too_large") throw new ApiResponseTooLargeError(operation, status, limit);
   const encoding = headers.get("content-encoding");
-  throw new ApiError({ status, body: void 0, operation, response, message: `${named(operation)} answered ${status} in bytes that are not UTF-8 text${encoding ? ` (Content-Encoding ${encoding})` : ""}` });
+  throw new ApiError({
+    status,
+    body: void 0,
+    operation,
+    response,
+    message: `${named(operation)} answered ${status} in bytes that are not UTF-8 text${encoding ? ` (Content-Encoding ${encoding})` : ""}`
+  });
 }
 
 // src/client/request.ts
@@ -171,7 +177,8 @@ var import_openapi_fetch = require("openapi-fetch");
 function urlOf(baseUrl, path, { path: inPath = {}, query = {} }) {
   const filled = path.replace(/\{([^{}]+)\}/g, (whole, name) => inPath[name] == null ? whole : encodeURIComponent(String(inPath[name])));
   const pairs = [];
-  for (const name of Object.keys(query)) for (const value of [].concat(query[name] ?? [])) pairs.push(`${name}=${encodeURIComponent(String(value))}`);
+  for (const name of Object.keys(query))
+    for (const value of [].concat(query[name] ?? [])) pairs.push(`${name}=${encodeURIComponent(String(value))}`);
   return baseUrl + filled + (pairs.length ? `?${pairs.join("&")}` : "");
 }
 function buildRequest(baseUrl, method, path, { params = {}, body }, headers, signal) {

@@ -4,7 +4,12 @@ import type { paths } from "../schema.cjs";
  * One operation of a table: [operationId, credential option (null: none), the statuses it declares beyond the table's
  * `statuses`, and for a paged list [where its items are, default size, largest size]].
  */
-export type OperationRow = readonly [operationId: string, credential: string | null, statuses: readonly number[], paging?: readonly [items: string, sizeDefault: number, sizeMax: number]];
+export type OperationRow = readonly [
+    operationId: string,
+    credential: string | null,
+    statuses: readonly number[],
+    paging?: readonly [items: string, sizeDefault: number, sizeMax: number]
+];
 /** A client entry's operation table, as scripts/build/generate-tables.ts writes it (generated/operations.ts, management-operations.ts). */
 export interface OperationTable {
     /** Each credential's option: the header it is sent as, then any header that stands in for it when set on a call. */
@@ -34,15 +39,20 @@ export type MethodOf<T extends OperationTable> = Routes<T> extends `${infer M} $
 export type TablePaths<T extends OperationTable, M extends string, C extends string> = {
     [R in Routes<T>]: R extends `${M} ${infer P}` ? (CredentialOf<T, R> extends null ? P : CredentialOf<T, R> extends C ? P : never) : never;
 }[Routes<T>];
-type PagingOf<T extends OperationTable, M extends string, P extends string> = T["operations"][RouteOf<T, M, P>] extends readonly [unknown, unknown, unknown, readonly [infer K, ...unknown[]]] ? K : never;
+type PagingOf<T extends OperationTable, M extends string, P extends string> = T["operations"][RouteOf<T, M, P>] extends readonly [
+    unknown,
+    unknown,
+    unknown,
+    readonly [infer K, ...unknown[]]
+] ? K : never;
 /** The paged operations of a method (their answers carry `page`, `size`, `pages` and one list of items). */
 export type TablePagedPaths<T extends OperationTable, M extends string, C extends string> = {
     [P in TablePaths<T, M, C>]: [PagingOf<T, M, P>] extends [never] ? never : P;
 }[TablePaths<T, M, C>];
 /** The operation object of the contract's types for a method and path. */
-export type OperationOf<M extends string, P extends string> = P extends keyof paths ? paths[P] extends {
+export type OperationOf<M extends string, P extends string> = P extends keyof paths ? (paths[P] extends {
     [K in Lowercase<M>]: infer O;
-} ? O : never : never;
+} ? O : never) : never;
 type RequiredKeys<T> = {
     [K in keyof T]-?: {} extends Pick<T, K> ? never : K;
 }[keyof T];

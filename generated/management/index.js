@@ -48,7 +48,15 @@ var table = {
 
 // src/management/index.ts
 import { makeClient } from "../client/core.js";
-import { ApiConnectionError, ApiError, ApiRedirectError, ApiResponseTooLargeError, ApiTimeoutError, isApiError, MissingCredentialError } from "../client/core.js";
+import {
+  ApiConnectionError,
+  ApiError,
+  ApiRedirectError,
+  ApiResponseTooLargeError,
+  ApiTimeoutError,
+  isApiError,
+  MissingCredentialError
+} from "../client/core.js";
 function createManagementClient(options) {
   return makeClient("createManagementClient", table, options);
 }

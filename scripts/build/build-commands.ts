@@ -25,7 +25,9 @@ async function renderCommand(source: string): Promise<string> {
     legalComments: "none",
     logLevel: "silent",
     // Bundled CommonJS (Ajv) calls require for Node's own modules; an ES module has none of its own.
-    banner: { js: `#!/usr/bin/env node\n${header}import { createRequire as __svcCreateRequire } from "node:module";\nconst require = __svcCreateRequire(import.meta.url);` },
+    banner: {
+      js: `#!/usr/bin/env node\n${header}import { createRequire as __svcCreateRequire } from "node:module";\nconst require = __svcCreateRequire(import.meta.url);`,
+    },
   });
   return result.outputFiles[0]!.text;
 }

@@ -57,7 +57,16 @@ async function bundle(entry: string, format: "esm" | "cjs", contractJson: string
 
 function declaration(name: string, text: string, extension: ".js" | ".cjs"): string {
   const result = ts.transpileDeclaration(text, {
-    compilerOptions: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, declaration: true, isolatedDeclarations: true, strict: true, allowImportingTsExtensions: true, resolveJsonModule: true },
+    compilerOptions: {
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      target: ts.ScriptTarget.ES2022,
+      declaration: true,
+      isolatedDeclarations: true,
+      strict: true,
+      allowImportingTsExtensions: true,
+      resolveJsonModule: true,
+    },
     fileName: path.join(repoRoot, "src/mock", `${name}.ts`),
   });
   if (result.diagnostics?.length) throw new Error(`build-mock-entries: ${ts.formatDiagnostics(result.diagnostics, ts.createCompilerHost({}))}`);

@@ -98,7 +98,10 @@ async function bundles(generatedSources: Record<string, string>): Promise<Record
   };
   const out: Record<string, string> = {};
   for (const { source, out: target } of ENTRIES) {
-    for (const [format, extension] of [["esm", "js"], ["cjs", "cjs"]] as const) {
+    for (const [format, extension] of [
+      ["esm", "js"],
+      ["cjs", "cjs"],
+    ] as const) {
       const shared: esbuild.Plugin = {
         name: "shared-runtime",
         setup(build) {

@@ -27,7 +27,10 @@ function carriers(file: string, root: JsonObject): { holders: JsonObject[]; name
   if (file === "openapi.yaml") return { holders: [root], names: ["info", "tags", "servers"] };
   if (!/(^|\/)(paths|webhooks)\//.test(file)) return { holders: [root], names: [] };
   const methods = HTTP_METHODS.filter((method) => isObject(root[method]));
-  return { holders: methods.map((method) => root[method] as JsonObject), names: methods.map((method) => String((root[method] as JsonObject).operationId ?? method.toUpperCase())) };
+  return {
+    holders: methods.map((method) => root[method] as JsonObject),
+    names: methods.map((method) => String((root[method] as JsonObject).operationId ?? method.toUpperCase())),
+  };
 }
 
 function traced(file: string, text: string): TracedFile | undefined {
@@ -64,8 +67,13 @@ export function mustTrace(file: string): boolean {
 
 export async function renderTraceability(root: string = repoRoot): Promise<string> {
   const specDir = path.join(root, "openapi");
-  const workflows = await readWorkflows(path.join(specDir, "workflows")).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? [] : Promise.reject(error)));
-  const files = ((await readdir(specDir, { recursive: true })) as string[]).map((file) => file.split(path.sep).join("/")).filter(mustTrace).sort();
+  const workflows = await readWorkflows(path.join(specDir, "workflows")).catch((error: NodeJS.ErrnoException) =>
+    error.code === "ENOENT" ? [] : Promise.reject(error),
+  );
+  const files = ((await readdir(specDir, { recursive: true })) as string[])
+    .map((file) => file.split(path.sep).join("/"))
+    .filter(mustTrace)
+    .sort();
   const texts = await Promise.all(files.map((file) => readFile(path.join(specDir, file), "utf8")));
   const sections = documentSections(YAML.parse(texts[files.indexOf("openapi.yaml")]!) as JsonObject);
   const bySection = new Map([...sections.keys()].map((section) => [section, [] as TracedFile[]]));
@@ -80,10 +88,12 @@ export async function renderTraceability(root: string = repoRoot): Promise<strin
   });
   const flows = new Map([...sections.keys()].map((section) => [section, [] as Workflow[]]));
   for (const workflow of workflows) {
-    if (workflow.traces.length === 0) throw new Error(`traceability: workflow ${workflow.workflowId} (openapi/workflows/${workflow.file}) names no section in ${TRACES}`);
+    if (workflow.traces.length === 0)
+      throw new Error(`traceability: workflow ${workflow.workflowId} (openapi/workflows/${workflow.file}) names no section in ${TRACES}`);
     for (const section of workflow.traces) {
       const row = flows.get(section);
-      if (row === undefined) throw new Error(`traceability: workflow ${workflow.workflowId} traces section ${section}, which ${DOCUMENT_SECTIONS} does not list`);
+      if (row === undefined)
+        throw new Error(`traceability: workflow ${workflow.workflowId} traces section ${section}, which ${DOCUMENT_SECTIONS} does not list`);
       row.push(workflow);
     }
   }
@@ -92,10 +102,10 @@ export async function renderTraceability(root: string = repoRoot): Promise<strin
     "# Traceability: the interface document, section by section",
     "",
     "Each section of the interface document, and the files under `openapi/` whose operations or components say they",
-    "trace it (`x-svc-traces`, beside each operation and at the top of each component file). \"Provisional\" means the",
-    "document does not show that part and it carries `x-svc-provisional` (`openapi/extensions.md`); \"parts",
-    "provisional\" means some of its fields or values do. The last column names the Arazzo workflows of",
-    "`openapi/workflows/` that run the section's flow (`x-svc-traces` on each workflow); \"mock-only\" ones run only",
+    'trace it (`x-svc-traces`, beside each operation and at the top of each component file). "Provisional" means the',
+    'document does not show that part and it carries `x-svc-provisional` (`openapi/extensions.md`); "parts',
+    'provisional" means some of its fields or values do. The last column names the Arazzo workflows of',
+    '`openapi/workflows/` that run the section\'s flow (`x-svc-traces` on each workflow); "mock-only" ones run only',
     "against the stateful mock.",
     "",
     "| section | spec location | workflows |",
@@ -107,7 +117,9 @@ export async function renderTraceability(root: string = repoRoot): Promise<strin
       const notes = [...names.map((name) => `\`${name}\``), ...marks].join("; ");
       return `[\`${file}\`](${encodeURI(`../openapi/${file}`)})${notes ? ` (${notes})` : ""}`;
     });
-    const runs = flows.get(section)!.map((flow) => `[\`${flow.workflowId}\`](${encodeURI(`../openapi/workflows/${flow.file}`)})${flow.mockOnly ? " (mock-only)" : ""}`);
+    const runs = flows
+      .get(section)!
+      .map((flow) => `[\`${flow.workflowId}\`](${encodeURI(`../openapi/workflows/${flow.file}`)})${flow.mockOnly ? " (mock-only)" : ""}`);
     lines.push(`| ${section} ${sections.get(section)} | ${cells.join(", ")} | ${runs.join(", ")} |`);
   }
   return `${lines.join("\n")}\n`;

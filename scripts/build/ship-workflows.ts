@@ -20,7 +20,8 @@ export function shipWorkflow(file: string, text: string): string {
   const rewritten = text.replace(URL_LINE, (line, key: string, _quote: string, url: string) => {
     if (url === REPOSITORY_BUNDLE) return `${key}${SHIPPED_BUNDLE}`;
     // Any other way out of the folder would name a file the installed package does not have.
-    if (url.startsWith("../")) throw new Error(`openapi/workflows/${file}: url ${url} leaves the folder, and only ${REPOSITORY_BUNDLE} has a shipped counterpart`);
+    if (url.startsWith("../"))
+      throw new Error(`openapi/workflows/${file}: url ${url} leaves the folder, and only ${REPOSITORY_BUNDLE} has a shipped counterpart`);
     return line;
   });
   return `# Copied by scripts/build/ship-workflows.ts from openapi/workflows/${file}. Do not edit: change that file and run \`npm run build\`.\n${rewritten}`;

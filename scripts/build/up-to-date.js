@@ -53,7 +53,9 @@ export async function inputsHash() {
     })();
     if (entries === undefined) files.push(input);
     // A folder's README describes its files to a reader; no artifact is made from it.
-    else for (const entry of entries) if (!entry.isDirectory() && entry.name !== "README.md") files.push(path.relative(repoRoot, path.join(entry.parentPath, entry.name)));
+    else
+      for (const entry of entries)
+        if (!entry.isDirectory() && entry.name !== "README.md") files.push(path.relative(repoRoot, path.join(entry.parentPath, entry.name)));
   }
   files.sort();
   return `${hashFiles(files)}\n`;
@@ -81,7 +83,10 @@ async function isOlder(/** @type {string} */ file, /** @type {string} */ than) {
  */
 export async function referenceStale() {
   const referenceScriptsDir = path.join(repoRoot, "scripts", "build", "reference");
-  const makers = [path.join(repoRoot, "scripts", "build", "build-docs.ts"), ...(await readdir(referenceScriptsDir)).map((name) => path.join(referenceScriptsDir, name))];
+  const makers = [
+    path.join(repoRoot, "scripts", "build", "build-docs.ts"),
+    ...(await readdir(referenceScriptsDir)).map((name) => path.join(referenceScriptsDir, name)),
+  ];
   for (const source of [path.join(generatedDir, "openapi.json"), ...makers]) if (await isOlder(referenceHtmlPath, source)) return true;
   return false;
 }

@@ -35,7 +35,8 @@ export async function workflowProblems(dir = WORKFLOWS_DIR): Promise<string[]> {
     for (const step of workflow.steps) {
       const ids = sources.get(step.source);
       if (ids === undefined) problems.push(`${workflow.file} ${workflow.workflowId}/${step.stepId}: no source description is named ${step.source}`);
-      else if (!ids.has(step.operationId)) problems.push(`${workflow.file} ${workflow.workflowId}/${step.stepId}: ${step.source} has no operation ${step.operationId}`);
+      else if (!ids.has(step.operationId))
+        problems.push(`${workflow.file} ${workflow.workflowId}/${step.stepId}: ${step.source} has no operation ${step.operationId}`);
     }
   }
   return problems;

@@ -17,7 +17,13 @@ export interface RedoclyProblem {
 }
 
 function lastLine(text: string): string {
-  return text.split("\n").map((line) => line.trim()).filter(Boolean).at(-1) ?? "(no output)";
+  return (
+    text
+      .split("\n")
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .at(-1) ?? "(no output)"
+  );
 }
 
 /** Which of a tree's documents a lint reads: its split sources, its bundle (when it has one), or both. */
@@ -27,8 +33,16 @@ export interface LintTargets {
 }
 
 /** Spectral's findings on a tree's sources and, when it has one, its bundle; `ruleset` may be a copy elsewhere. */
-export async function spectralFindings({ root = repoRoot, ruleset = ".spectral.yaml", sources = true, bundle = true }: { root?: string; ruleset?: string } & LintTargets = {}): Promise<SpectralFinding[]> {
-  const targets = [...(sources ? ["openapi/openapi.yaml"] : []), ...(bundle && existsSync(path.join(root, "generated/openapi.json")) ? ["generated/openapi.json"] : [])];
+export async function spectralFindings({
+  root = repoRoot,
+  ruleset = ".spectral.yaml",
+  sources = true,
+  bundle = true,
+}: { root?: string; ruleset?: string } & LintTargets = {}): Promise<SpectralFinding[]> {
+  const targets = [
+    ...(sources ? ["openapi/openapi.yaml"] : []),
+    ...(bundle && existsSync(path.join(root, "generated/openapi.json")) ? ["generated/openapi.json"] : []),
+  ];
   return targets.length === 0 ? [] : spectralLint(targets, { ruleset, cwd: root });
 }
 

@@ -48,7 +48,12 @@ export async function startMock(options: MockOptions): Promise<RunningMock> {
     ...(options.stateful === undefined ? {} : { stateful: options.stateful }),
     ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
     ...(prism === undefined ? {} : { prism: prismInventor(document, prism, options.log) }),
-    staticFiles: servedFiles({ bundleJson: bundleJsonPath, bundleYaml: bundleYamlPath, reference: referenceHtmlPath, ...(options.referencePending ? { referencePending: options.referencePending } : {}) }),
+    staticFiles: servedFiles({
+      bundleJson: bundleJsonPath,
+      bundleYaml: bundleYamlPath,
+      reference: referenceHtmlPath,
+      ...(options.referencePending ? { referencePending: options.referencePending } : {}),
+    }),
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

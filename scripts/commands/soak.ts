@@ -51,7 +51,10 @@ export async function soak(options: SoakOptions): Promise<SoakRun[]> {
         const reportDir = path.join(options.reportRoot, String(seed));
         await mkdir(reportDir, { recursive: true });
         const lines: string[] = [];
-        const code = await runVerify(["--base-url", mock.url, "--seed", String(seed), "--report-dir", reportDir], { log: (line) => lines.push(line), error: (line) => lines.push(line) });
+        const code = await runVerify(["--base-url", mock.url, "--seed", String(seed), "--report-dir", reportDir], {
+          log: (line) => lines.push(line),
+          error: (line) => lines.push(line),
+        });
         const result = lines.filter((line) => SUMMARY.test(line)).at(-1) ?? `no summary (exit ${code}): ${lines.at(-1) ?? "nothing printed"}`;
         done.push({ seed, code, result });
         options.print(`seed ${seed}: ${code === 0 ? "passed" : "FAILED"}: ${result}`);
@@ -64,7 +67,16 @@ export async function soak(options: SoakOptions): Promise<SoakRun[]> {
     await mock.stop();
   }
   const passed = done.filter((run) => run.code === 0).length;
-  options.print(`soak: ${passed} of ${options.runs} passed${passed === options.runs ? "" : `; failed seeds: ${done.filter((run) => run.code !== 0).map((run) => run.seed).join(", ")}`}`);
+  options.print(
+    `soak: ${passed} of ${options.runs} passed${
+      passed === options.runs
+        ? ""
+        : `; failed seeds: ${done
+            .filter((run) => run.code !== 0)
+            .map((run) => run.seed)
+            .join(", ")}`
+    }`,
+  );
   return done;
 }
 
@@ -84,6 +96,11 @@ if (isMain(import.meta.url)) {
     console.error(`soak: ${wrong} (usage: npm run soak -- [--runs 20] [--concurrency 2])`);
     process.exit(2);
   }
-  const done = await soak({ runs: runs as number, concurrency: concurrency as number, reportRoot: path.join(repoRoot, ".tmp", "soak"), print: (line) => console.log(line) });
+  const done = await soak({
+    runs: runs as number,
+    concurrency: concurrency as number,
+    reportRoot: path.join(repoRoot, ".tmp", "soak"),
+    print: (line) => console.log(line),
+  });
   process.exitCode = done.every((run) => run.code === 0) && done.length === runs ? 0 : 1;
 }

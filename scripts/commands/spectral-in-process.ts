@@ -32,7 +32,15 @@ export interface SpectralResult {
 export async function spectralLint(files: string[], { ruleset, cwd }: { ruleset: string; cwd: string }): Promise<SpectralResult[]> {
   const { results } = await cliLint()(
     files.map((file) => path.resolve(cwd, file)),
-    { ruleset: path.resolve(cwd, ruleset), encoding: "utf8", format: [], ignoreUnknownFormat: false, failOnUnmatchedGlobs: false, showDocumentationUrl: false, quiet: true },
+    {
+      ruleset: path.resolve(cwd, ruleset),
+      encoding: "utf8",
+      format: [],
+      ignoreUnknownFormat: false,
+      failOnUnmatchedGlobs: false,
+      showDocumentationUrl: false,
+      quiet: true,
+    },
   );
   return results.map(({ code, path: where, message, severity, range, source }) => ({ code: String(code), path: where, message, severity, range, source }));
 }

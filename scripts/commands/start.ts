@@ -50,23 +50,31 @@ if (!fresh) {
   });
   if (child.status !== 0) {
     const lines = (child.stderr ?? "").split("\n").filter((line) => line.trim() !== "" && !line.includes("nodedir") && !/^\s+at /.test(line));
-    fail(lines.find((line) => line.startsWith("the contract does not lint")) ?? `the contract does not build: ${lines.find((line) => /Error/.test(line)) ?? lines[0] ?? `exit ${child.status}`}`);
+    fail(
+      lines.find((line) => line.startsWith("the contract does not lint")) ??
+        `the contract does not build: ${lines.find((line) => /Error/.test(line)) ?? lines[0] ?? `exit ${child.status}`}`,
+    );
   }
 }
 
 let referenceMessage: string | undefined;
 if (await referenceStale()) referenceMessage = "The reference is being built; this page reloads by itself.";
 
-const mock = await startMock({ port, host, log: (line) => console.error(line), referencePending: () => referenceMessage, ...hostOptionsOf(options, data) }).catch(
-  (error: NodeJS.ErrnoException) => {
-    refuseData(error);
-    if (error instanceof ProxyError) fail(error.message);
-    if (error.code === "EADDRINUSE") fail(`port ${port} on ${host} is in use. Stop what holds it, or run: npm start -- --port ${port + 1}`);
-    return fail(`the mock did not start: ${error.message}`);
-  },
-);
+const mock = await startMock({
+  port,
+  host,
+  log: (line) => console.error(line),
+  referencePending: () => referenceMessage,
+  ...hostOptionsOf(options, data),
+}).catch((error: NodeJS.ErrnoException) => {
+  refuseData(error);
+  if (error instanceof ProxyError) fail(error.message);
+  if (error.code === "EADDRINUSE") fail(`port ${port} on ${host} is in use. Stop what holds it, or run: npm start -- --port ${port + 1}`);
+  return fail(`the mock did not start: ${error.message}`);
+});
 if (proxy !== undefined) console.log(`\n${proxyBanner(mock.url, proxy, record)}\nStop with Ctrl-C.`);
-else console.log(`
+else
+  console.log(`
 Mock server:  ${mock.url}   (${stateful ? `stateful: remembers each team's calls; ${mock.url}${MOCK_PATHS.state} resets it and moves its clock` : "answers from the contract's examples"}; Prism loads on the first Prefer: dynamic=true)
 Reference:    ${mock.url}/docs   (also generated/reference.html)
 Contract:     ${mock.url}/openapi.yaml   ${mock.url}/openapi.json

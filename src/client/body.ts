@@ -80,5 +80,11 @@ export async function readBody(response: Response, operation: OperationRef, limi
   if ("text" in read) return read.text;
   if (read.unread == "too_large") throw new ApiResponseTooLargeError(operation, status, limit);
   const encoding = headers.get("content-encoding");
-  throw new ApiError({ status, body: undefined, operation, response, message: `${named(operation)} answered ${status} in bytes that are not UTF-8 text${encoding ? ` (Content-Encoding ${encoding})` : ""}` });
+  throw new ApiError({
+    status,
+    body: undefined,
+    operation,
+    response,
+    message: `${named(operation)} answered ${status} in bytes that are not UTF-8 text${encoding ? ` (Content-Encoding ${encoding})` : ""}`,
+  });
 }

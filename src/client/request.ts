@@ -18,7 +18,8 @@ export function urlOf(baseUrl: string, path: string, { path: inPath = {}, query 
   const filled = path.replace(/\{([^{}]+)\}/g, (whole, name: string) => (inPath[name] == null ? whole : encodeURIComponent(String(inPath[name]))));
   const pairs: string[] = [];
   // Own names only: a query object's prototype (or one polluted elsewhere) adds nothing to the URL.
-  for (const name of Object.keys(query)) for (const value of ([] as unknown[]).concat(query[name] ?? [])) pairs.push(`${name}=${encodeURIComponent(String(value))}`);
+  for (const name of Object.keys(query))
+    for (const value of ([] as unknown[]).concat(query[name] ?? [])) pairs.push(`${name}=${encodeURIComponent(String(value))}`);
   return baseUrl + filled + (pairs.length ? `?${pairs.join("&")}` : "");
 }
 

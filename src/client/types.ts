@@ -5,7 +5,12 @@ import type { paths } from "../../generated/schema.js";
  * One operation of a table: [operationId, credential option (null: none), the statuses it declares beyond the table's
  * `statuses`, and for a paged list [where its items are, default size, largest size]].
  */
-export type OperationRow = readonly [operationId: string, credential: string | null, statuses: readonly number[], paging?: readonly [items: string, sizeDefault: number, sizeMax: number]];
+export type OperationRow = readonly [
+  operationId: string,
+  credential: string | null,
+  statuses: readonly number[],
+  paging?: readonly [items: string, sizeDefault: number, sizeMax: number],
+];
 
 /** A client entry's operation table, as scripts/build/generate-tables.ts writes it (generated/operations.ts, management-operations.ts). */
 export interface OperationTable {
@@ -36,7 +41,12 @@ export type TablePaths<T extends OperationTable, M extends string, C extends str
   [R in Routes<T>]: R extends `${M} ${infer P}` ? (CredentialOf<T, R> extends null ? P : CredentialOf<T, R> extends C ? P : never) : never;
 }[Routes<T>];
 
-type PagingOf<T extends OperationTable, M extends string, P extends string> = T["operations"][RouteOf<T, M, P>] extends readonly [unknown, unknown, unknown, readonly [infer K, ...unknown[]]]
+type PagingOf<T extends OperationTable, M extends string, P extends string> = T["operations"][RouteOf<T, M, P>] extends readonly [
+  unknown,
+  unknown,
+  unknown,
+  readonly [infer K, ...unknown[]],
+]
   ? K
   : never;
 
@@ -46,9 +56,7 @@ export type TablePagedPaths<T extends OperationTable, M extends string, C extend
 }[TablePaths<T, M, C>];
 
 /** The operation object of the contract's types for a method and path. */
-export type OperationOf<M extends string, P extends string> = P extends keyof paths
-  ? paths[P] extends { [K in Lowercase<M>]: infer O } ? O : never
-  : never;
+export type OperationOf<M extends string, P extends string> = P extends keyof paths ? (paths[P] extends { [K in Lowercase<M>]: infer O } ? O : never) : never;
 
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 /** Drops the parts the contract types as `never` (an operation without a query has `query?: never`). */
@@ -222,7 +230,11 @@ export interface TableClient<T extends OperationTable, C extends string, Throws 
    * and bound from the contract). Stops after the last page (`pages`), or, when `pages` is null, at the first page
    * shorter than `size`. An answer that is not a success throws `ApiError`.
    */
-  paginate<M extends MethodOf<T>, P extends TablePagedPaths<T, M, C>>(method: M, path: P, ...init: InitArgs<OperationOf<M, P>>): AsyncIterableIterator<TablePageItem<T, M, P>>;
+  paginate<M extends MethodOf<T>, P extends TablePagedPaths<T, M, C>>(
+    method: M,
+    path: P,
+    ...init: InitArgs<OperationOf<M, P>>
+  ): AsyncIterableIterator<TablePageItem<T, M, P>>;
   /** A client with the same settings and these credentials added (a link token from `POST /v2/link/token`, another team's key). */
   withCredentials<N extends CredentialsOf<T>>(credentials: N): TableClient<T, C | GivenCredentials<T, N>, Throws>;
 }

@@ -45,7 +45,8 @@ function answerProperties(document: JsonObject, operation: ContractOperation): J
 function pagingOf(document: JsonObject, operation: ContractOperation): Paging | undefined {
   const mark = operation.operation["x-svc-paging"];
   if (mark === undefined) return undefined;
-  if (!isObject(mark) || typeof mark.items !== "string" || Object.keys(mark).length !== 1) fail(operation, "x-svc-paging is { items: <the answer's array of items> }");
+  if (!isObject(mark) || typeof mark.items !== "string" || Object.keys(mark).length !== 1)
+    fail(operation, "x-svc-paging is { items: <the answer's array of items> }");
   const page = queryParameter(operation, "page");
   const size = queryParameter(operation, "size");
   if (page === undefined || size === undefined) fail(operation, "a paged operation takes the query parameters page and size");
@@ -62,7 +63,13 @@ function filtersOf(document: JsonObject, operation: ContractOperation): Filter[]
     const mark = parameter["x-svc-filter"];
     if (mark === undefined) continue;
     const match = isObject(mark) ? (mark.match ?? "equals") : undefined;
-    if (!isObject(mark) || typeof mark.items !== "string" || typeof mark.field !== "string" || (match !== "equals" && match !== "all") || parameter.in !== "query") {
+    if (
+      !isObject(mark) ||
+      typeof mark.items !== "string" ||
+      typeof mark.field !== "string" ||
+      (match !== "equals" && match !== "all") ||
+      parameter.in !== "query"
+    ) {
       fail(operation, `x-svc-filter of ${String(parameter.name)} is { items, field, match?: equals | all } on a query parameter`);
     }
     const list = deref(document, answerProperties(document, operation)[mark.items]);

@@ -27,8 +27,22 @@ interface Declared {
 
 const DECLARED: Record<string, Declared> = {
   TeamApiKey: { kind: "team", label: "Team API key", option: "apiKey", doc: "Team API key", placeholder: "YOUR_TEAM_API_KEY", source: "--api-key" },
-  LinkToken: { kind: "token", label: "Link token", option: "linkToken", doc: "Link token from `POST /v2/link/token`", placeholder: "YOUR_LINK_TOKEN", source: "createLinkToken's answer" },
-  ManagementKey: { kind: "management", label: "Management key", option: "managementKey", doc: "Management key (org or team), for the management API", placeholder: "YOUR_MANAGEMENT_KEY", source: "--management-key" },
+  LinkToken: {
+    kind: "token",
+    label: "Link token",
+    option: "linkToken",
+    doc: "Link token from `POST /v2/link/token`",
+    placeholder: "YOUR_LINK_TOKEN",
+    source: "createLinkToken's answer",
+  },
+  ManagementKey: {
+    kind: "management",
+    label: "Management key",
+    option: "managementKey",
+    doc: "Management key (org or team), for the management API",
+    placeholder: "YOUR_MANAGEMENT_KEY",
+    source: "--management-key",
+  },
   OrgKey: { kind: "management", label: "Org key" },
 };
 
@@ -54,10 +68,19 @@ export function credentialTable(document: JsonObject): Credential[] {
   return Object.entries(schemes).map(([scheme, definition]) => {
     const declared = DECLARED[scheme];
     if (declared === undefined) throw new Error(`security scheme ${scheme} is not in src/contract/credentials.ts: add its row`);
-    if (!isObject(definition) || definition.in !== "header" || typeof definition.name !== "string") throw new Error(`security scheme ${scheme} is not a header credential`);
+    if (!isObject(definition) || definition.in !== "header" || typeof definition.name !== "string")
+      throw new Error(`security scheme ${scheme} is not a header credential`);
     const replacement = definition[DEPRECATED_SCHEME];
-    if (replacement !== undefined && (typeof replacement !== "string" || !(replacement in schemes))) throw new Error(`${scheme}'s ${DEPRECATED_SCHEME} names no security scheme`);
-    return { ...declared, scheme, header: definition.name, headerKey: definition.name.toLowerCase(), definition, ...(typeof replacement === "string" ? { replacedBy: replacement } : {}) };
+    if (replacement !== undefined && (typeof replacement !== "string" || !(replacement in schemes)))
+      throw new Error(`${scheme}'s ${DEPRECATED_SCHEME} names no security scheme`);
+    return {
+      ...declared,
+      scheme,
+      header: definition.name,
+      headerKey: definition.name.toLowerCase(),
+      definition,
+      ...(typeof replacement === "string" ? { replacedBy: replacement } : {}),
+    };
   });
 }
 

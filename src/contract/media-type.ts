@@ -8,7 +8,10 @@
 export function isJsonContentType(header: string | undefined): boolean {
   if (header === undefined) return false;
   // Media type names are case-insensitive (RFC 9110, 8.3.1): APPLICATION/JSON is application/json.
-  const match = /^\s*application\/([A-Za-z0-9!#$&^_.+-]+)\s*((?:;\s*[A-Za-z0-9!#$&^_.+-]+=(?:[A-Za-z0-9!#$&^_.+-]+|"(?:[^"\\\x00-\x1f\x7f-\uffff]|\\.)*")\s*)*)$/i.exec(header);
+  const match =
+    /^\s*application\/([A-Za-z0-9!#$&^_.+-]+)\s*((?:;\s*[A-Za-z0-9!#$&^_.+-]+=(?:[A-Za-z0-9!#$&^_.+-]+|"(?:[^"\\\x00-\x1f\x7f-\uffff]|\\.)*")\s*)*)$/i.exec(
+      header,
+    );
   if (!match || !(match[1]!.toLowerCase() === "json" || match[1]!.toLowerCase().endsWith("+json"))) return false;
   for (const [, name, value] of match[2]!.matchAll(/;\s*([^=\s]+)=("(?:[^"\\]|\\.)*"|[^;\s]+)/g)) {
     if (name!.toLowerCase() === "charset" && value!.replace(/^"(.*)"$/, "$1").toLowerCase() !== "utf-8") return false;

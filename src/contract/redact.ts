@@ -198,7 +198,8 @@ export class Redactor {
       this.rememberCredential(decodeURIComponent(parsed.password));
       parsed.password = "credential";
     }
-    if (!this.show) for (const { name, mark } of this.#markedQuery(method, url)) if (parsed.searchParams.has(name)) parsed.searchParams.set(name, REMOVED[mark]);
+    if (!this.show)
+      for (const { name, mark } of this.#markedQuery(method, url)) if (parsed.searchParams.has(name)) parsed.searchParams.set(name, REMOVED[mark]);
     return this.text(relative ? `${parsed.pathname}${parsed.search}` : parsed.href);
   }
 
@@ -232,10 +233,14 @@ export class Redactor {
    * contract's), so an answer echoing them sends nobody's data; what the answer holds in marked fields otherwise is the
    * server's, and is taken out of free text written later (a message that echoes it). Credentials are masked.
    */
-  observe(request: { method: string; url: string; headers?: Record<string, string>; body?: string }, answer?: { status: number; text: string; json?: { value: unknown } }): void {
+  observe(
+    request: { method: string; url: string; headers?: Record<string, string>; body?: string },
+    answer?: { status: number; text: string; json?: { value: unknown } },
+  ): void {
     for (const [name, value] of Object.entries(request.headers ?? {})) this.header(name, value);
     this.#noteMade(request.url, readJson(request.body)?.value);
-    if (answer !== undefined) this.learnResponse(this.operationAt(request.method, request.url), answer.status, ("json" in answer ? answer.json : readJson(answer.text))?.value);
+    if (answer !== undefined)
+      this.learnResponse(this.operationAt(request.method, request.url), answer.status, ("json" in answer ? answer.json : readJson(answer.text))?.value);
   }
 
   /** Learns the marked values of a request that is someone's data (an application's, through the mock), for free text. */

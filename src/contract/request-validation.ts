@@ -35,7 +35,11 @@ export function readBody(operation: ContractOperation, input: RequestInput): { b
   if (!isJsonContentType(input.contentType)) {
     const sent = input.contentType === undefined ? "no Content-Type" : `Content-Type ${input.contentType}`;
     return {
-      refusal: { status: 415, code: "unsupported_media_type", message: `The request body must be sent as Content-Type application/json (in UTF-8), not with ${sent}.` },
+      refusal: {
+        status: 415,
+        code: "unsupported_media_type",
+        message: `The request body must be sent as Content-Type application/json (in UTF-8), not with ${sent}.`,
+      },
     };
   }
   if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {

@@ -56,7 +56,10 @@ export class ResponseValidator {
     if (validate.first(body)) return [];
     if (holdsMoreThan(body, ALL_PROBLEMS_VALUES)) {
       const first = toDetails("body", validate.first.errors ?? [], bodyField);
-      return [...first, { location: "body", field: "", message: `holds more than ${ALL_PROBLEMS_VALUES} values: its first problem is named, the rest not looked for` }];
+      return [
+        ...first,
+        { location: "body", field: "", message: `holds more than ${ALL_PROBLEMS_VALUES} values: its first problem is named, the rest not looked for` },
+      ];
     }
     validate.all ??= (this.#compileAll ??= compileOnce(createContractAjv(this.#document)))(validate.schema);
     validate.all(body);

@@ -50,12 +50,24 @@ function visit(document: JsonObject, raw: unknown, value: unknown, pointer: stri
     const properties = isObject(schema.properties) ? schema.properties : {};
     for (const [key, item] of Object.entries(value)) {
       // The key is the request's: `constructor` is a property the schema may not declare, never Object's own.
-      visit(document, Object.hasOwn(properties, key) ? properties[key] : schema.additionalProperties, item, `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`, places);
+      visit(
+        document,
+        Object.hasOwn(properties, key) ? properties[key] : schema.additionalProperties,
+        item,
+        `${pointer}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`,
+        places,
+      );
     }
   }
 }
 
-function unlistedIn(document: JsonObject, schema: unknown, value: unknown, location: ErrorDetail["location"], fieldOf: (pointer: string) => string): UnlistedValue[] {
+function unlistedIn(
+  document: JsonObject,
+  schema: unknown,
+  value: unknown,
+  location: ErrorDetail["location"],
+  fieldOf: (pointer: string) => string,
+): UnlistedValue[] {
   const places = new Map<string, Place>();
   visit(document, schema, value, "", places);
   return [...places]

@@ -24,7 +24,8 @@ export function validCall(document: JsonObject, op: ContractOperation): ValidCal
   if (typeof declared.body_example === "string") {
     const media = (op.requestBody?.content as JsonObject | undefined)?.["application/json"];
     const example = isObject(media) && isObject(media.examples) ? media.examples[declared.body_example] : undefined;
-    if (example === undefined) throw new Error(`${op.operationId}: ${VALID_CALL} names body_example ${declared.body_example}, which its request body does not have`);
+    if (example === undefined)
+      throw new Error(`${op.operationId}: ${VALID_CALL} names body_example ${declared.body_example}, which its request body does not have`);
     call.body = deref(document, example).value;
   }
   return call;

@@ -4,7 +4,15 @@ import { table } from "../../generated/management-operations.js";
 import { makeClient } from "../client/core.js";
 import type { ClientSettings, CredentialOptionOf, CredentialsOf, GivenCredentials, MethodOf, TableClient, TablePaths, ThrowsOf } from "../client/types.js";
 
-export { ApiConnectionError, ApiError, ApiRedirectError, ApiResponseTooLargeError, ApiTimeoutError, isApiError, MissingCredentialError } from "../client/core.js";
+export {
+  ApiConnectionError,
+  ApiError,
+  ApiRedirectError,
+  ApiResponseTooLargeError,
+  ApiTimeoutError,
+  isApiError,
+  MissingCredentialError,
+} from "../client/core.js";
 export type { ApiErrorDetail, OperationRef } from "../client/errors.js";
 export type { Answer, CallInit, CallOptions, Failure, HttpStatus, Outcome, RetryOptions, Success } from "../client/types.js";
 export type * from "../../generated/schema.js";
@@ -29,7 +37,11 @@ export type ManagementPathsFor<M extends ManagementMethod, C extends ManagementC
 export interface ManagementClientOptions extends ClientSettings, ManagementCredentials {}
 
 /** The management client: one method per HTTP method, the management API's path templates as typed literals. */
-export type ManagementClient<C extends ManagementCredentialOption = ManagementCredentialOption, Throws extends boolean = false> = TableClient<ManagementTable, C, Throws>;
+export type ManagementClient<C extends ManagementCredentialOption = ManagementCredentialOption, Throws extends boolean = false> = TableClient<
+  ManagementTable,
+  C,
+  Throws
+>;
 
 /**
  * A typed client of the management API (`/v2/management/...`): every operation is sent `managementKey` as
@@ -37,6 +49,8 @@ export type ManagementClient<C extends ManagementCredentialOption = ManagementCr
  * unless the call sets X-Management-Key, or the deprecated X-Svc-Org-Key, itself. Answers, errors, retries, timeouts and
  * `throwOnError` are those of `createClient`.
  */
-export function createManagementClient<const O extends ManagementClientOptions>(options: O): ManagementClient<GivenCredentials<ManagementTable, O>, ThrowsOf<O>> {
+export function createManagementClient<const O extends ManagementClientOptions>(
+  options: O,
+): ManagementClient<GivenCredentials<ManagementTable, O>, ThrowsOf<O>> {
   return makeClient("createManagementClient", table, options) as ManagementClient<GivenCredentials<ManagementTable, O>, ThrowsOf<O>>;
 }

@@ -80,7 +80,13 @@ export function parsePrefer(header: string): Choice {
     if (trimmed === "") continue;
     const eq = trimmed.indexOf("=");
     const key = (eq < 0 ? trimmed : trimmed.slice(0, eq)).trim().toLowerCase();
-    const value = eq < 0 ? "" : trimmed.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
+    const value =
+      eq < 0
+        ? ""
+        : trimmed
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"(.*)"$/, "$1");
     if (key === "code") {
       if (!/^\d{3}$/.test(value)) throw new Error(`Prefer code=${value} is not a status code`);
       choice.code = Number(value);

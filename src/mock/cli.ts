@@ -68,7 +68,9 @@ server.listen(port, host, () => {
   const { port: bound } = server.address() as { port: number };
   const url = `http://${host}:${bound}`;
   if (proxy !== undefined) return console.log(`${proxyBanner(url, proxy, record)}\nStop with Ctrl-C.`);
-  const mode = stateful ? `stateful: remembers each team's calls; ${url}${MOCK_PATHS.state} resets it and moves its clock` : "answers from the contract's examples";
+  const mode = stateful
+    ? `stateful: remembers each team's calls; ${url}${MOCK_PATHS.state} resets it and moves its clock`
+    : "answers from the contract's examples";
   console.log(`Mock server:  ${url}   (${mode}${prism ? "; Prism loads on the first Prefer: dynamic=true" : "; Prism is not installed, so dynamic answers are the examples"})
 Contract:     ${url}/openapi.yaml   ${url}/openapi.json
 Try:  curl -s -H 'x-svc-api-key: sk_test_example_not_a_real_key' ${url}/v3/lab_tests/labs

@@ -25,12 +25,23 @@ const isWhole = (value: unknown, max: number) => Number.isInteger(value) && (val
 export function readConditions(value: unknown, at = ""): Conditions | ConditionDetail[] {
   const detail = (field: string, message: string): ConditionDetail => ({ location: "body", field: `${at}${field}`, message });
   if (typeof value !== "object" || value === null || Array.isArray(value)) return [detail("", "must be an object of conditions")];
-  const { latency_ms: latency, failure_rate: failureRate, failure_statuses: statuses, retry_after_s: retryAfter, drop_rate: dropRate, seed, ...others } = value as Record<string, unknown>;
-  const details = Object.keys(others).map((key) => detail(`/${key}`, "is not a condition (latency_ms, failure_rate, failure_statuses, retry_after_s, drop_rate, seed)"));
+  const {
+    latency_ms: latency,
+    failure_rate: failureRate,
+    failure_statuses: statuses,
+    retry_after_s: retryAfter,
+    drop_rate: dropRate,
+    seed,
+    ...others
+  } = value as Record<string, unknown>;
+  const details = Object.keys(others).map((key) =>
+    detail(`/${key}`, "is not a condition (latency_ms, failure_rate, failure_statuses, retry_after_s, drop_rate, seed)"),
+  );
   const read: Conditions = {};
   if (latency !== undefined) {
     if (isWhole(latency, MAX_LATENCY_MS)) read.latency_ms = latency as number;
-    else if (Array.isArray(latency) && latency.length === 2 && latency.every((ms) => isWhole(ms, MAX_LATENCY_MS)) && latency[0] <= latency[1]) read.latency_ms = [latency[0], latency[1]];
+    else if (Array.isArray(latency) && latency.length === 2 && latency.every((ms) => isWhole(ms, MAX_LATENCY_MS)) && latency[0] <= latency[1])
+      read.latency_ms = [latency[0], latency[1]];
     else details.push(detail("/latency_ms", `must be whole milliseconds from 0 to ${MAX_LATENCY_MS}, or [min, max] of them`));
   }
   if (failureRate !== undefined) {
@@ -38,7 +49,8 @@ export function readConditions(value: unknown, at = ""): Conditions | ConditionD
     else details.push(detail("/failure_rate", "must be a share from 0 to 1"));
   }
   if (statuses !== undefined) {
-    if (Array.isArray(statuses) && statuses.length > 0 && statuses.every((status) => FAILURES.includes(status))) read.failure_statuses = [...new Set(statuses as FailureStatus[])];
+    if (Array.isArray(statuses) && statuses.length > 0 && statuses.every((status) => FAILURES.includes(status)))
+      read.failure_statuses = [...new Set(statuses as FailureStatus[])];
     else details.push(detail("/failure_statuses", `must be a non-empty list of ${FAILURES.join(" and ")}`));
   }
   if (retryAfter !== undefined) {

@@ -31,7 +31,10 @@ function splitPatch(text: string): { conditions?: Conditions; rest: string; fiel
 function statelessAnswer(method: StateMethod, fields: string[] | undefined): StateAnswer {
   if (method === "GET" || method === "DELETE") return { status: 200, body: { stateful: false } };
   if (fields === undefined) return invalid([{ location: "body", field: "", message: "must be a JSON object with conditions" }]);
-  if (fields.length > 0) return invalid(fields.map((key) => ({ location: "body", field: `/${key}`, message: "needs the stateful mock (--stateful): the stateless mock keeps only conditions" })));
+  if (fields.length > 0)
+    return invalid(
+      fields.map((key) => ({ location: "body", field: `/${key}`, message: "needs the stateful mock (--stateful): the stateless mock keeps only conditions" })),
+    );
   return { status: 200, body: { stateful: false } };
 }
 

@@ -28,7 +28,10 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
     fetch(input, init) {
       if (closed) return Promise.reject(new TypeError("fetch failed", { cause: new Error("the mock was closed") }));
       // A path or a URL as the global fetch takes it, relative ones against the mock's address.
-      const request = input instanceof Request && init === undefined ? input : new Request(typeof input === "string" && input.startsWith("/") ? new URL(`${base.pathname.replace(/\/$/, "")}${input}`, base) : input, init);
+      const request =
+        input instanceof Request && init === undefined
+          ? input
+          : new Request(typeof input === "string" && input.startsWith("/") ? new URL(`${base.pathname.replace(/\/$/, "")}${input}`, base) : input, init);
       return handle(request);
     },
     journal(query: JournalQuery = {}) {

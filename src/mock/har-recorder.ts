@@ -68,7 +68,8 @@ export class HarRecorder {
   add(entry: RecordedEntry): void {
     if (this.#stopped) return;
     this.#enqueue(async () => {
-      if (this.#count >= MAX_RECORDED_ENTRIES) return this.#stop(`--record: ${this.file} holds ${MAX_RECORDED_ENTRIES} exchanges, its bound; later ones are not recorded`);
+      if (this.#count >= MAX_RECORDED_ENTRIES)
+        return this.#stop(`--record: ${this.file} holds ${MAX_RECORDED_ENTRIES} exchanges, its bound; later ones are not recorded`);
       const redactor = (this.#redactor ??= new Redactor(this.#document));
       if (this.#count % ENTRIES_PER_REDACTOR === 0) redactor.forget();
       const redacted = redactHarEntry(entry, redactor) as RecordedEntry;
@@ -79,7 +80,8 @@ export class HarRecorder {
       }
       const chunk = `${this.#count === 0 ? "" : ",\n"}${JSON.stringify(redacted)}`;
       const size = Buffer.byteLength(chunk);
-      if (this.#offset + size > MAX_RECORDED_BYTES) return this.#stop(`--record: ${this.file} reached ${MAX_RECORDED_BYTES} bytes, its bound; later exchanges are not recorded`);
+      if (this.#offset + size > MAX_RECORDED_BYTES)
+        return this.#stop(`--record: ${this.file} reached ${MAX_RECORDED_BYTES} bytes, its bound; later exchanges are not recorded`);
       // The entry and the tail in one write at the entry's place: the file closes properly after each one.
       await writeAt(this.#fd, chunk + TAIL, this.#offset);
       this.#offset += size;
@@ -101,6 +103,8 @@ export class HarRecorder {
   }
 
   #enqueue(job: () => Promise<void>): void {
-    this.#queue = this.#queue.then(job).catch((error: Error) => this.#stop(`--record: writing ${this.file} failed (${error.message}); later exchanges are not recorded`));
+    this.#queue = this.#queue
+      .then(job)
+      .catch((error: Error) => this.#stop(`--record: writing ${this.file} failed (${error.message}); later exchanges are not recorded`));
   }
 }

@@ -58,14 +58,19 @@ export function createMockHost(options: MockHostOptions): http.Server {
     // Node checks the deadlines every connectionsCheckingInterval: at most a tenth of the deadline late.
     { requestTimeout: timeout, headersTimeout: timeout, connectionsCheckingInterval: Math.min(500, Math.max(10, timeout / 10)) },
     (req, res) => {
-      handle(req).then((reply) => writeReply(res, reply)).catch((error: unknown) => {
-        // The caller went away mid-request (its body cut short): no one is left to answer.
-        if ((error as NodeJS.ErrnoException).code === "ECONNRESET") return void res.destroy();
-        // A fault of the mock itself: answered for what it is, in the contract's declared 500, with its stack in the log.
-        log(`mock fault on ${req.method} ${(redactor ??= new Redactor(options.document)).url(String(req.method), String(req.url)).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`);
-        if (!res.headersSent) sendError(res, 500, "internal_error", "The mock failed on this request because of a fault of its own; its log has the details.");
-        else res.destroy();
-      });
+      handle(req)
+        .then((reply) => writeReply(res, reply))
+        .catch((error: unknown) => {
+          // The caller went away mid-request (its body cut short): no one is left to answer.
+          if ((error as NodeJS.ErrnoException).code === "ECONNRESET") return void res.destroy();
+          // A fault of the mock itself: answered for what it is, in the contract's declared 500, with its stack in the log.
+          log(
+            `mock fault on ${req.method} ${(redactor ??= new Redactor(options.document)).url(String(req.method), String(req.url)).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`,
+          );
+          if (!res.headersSent)
+            sendError(res, 500, "internal_error", "The mock failed on this request because of a fault of its own; its log has the details.");
+          else res.destroy();
+        });
     },
   );
   if (proxy !== undefined) server.once("close", () => void proxy.close());

@@ -16,9 +16,20 @@ export function errorBody(code: string, message: string, details?: ErrorDetail[]
 }
 
 /** A refusal in the contract's error body, with CORS for the request it answers. */
-export function errorReply(requestHeaders: HeaderBag, status: number, code: string, message: string, details?: ErrorDetail[], headers: Record<string, string> = {}): Reply {
+export function errorReply(
+  requestHeaders: HeaderBag,
+  status: number,
+  code: string,
+  message: string,
+  details?: ErrorDetail[],
+  headers: Record<string, string> = {},
+): Reply {
   const body = errorBody(code, message, details);
-  return { status, headers: ["content-type", JSON_TYPE, "content-length", String(body.length), ...Object.entries(headers).flat(), ...corsHeaders(requestHeaders)], body };
+  return {
+    status,
+    headers: ["content-type", JSON_TYPE, "content-length", String(body.length), ...Object.entries(headers).flat(), ...corsHeaders(requestHeaders)],
+    body,
+  };
 }
 
 /** Whether an Accept header lets the caller take JSON, the only media type of the contract's answers (no header: anything goes). */

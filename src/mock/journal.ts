@@ -155,7 +155,9 @@ function presented(redactor: Redactor, r: JournalRecord): JournalEntry {
   const op = r.operationId === undefined ? undefined : redactor.operationById(r.operationId);
   // Built as own properties whatever their names: a header or parameter named `__proto__` is kept, not lost.
   const headers: Record<string, string> = Object.fromEntries(
-    Object.entries(r.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, redactor.header(name, Array.isArray(value) ? value.join(", ") : value)]])),
+    Object.entries(r.headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name, redactor.header(name, Array.isArray(value) ? value.join(", ") : value)]],
+    ),
   );
   const target = r.target.startsWith("/") ? r.target : safePath(r.target);
   const sent = readJson(r.text);

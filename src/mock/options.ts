@@ -96,7 +96,9 @@ export function readMockOptions(usage: string, helpHint: string, fail: (line: st
     const mockOnly = (["stateful", "data", "conditions"] as const).filter((name) => values[name] !== undefined);
     if (mockOnly.length > 0) {
       const one = mockOnly.length === 1;
-      fail(`--proxy passes the upstream's answers on; ${mockOnly.map((name) => `--${name}`).join(" and ")} ${one ? "is" : "are"} for the mock's own answers: leave ${one ? "it" : "them"} out`);
+      fail(
+        `--proxy passes the upstream's answers on; ${mockOnly.map((name) => `--${name}`).join(" and ")} ${one ? "is" : "are"} for the mock's own answers: leave ${one ? "it" : "them"} out`,
+      );
     }
   }
   if (values.record !== undefined && proxy === undefined) fail("--record writes what a validating proxy forwards: give --proxy <upstream> too");

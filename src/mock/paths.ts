@@ -31,14 +31,24 @@ export type StateMethod = (typeof MOCK_ONLY_METHODS.state)[number];
 /** The 405 of a mock-only path: the methods it takes, in the message and in Allow. */
 export function notAMethodOf(path: MockOnlyPath, method: string): { status: 405; code: "method_not_allowed"; message: string; headers: { allow: string } } {
   const methods = MOCK_ONLY_METHODS[path].join(", ");
-  return { status: 405, code: "method_not_allowed", message: `${method} is not a method of ${MOCK_PATHS[path]}; it takes ${methods}.`, headers: { allow: methods } };
+  return {
+    status: 405,
+    code: "method_not_allowed",
+    message: `${method} is not a method of ${MOCK_PATHS[path]}; it takes ${methods}.`,
+    headers: { allow: methods },
+  };
 }
 
 /** Where a browser may also ask for the reference. */
 export const REFERENCE_ALIASES = [`${MOCK_PATHS.reference}/`, `${MOCK_PATHS.reference}/index.html`];
 
 /** The files of a build the mock serves, by path: the bundle in both forms and, when given, the reference. */
-export function servedFiles(files: { bundleJson: string; bundleYaml: string; reference?: string; referencePending?: () => string | undefined }): Record<string, StaticFile> {
+export function servedFiles(files: {
+  bundleJson: string;
+  bundleYaml: string;
+  reference?: string;
+  referencePending?: () => string | undefined;
+}): Record<string, StaticFile> {
   return {
     [MOCK_PATHS.bundleJson]: { path: files.bundleJson, type: "application/json" },
     [MOCK_PATHS.bundleYaml]: { path: files.bundleYaml, type: "application/yaml" },

@@ -47,7 +47,26 @@ export interface StatefulOptions {
 }
 
 /** The steps in the order a request meets them; from `receive` on, every refusal is one each operation declares. */
-const STEPS: Step[] = [target, control, journalPath, preflight, staticFile, route, receive, condition, credential, accept, size, body, parameters, unlisted, remember, branch, collection, respond];
+const STEPS: Step[] = [
+  target,
+  control,
+  journalPath,
+  preflight,
+  staticFile,
+  route,
+  receive,
+  condition,
+  credential,
+  accept,
+  size,
+  body,
+  parameters,
+  unlisted,
+  remember,
+  branch,
+  collection,
+  respond,
+];
 
 /** Where the mock's own paths are, whose requests the journal leaves out: they are not the service's. */
 const MOCK_ONLY = "/_mock/";
@@ -77,7 +96,8 @@ export function createPipeline(options: PipelineOptions): Pipeline {
     validator: new ContractValidator(document),
     readHeaders: [...ANSWER_HEADERS, ...credentialHeaders],
     staticFiles: options.staticFiles ?? new Map(),
-    stateful: options.stateful === undefined ? undefined : new StatefulMock({ document, operations: listOperations(document), ...options.stateful, log: options.log }),
+    stateful:
+      options.stateful === undefined ? undefined : new StatefulMock({ document, operations: listOperations(document), ...options.stateful, log: options.log }),
     checkedBodies: new WeakMap(),
     answersFor(match: RouteMatch): OperationAnswers {
       let found = answers.get(match.operation.operationId);
@@ -102,7 +122,11 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       const reply = refused === undefined ? x.reply! : errorReply(x.headers, refused.status, refused.code, refused.message, refused.details, refused.headers);
       if (x.extraHeaders !== undefined) reply.headers.push(...x.extraHeaders);
       // The service's requests, as they arrived: not the mock's own paths, its files or a preflight.
-      if (journal !== undefined && x.url !== undefined && (x.match !== undefined || (x.method !== "OPTIONS" && !x.url.pathname.startsWith(MOCK_ONLY) && !context.staticFiles.has(x.url.pathname)))) {
+      if (
+        journal !== undefined &&
+        x.url !== undefined &&
+        (x.match !== undefined || (x.method !== "OPTIONS" && !x.url.pathname.startsWith(MOCK_ONLY) && !context.staticFiles.has(x.url.pathname)))
+      ) {
         journal.record(teamOf(x.headers), exchangeRecord(x, reply.drop === true ? 0 : reply.status, refused));
       }
       return reply;

@@ -20,7 +20,10 @@ interface PrismError {
 }
 
 /** The pino logger Prism expects: a child per component, and one method per level. */
-type PrismLogger = { child(bindings: object): PrismLogger } & Record<"trace" | "debug" | "info" | "success" | "warn" | "error" | "fatal", (...args: unknown[]) => void>;
+type PrismLogger = { child(bindings: object): PrismLogger } & Record<
+  "trace" | "debug" | "info" | "success" | "warn" | "error" | "fatal",
+  (...args: unknown[]) => void
+>;
 
 /** What the mock calls of @stoplight/prism-http 5.12; it is loaded at run time from wherever it is installed, so it is typed here. */
 export interface PrismHttp {
@@ -117,9 +120,18 @@ export function prismInventor(document: JsonObject, entry: string, log: (line: s
     // Kept even when it failed: a Prism that does not load is reported on every dynamic request, not retried on each.
     loaded ??= load();
     const { prism, operations } = await loaded;
-    const input = { method: request.method.toLowerCase(), url: { path: request.path, query: nameValues(request.query) }, headers: request.headers, body: request.body };
+    const input = {
+      method: request.method.toLowerCase(),
+      url: { path: request.path, query: nameValues(request.query) },
+      headers: request.headers,
+      body: request.body,
+    };
     // Prefer's code and example, as Prism's own server reads them from the header; an example is sent as declared.
-    const mock = { dynamic: true, ...(request.code === undefined ? {} : { code: request.code }), ...(request.example === undefined ? {} : { exampleKey: request.example }) };
+    const mock = {
+      dynamic: true,
+      ...(request.code === undefined ? {} : { code: request.code }),
+      ...(request.example === undefined ? {} : { exampleKey: request.example }),
+    };
     const result = await prism.request(input, operations, { ...CONFIG, mock })();
     if (result._tag === "Right") return { status: result.right.output.statusCode, body: result.right.output.body };
     // A refusal of Prism's own (no such example, a schema it cannot fake), in the problem body its server would send.

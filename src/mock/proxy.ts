@@ -26,7 +26,11 @@ const MAX_HEADER_CHARS = 2_000;
 const MAX_LINE_CHARS = 300;
 
 /** The proxy's answer to a request body it will not read whole, the mock's limit. */
-const TOO_LARGE: Refusal = { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB, the most the proxy reads; it was not forwarded." };
+const TOO_LARGE: Refusal = {
+  status: 413,
+  code: "payload_too_large",
+  message: "The request body is larger than 1 MiB, the most the proxy reads; it was not forwarded.",
+};
 
 /** A request's text as the mock reads it (bytes that are not UTF-8 replaced; the bytes forwarded are as they came). */
 const utf8 = new TextDecoder();
@@ -85,14 +89,20 @@ export function violationsHeader(lines: string[]): string {
 
 /** A refusal the mock would have given, as the lines the proxy reports: one per detail, or its message. */
 const refusalLines = (refusal: Refusal): string[] =>
-  refusal.details !== undefined && refusal.details.length > 0 ? refusal.details.map((detail) => `request: ${detailLine(detail)}`) : [`request: ${refusal.message.replace(/\.$/, "")}`];
+  refusal.details !== undefined && refusal.details.length > 0
+    ? refusal.details.map((detail) => `request: ${detailLine(detail)}`)
+    : [`request: ${refusal.message.replace(/\.$/, "")}`];
 
 /** The request's checks, in the mock's order, none of them stopping it: the lines of every refusal the mock would give. */
 async function requestViolations(x: Exchange, context: StepContext): Promise<string[]> {
   const unrouted = route(x, context);
   if (unrouted !== undefined) {
     // The path itself is not quoted: a path the contract does not know may hold anything.
-    return [unrouted !== ANSWERED && unrouted.status === 405 ? `request: ${x.method} is not an operation of this path` : "request: no operation of the contract answers at this path"];
+    return [
+      unrouted !== ANSWERED && unrouted.status === 405
+        ? `request: ${x.method} is not an operation of this path`
+        : "request: no operation of the contract answers at this path",
+    ];
   }
   await receive(x);
   const lines: string[] = [];
@@ -107,7 +117,12 @@ async function requestViolations(x: Exchange, context: StepContext): Promise<str
 }
 
 /** The answer's checks: a status the operation declares, then its content type, body and required headers. */
-async function answerViolations(x: Exchange, context: StepContext, answer: Extract<UpstreamAnswer, { kind: "answer" }>, maxBytes: number): Promise<{ lines: string[]; text: string | undefined }> {
+async function answerViolations(
+  x: Exchange,
+  context: StepContext,
+  answer: Extract<UpstreamAnswer, { kind: "answer" }>,
+  maxBytes: number,
+): Promise<{ lines: string[]; text: string | undefined }> {
   const encoding = answer.byName["content-encoding"];
   // A HEAD's answer has no body (and no operation of the contract takes HEAD: it is checked as an unknown method).
   const decoded = x.method === "HEAD" ? { text: "" } : await decodedText(answer.body, encoding, maxBytes);
@@ -152,7 +167,9 @@ function passedOn(method: string, answer: Extract<UpstreamAnswer, { kind: "answe
 const harHeaders = (headers: Record<string, string | string[] | undefined> | string[]) => {
   const pairs: { name: string; value: string }[] = [];
   if (Array.isArray(headers)) for (let i = 0; i < headers.length; i += 2) pairs.push({ name: headers[i]!, value: headers[i + 1]! });
-  else for (const [name, value] of Object.entries(headers)) for (const each of value === undefined ? [] : Array.isArray(value) ? value : [value]) pairs.push({ name, value: each });
+  else
+    for (const [name, value] of Object.entries(headers))
+      for (const each of value === undefined ? [] : Array.isArray(value) ? value : [value]) pairs.push({ name, value: each });
   return pairs;
 };
 
@@ -242,7 +259,10 @@ function harEntry(exchange: {
     return at < 0 ? "" : (headers[at + 1] ?? "");
   };
   const requestType = request.headers["content-type"];
-  const comments = [...(refusal === undefined ? [] : [`the proxy's own answer: ${refusal.message}`]), ...(violations.length > 0 ? [`contract violations: ${violations.join("; ")}`] : [])];
+  const comments = [
+    ...(refusal === undefined ? [] : [`the proxy's own answer: ${refusal.message}`]),
+    ...(violations.length > 0 ? [`contract violations: ${violations.join("; ")}`] : []),
+  ];
   return {
     startedDateTime: new Date(started).toISOString(),
     time: Date.now() - started,

@@ -25,8 +25,10 @@ export class ProxyError extends Error {}
  */
 export function upstreamRefusal(upstream: URL): string | undefined {
   if (upstream.protocol !== "http:" && upstream.protocol !== "https:") return `--proxy ${upstream.href} is not an http or https URL`;
-  if (upstream.username !== "" || upstream.password !== "") return `--proxy ${upstream.host}: give the credentials in each request's headers, not in the upstream's URL`;
-  if (upstream.search !== "" || upstream.hash !== "") return `--proxy ${upstream.origin}${upstream.pathname}: the upstream is a base URL, without a query or a fragment`;
+  if (upstream.username !== "" || upstream.password !== "")
+    return `--proxy ${upstream.host}: give the credentials in each request's headers, not in the upstream's URL`;
+  if (upstream.search !== "" || upstream.hash !== "")
+    return `--proxy ${upstream.origin}${upstream.pathname}: the upstream is a base URL, without a query or a fragment`;
   if (upstream.protocol === "http:" && !isLoopback(upstream)) {
     return `--proxy ${upstream.origin} is plain http to another machine, and every request's credential would cross the network in the clear: use its https address, or a tunnel to it on 127.0.0.1`;
   }
@@ -105,14 +107,23 @@ export class Upstream {
       const failure = (status: 502 | 504, code: string, message: string) => finish({ kind: "failure", status, code, message, ms: performance.now() - started });
       const attempt = (again: boolean) => {
         request = this.#request(
-          { protocol: this.url.protocol, hostname: this.url.hostname.replace(/^\[(.*)\]$/, "$1"), port: this.url.port, method, path: `${this.basePath}${pathAndQuery}`, headers: out, agent: this.#agent },
+          {
+            protocol: this.url.protocol,
+            hostname: this.url.hostname.replace(/^\[(.*)\]$/, "$1"),
+            port: this.url.port,
+            method,
+            path: `${this.basePath}${pathAndQuery}`,
+            headers: out,
+            agent: this.#agent,
+          },
           (response) => this.#read(request, response, started, finish, failure),
         );
         request.on("error", (error: NodeJS.ErrnoException) => {
           // A kept-alive connection the upstream closed just as the request went out: an idempotent one goes once more, on
           // a new connection (a POST or PATCH may have been taken, and is not sent twice).
           if (again && request.reusedSocket && error.code === "ECONNRESET" && IDEMPOTENT.has(method.toUpperCase())) return attempt(false);
-          if (error.code?.startsWith("HPE_")) failure(502, "upstream_invalid_answer", `${origin} answered with what is not HTTP the proxy reads (${error.code}).`);
+          if (error.code?.startsWith("HPE_"))
+            failure(502, "upstream_invalid_answer", `${origin} answered with what is not HTTP the proxy reads (${error.code}).`);
           else failure(502, "upstream_unreachable", `${origin} could not be reached: ${error.code ?? error.message}.`);
         });
         request.end(body !== undefined && body.length > 0 ? body : undefined);
@@ -127,9 +138,16 @@ export class Upstream {
   }
 
   /** Reads an answer to at most the bound (dropping the connection past it), then gives it with the headers that go on. */
-  #read(request: http.ClientRequest, response: http.IncomingMessage, started: number, finish: (answer: UpstreamAnswer) => void, failure: (status: 502, code: string, message: string) => void): void {
+  #read(
+    request: http.ClientRequest,
+    response: http.IncomingMessage,
+    started: number,
+    finish: (answer: UpstreamAnswer) => void,
+    failure: (status: 502, code: string, message: string) => void,
+  ): void {
     const { origin } = this.url;
-    const tooLarge = () => failure(502, "upstream_answer_too_large", `${origin} answered with a body over ${this.maxBytes} bytes, the proxy's bound; it stopped reading there.`);
+    const tooLarge = () =>
+      failure(502, "upstream_answer_too_large", `${origin} answered with a body over ${this.maxBytes} bytes, the proxy's bound; it stopped reading there.`);
     if (Number(response.headers["content-length"]) > this.maxBytes) {
       request.destroy();
       return tooLarge();

@@ -37,7 +37,10 @@ function textArbitrary(schema: JsonObject, marked: boolean): fc.Arbitrary<string
   const ordinary = fc.string({ unit: TEXT_UNIT, minLength, maxLength });
   if (limit === undefined || limit <= LONGEST_FREE) return ordinary;
   // As long as the limit allows, now and then: a server's column may be shorter than the contract says.
-  return fc.oneof({ weight: 4, arbitrary: ordinary }, { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...PLAIN, ...AWKWARD), minLength: Math.max(minLength, limit - 4), maxLength: limit }) });
+  return fc.oneof(
+    { weight: 4, arbitrary: ordinary },
+    { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...PLAIN, ...AWKWARD), minLength: Math.max(minLength, limit - 4), maxLength: limit }) },
+  );
 }
 
 /**
@@ -47,11 +50,24 @@ function textArbitrary(schema: JsonObject, marked: boolean): fc.Arbitrary<string
  */
 function webUrl(schemes: string[]): fc.Arbitrary<string> {
   const word = (letters: string, maxLength: number) => fc.string({ unit: fc.constantFrom(...letters), minLength: 1, maxLength });
-  const host = fc.tuple(fc.array(word("abcdefghijklmnopqrstuvwxyz0123456789", 12), { minLength: 1, maxLength: 3 }), fc.constantFrom("com", "org", "io", "example")).map(([labels, top]) => [...labels, top].join("."));
-  const segment = fc.oneof({ weight: 4, arbitrary: word("abcdefghijklmnopqrstuvwxyz0123456789-._~", 16) }, { weight: 1, arbitrary: fc.constantFrom("%C3%A9", "%20", "caf%C3%A9", "%F0%9F%98%80") });
+  const host = fc
+    .tuple(fc.array(word("abcdefghijklmnopqrstuvwxyz0123456789", 12), { minLength: 1, maxLength: 3 }), fc.constantFrom("com", "org", "io", "example"))
+    .map(([labels, top]) => [...labels, top].join("."));
+  const segment = fc.oneof(
+    { weight: 4, arbitrary: word("abcdefghijklmnopqrstuvwxyz0123456789-._~", 16) },
+    { weight: 1, arbitrary: fc.constantFrom("%C3%A9", "%20", "caf%C3%A9", "%F0%9F%98%80") },
+  );
   return fc
-    .tuple(fc.constantFrom(...schemes), host, fc.option(fc.integer({ min: 1, max: 65_535 }), { freq: 4 }), fc.array(segment, { maxLength: 3 }), fc.option(word("abcdefghijklmnopqrstuvwxyz0123456789", 8), { freq: 3 }))
-    .map(([scheme, name, port, path, query]) => `${scheme}://${name}${port === null ? "" : `:${port}`}/${path.join("/")}${query === null ? "" : `?q=${query}`}`);
+    .tuple(
+      fc.constantFrom(...schemes),
+      host,
+      fc.option(fc.integer({ min: 1, max: 65_535 }), { freq: 4 }),
+      fc.array(segment, { maxLength: 3 }),
+      fc.option(word("abcdefghijklmnopqrstuvwxyz0123456789", 8), { freq: 3 }),
+    )
+    .map(
+      ([scheme, name, port, path, query]) => `${scheme}://${name}${port === null ? "" : `:${port}`}/${path.join("/")}${query === null ? "" : `?q=${query}`}`,
+    );
 }
 
 function formatted(schema: JsonObject): fc.Arbitrary<string> | undefined {
@@ -110,7 +126,8 @@ function innerArbitrary(document: JsonObject, schema: JsonObject, base: unknown,
     case "string": {
       if (schema.format === "uuid") return undefined;
       if (schema.format !== undefined) return formatted(schema);
-      if (typeof schema.pattern === "string") return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => typeof schema.maxLength !== "number" || text.length <= schema.maxLength);
+      if (typeof schema.pattern === "string")
+        return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => typeof schema.maxLength !== "number" || text.length <= schema.maxLength);
       return textArbitrary(schema, marked);
     }
     case "array": {

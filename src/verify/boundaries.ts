@@ -58,14 +58,24 @@ export function boundaryValues(document: JsonObject, raw: unknown, base: unknown
   }
   const type = schema.type;
   if (type === "integer" || type === "number") {
-    if (typeof schema.minimum === "number") found.push({ value: schema.minimum, label: "its minimum", valid: true }, { value: schema.minimum - 1, label: "one below its minimum", valid: false });
-    if (typeof schema.maximum === "number") found.push({ value: schema.maximum, label: "its maximum", valid: true }, { value: schema.maximum + 1, label: "one above its maximum", valid: false });
+    if (typeof schema.minimum === "number")
+      found.push({ value: schema.minimum, label: "its minimum", valid: true }, { value: schema.minimum - 1, label: "one below its minimum", valid: false });
+    if (typeof schema.maximum === "number")
+      found.push({ value: schema.maximum, label: "its maximum", valid: true }, { value: schema.maximum + 1, label: "one above its maximum", valid: false });
   } else if (type === "boolean") {
     found.push({ value: true, label: "true", valid: true }, { value: false, label: "false", valid: true });
   } else if (type === "string" && schema.format === undefined && schema.pattern === undefined) {
     const { minLength, maxLength } = schema;
-    if (typeof minLength === "number" && minLength > 0) found.push({ value: stringOf(minLength, base), label: "its shortest", valid: true }, { value: stringOf(minLength - 1, base), label: "one shorter than its shortest", valid: false });
-    if (typeof maxLength === "number" && maxLength < LONGEST_MADE) found.push({ value: stringOf(maxLength, base), label: "its longest", valid: true }, { value: stringOf(maxLength + 1, base), label: "one longer than its longest", valid: false });
+    if (typeof minLength === "number" && minLength > 0)
+      found.push(
+        { value: stringOf(minLength, base), label: "its shortest", valid: true },
+        { value: stringOf(minLength - 1, base), label: "one shorter than its shortest", valid: false },
+      );
+    if (typeof maxLength === "number" && maxLength < LONGEST_MADE)
+      found.push(
+        { value: stringOf(maxLength, base), label: "its longest", valid: true },
+        { value: stringOf(maxLength + 1, base), label: "one longer than its longest", valid: false },
+      );
   } else if (type === "array") {
     const item = Array.isArray(base) && base.length > 0 ? base[0] : undefined;
     const fill = (count: number) => Array.from({ length: count }, () => structuredClone(item));
@@ -76,7 +86,10 @@ export function boundaryValues(document: JsonObject, raw: unknown, base: unknown
       found.push({ value: item === undefined ? [] : fill(minItems - 1), label: "one item fewer than its fewest", valid: false });
     }
     if (typeof schema.maxItems === "number" && item !== undefined && schema.maxItems <= 100) {
-      found.push({ value: fill(schema.maxItems), label: "its most items", valid: true }, { value: fill(schema.maxItems + 1), label: "one item more than its most", valid: false });
+      found.push(
+        { value: fill(schema.maxItems), label: "its most items", valid: true },
+        { value: fill(schema.maxItems + 1), label: "one item more than its most", valid: false },
+      );
     }
   }
   return found;

@@ -31,7 +31,14 @@ const count = (value: unknown): number | undefined => (typeof value === "number"
 /** Records a check of the pass: passed when nothing is wrong, else failed with what is. */
 function record(context: VerifyContext, op: ContractOperation, name: string, problems: string[], fetched: Fetched): void {
   const failed = problems.length > 0;
-  context.record({ suite: "collection", name, status: failed ? "failed" : "passed", ...(failed ? { detail: problems.join("; "), sent: fetched.sent } : {}), operationId: op.operationId, ms: Math.round(fetched.ms) });
+  context.record({
+    suite: "collection",
+    name,
+    status: failed ? "failed" : "passed",
+    ...(failed ? { detail: problems.join("; "), sent: fetched.sent } : {}),
+    operationId: op.operationId,
+    ms: Math.round(fetched.ms),
+  });
 }
 
 /** What is wrong with one page of a paged answer for `page` and `size`, as the contract states it. */
@@ -40,14 +47,19 @@ export function pageProblems(body: Record<string, unknown>, paging: Paging, page
   const items = body[paging.items];
   if (!Array.isArray(items)) return [`${paging.items} is not a list`];
   if (items.length > size) problems.push(`${paging.items} holds ${items.length} items on a page of size ${size}`);
-  for (const [field, asked] of [["page", page], ["size", size]] as const) {
+  for (const [field, asked] of [
+    ["page", page],
+    ["size", size],
+  ] as const) {
     const said = count(body[field]);
     if (said !== undefined && said !== asked) problems.push(`${field} is ${said}, asked ${asked}`);
   }
   const total = count(body.total);
   const pages = count(body.pages);
-  if (total !== undefined && pages !== undefined && pages !== Math.ceil(total / size)) problems.push(`pages is ${pages}, but total ${total} at size ${size} makes ${Math.ceil(total / size)}`);
-  if (total !== undefined && page * size <= total && items.length < size) problems.push(`page ${page} holds ${items.length} items, but total ${total} fills it to ${size}`);
+  if (total !== undefined && pages !== undefined && pages !== Math.ceil(total / size))
+    problems.push(`pages is ${pages}, but total ${total} at size ${size} makes ${Math.ceil(total / size)}`);
+  if (total !== undefined && page * size <= total && items.length < size)
+    problems.push(`page ${page} holds ${items.length} items, but total ${total} fills it to ${size}`);
   return problems;
 }
 
@@ -63,7 +75,8 @@ async function pagingChecks(context: VerifyContext, op: ContractOperation, call:
   if (!beyond.ok) return check(`page ${past} of size 1 (past the last)`, [beyond.detail], beyond);
   const items = beyond.body[paging.items];
   const problems = pageProblems(beyond.body, paging, past, 1);
-  if (total !== undefined && Array.isArray(items) && items.length > 0) problems.push(`page ${past} is past the last of ${total} items, yet holds ${items.length}`);
+  if (total !== undefined && Array.isArray(items) && items.length > 0)
+    problems.push(`page ${past} is past the last of ${total} items, yet holds ${items.length}`);
   check(`page ${past} of size 1, past the last, is empty`, problems, beyond);
 }
 
@@ -84,7 +97,13 @@ async function filterChecks(context: VerifyContext, op: ContractOperation, call:
       const items = kept.ok ? kept.body[filter.items] : undefined;
       const wrong = Array.isArray(items) ? items.filter((item) => !matchesFilter(item, filter, [value])) : [];
       const first = Array.isArray(items) ? items.indexOf(wrong[0]) : -1;
-      const problems = !kept.ok ? [kept.detail] : !Array.isArray(items) ? [`${filter.items} is not a list`] : wrong.length > 0 ? [`${wrong.length} of ${items.length} ${filter.items} do not match (first: /${filter.items}/${first}/${filter.field})`] : [];
+      const problems = !kept.ok
+        ? [kept.detail]
+        : !Array.isArray(items)
+          ? [`${filter.items} is not a list`]
+          : wrong.length > 0
+            ? [`${wrong.length} of ${items.length} ${filter.items} do not match (first: /${filter.items}/${first}/${filter.field})`]
+            : [];
       record(context, op, name, problems, kept);
     }
   }
@@ -99,7 +118,14 @@ export async function runCollectionPass(context: VerifyContext): Promise<void> {
     if (marks.paging === undefined && marks.filters.length === 0) continue;
     const reason = skipReason(context, op, context.credentials.optionOf(op));
     if (reason !== undefined) {
-      context.record({ suite: "collection", name: `${op.operationId}: paging and filters`, status: "skipped", detail: reason, operationId: op.operationId, ms: 0 });
+      context.record({
+        suite: "collection",
+        name: `${op.operationId}: paging and filters`,
+        status: "skipped",
+        detail: reason,
+        operationId: op.operationId,
+        ms: 0,
+      });
       continue;
     }
     const call = context.fixtures.apply(op, context.validCalls[op.operationId]!);

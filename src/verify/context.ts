@@ -50,7 +50,13 @@ export function spentBudget(context: VerifyContext, suite: string): boolean {
   if (performance.now() < context.deadline) return false;
   if (!context.budgetNoted.has(suite)) {
     context.budgetNoted.add(suite);
-    context.record({ suite, name: `${suite}: the rest of the pass`, status: "skipped", detail: `the time budget (--time-budget ${context.options.timeBudgetMs / 1000} s) is spent`, ms: 0 });
+    context.record({
+      suite,
+      name: `${suite}: the rest of the pass`,
+      status: "skipped",
+      detail: `the time budget (--time-budget ${context.options.timeBudgetMs / 1000} s) is spent`,
+      ms: 0,
+    });
   }
   return true;
 }

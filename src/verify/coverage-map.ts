@@ -24,7 +24,8 @@ export function declaredInputs(document: JsonObject, op: ContractOperation): str
     const schema = deref(document, raw);
     if (!isObject(schema) || depth > 4) return;
     if (isObject(schema.properties)) Object.keys(schema.properties).forEach((name) => fields.add(name));
-    for (const key of ["oneOf", "anyOf", "allOf"] as const) if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach((branch) => visit(branch, depth + 1));
+    for (const key of ["oneOf", "anyOf", "allOf"] as const)
+      if (Array.isArray(schema[key])) (schema[key] as unknown[]).forEach((branch) => visit(branch, depth + 1));
   };
   if (isObject(media)) visit(media.schema, 0);
   return [...names, ...[...fields].map((name) => `body ${name}`)];

@@ -54,13 +54,18 @@ export function coverageVariants(context: VerifyContext, op: ContractOperation, 
     const label = input.key;
     for (const boundary of boundaryValues(context.document, input.schema, current)) {
       if (boundary.valid && JSON.stringify(boundary.value) === JSON.stringify(current)) continue;
-      variants.push({ what: `${label}=${describeValue(boundary.value)} (${boundary.label})`, call: withInput(base, input, boundary.value), valid: boundary.valid });
+      variants.push({
+        what: `${label}=${describeValue(boundary.value)} (${boundary.label})`,
+        call: withInput(base, input, boundary.value),
+        valid: boundary.valid,
+      });
     }
     if (input.required || input.location === "path") continue;
     if (current !== undefined) variants.push({ what: `${label} left out`, call: withInput(base, input, undefined), valid: true });
     else {
       const value = someValue(context.document, input.schema);
-      if (value !== undefined) variants.push({ what: `${label}=${describeValue(value)} (sent, though optional)`, call: withInput(base, input, value), valid: true });
+      if (value !== undefined)
+        variants.push({ what: `${label}=${describeValue(value)} (sent, though optional)`, call: withInput(base, input, value), valid: true });
     }
   }
   variants.push(...otherExamples(context, op, base));
@@ -88,7 +93,15 @@ export async function runCoveragePass(context: VerifyContext, selected: Contract
         continue;
       }
       if (spentBudget(context, "coverage")) return;
-      const checked = await checkCall(context, "coverage", name, op, variant.call, ownCredential(context, op), variant.valid ? { kind: "success", accepted: true } : { kind: "invalid" });
+      const checked = await checkCall(
+        context,
+        "coverage",
+        name,
+        op,
+        variant.call,
+        ownCredential(context, op),
+        variant.valid ? { kind: "success", accepted: true } : { kind: "invalid" },
+      );
       // What a variant of a create made is deleted by the cleanup, like the pass's own.
       if (checked.status !== undefined) context.fixtures.learn(op, variant.call, checked.status, checked.body, { extra: true });
     }

@@ -44,7 +44,13 @@ export function deliverySkipped(workflow: EventWorkflow, detail: string): Check[
   return DELIVERY_PARTS.map((part) => partCheck(workflow, part, { status: "skipped", detail }));
 }
 
-export async function checkDelivery(receiver: Receiver, run: ExecutedWorkflow, workflow: EventWorkflow, events: EventContract, options: { timeoutMs?: number } = {}): Promise<Check[]> {
+export async function checkDelivery(
+  receiver: Receiver,
+  run: ExecutedWorkflow,
+  workflow: EventWorkflow,
+  events: EventContract,
+  options: { timeoutMs?: number } = {},
+): Promise<Check[]> {
   const started = performance.now();
   const timeoutMs = options.timeoutMs ?? DELIVERY_TIMEOUT_MS;
   const answer = (stepId: string) => run.executedSteps.find((step) => step.stepId === stepId)?.response?.body as JsonObject | undefined;
@@ -64,7 +70,9 @@ export async function checkDelivery(receiver: Receiver, run: ExecutedWorkflow, w
   }
   const count = receiver.deliveries.length;
   const arrived: Verdict =
-    about === undefined ? { status: "passed", detail: `${count} ${count === 1 ? "delivery" : "deliveries"} arrived, none naming user ${String(userId)}: the first is judged` } : { status: "passed" };
+    about === undefined
+      ? { status: "passed", detail: `${count} ${count === 1 ? "delivery" : "deliveries"} arrived, none naming user ${String(userId)}: the first is judged` }
+      : { status: "passed" };
   const payload = readJson(delivery.body);
   return [
     partCheck(workflow, "arrived", arrived, ms),
@@ -85,12 +93,21 @@ function timestamp(delivery: Delivery): Verdict {
   const off = Math.round(Math.abs(seconds - delivery.receivedAt));
   if (off <= TOLERANCE_SECONDS) return { status: "passed" };
   // A clock in milliseconds (or microseconds) lands within the tolerance once divided: say the unit, not a skew.
-  for (const [unit, per] of [["milliseconds", 1e3], ["microseconds", 1e6]] as const) {
+  for (const [unit, per] of [
+    ["milliseconds", 1e3],
+    ["microseconds", 1e6],
+  ] as const) {
     if (Math.abs(seconds / per - delivery.receivedAt) <= TOLERANCE_SECONDS) {
-      return { status: "failed", detail: `webhook-timestamp ${said} is in ${unit}: the timestamp is whole seconds since the epoch (a receiver refuses it as ${off} s away)` };
+      return {
+        status: "failed",
+        detail: `webhook-timestamp ${said} is in ${unit}: the timestamp is whole seconds since the epoch (a receiver refuses it as ${off} s away)`,
+      };
     }
   }
-  return { status: "failed", detail: `webhook-timestamp ${said} is ${off} s from when the delivery arrived; a receiver refuses more than ${TOLERANCE_SECONDS} s` };
+  return {
+    status: "failed",
+    detail: `webhook-timestamp ${said} is ${off} s from when the delivery arrived; a receiver refuses more than ${TOLERANCE_SECONDS} s`,
+  };
 }
 
 async function signature(delivery: Delivery, secret: unknown, endpointStep: string): Promise<Verdict> {

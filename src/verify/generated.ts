@@ -48,7 +48,9 @@ function isEnumerated(document: JsonObject, raw: unknown): boolean {
 function canBreak(context: VerifyContext, op: ContractOperation, base: Call, input: Input): boolean {
   if (input.required && input.location === "body") return true;
   const credential = ownCredential(context, op);
-  return fc.sample(breakingArbitrary(context.document, input.schema), { numRuns: 20, seed: 1 }).some((value) => refusedByContract(context.validator, op, applyOverrides(base, [input], { [input.key]: value }), credential));
+  return fc
+    .sample(breakingArbitrary(context.document, input.schema), { numRuns: 20, seed: 1 })
+    .some((value) => refusedByContract(context.validator, op, applyOverrides(base, [input], { [input.key]: value }), credential));
 }
 
 /** The seed of one operation's cases: the run's, mixed with the operation's id, so --only replays the same cases. */
@@ -68,7 +70,16 @@ interface Outcome {
   limits: Set<string>;
 }
 
-async function runProperty(context: VerifyContext, op: ContractOperation, base: Call, inputs: Input[], cases: fc.Arbitrary<Overrides>, numRuns: number, seed: number, expectation: Expectation): Promise<{ result: fc.RunDetails<[Overrides]>; outcome: Outcome }> {
+async function runProperty(
+  context: VerifyContext,
+  op: ContractOperation,
+  base: Call,
+  inputs: Input[],
+  cases: fc.Arbitrary<Overrides>,
+  numRuns: number,
+  seed: number,
+  expectation: Expectation,
+): Promise<{ result: fc.RunDetails<[Overrides]>; outcome: Outcome }> {
   const credential = ownCredential(context, op);
   const outcome: Outcome = { limits: new Set() };
   const wantsValid = expectation.kind === "success";
@@ -107,7 +118,12 @@ function record(context: VerifyContext, op: ContractOperation, what: string, run
   const name = `${op.operationId}: ${what}`;
   const base = { suite: "generated", operationId: op.operationId, ms: 0 };
   for (const limit of outcome.limits) {
-    context.record({ ...base, name: `${op.operationId}: the server's size limit`, status: "skipped", detail: `answered 413 to a generated body, naming its limit of ${limit}: a limit of the server, not a failure` });
+    context.record({
+      ...base,
+      name: `${op.operationId}: the server's size limit`,
+      status: "skipped",
+      detail: `answered 413 to a generated body, naming its limit of ${limit}: a limit of the server, not a failure`,
+    });
   }
   if (result.failed && outcome.failing !== undefined) {
     const { call, verdict, overrides } = outcome.failing;
@@ -124,7 +140,8 @@ function record(context: VerifyContext, op: ContractOperation, what: string, run
   }
   const ran = result.numRuns;
   const stopped = result.interrupted ? `; stopped by the time budget after ${ran} cases` : "";
-  if (ran === 0) context.record({ ...base, name, status: "skipped", detail: `no case the contract confirms could be made (${result.numSkips} discarded)${stopped}` });
+  if (ran === 0)
+    context.record({ ...base, name, status: "skipped", detail: `no case the contract confirms could be made (${result.numSkips} discarded)${stopped}` });
   else context.record({ ...base, name: `${name} (${ran} cases)`, status: "passed", ...(stopped === "" ? {} : { detail: stopped.slice(2) }) });
 }
 
@@ -163,11 +180,15 @@ export async function runGeneratedPass(context: VerifyContext, selected: Contrac
       if (spentBudget(context, "generated")) return;
       const broken = fc
         .constantFrom(...breakable)
-        .chain((input) => (input.required && input.location === "body" ? fc.oneof(fc.constant<unknown>(ABSENT), breakingArbitrary(context.document, input.schema)) : breakingArbitrary(context.document, input.schema)).map((value): Overrides => ({ [input.key]: value })));
+        .chain((input) =>
+          (input.required && input.location === "body"
+            ? fc.oneof(fc.constant<unknown>(ABSENT), breakingArbitrary(context.document, input.schema))
+            : breakingArbitrary(context.document, input.schema)
+          ).map((value): Overrides => ({ [input.key]: value })),
+        );
       const expectation: Expectation = { kind: "invalid" };
       const run = await runProperty(context, op, base, inputs, broken, Math.ceil(cases / 2), seed + 1, expectation);
       record(context, op, "generated invalid calls get a declared 4xx", run, expectation);
     }
   }
 }
-

@@ -18,7 +18,8 @@ const READ_CHARS = 2_000;
  * What a server says after its status (`answered 404 not_found: No user usr_1 in team acme`) is its own text, which may
  * hold anyone's data: the code stays, the message goes. It ends where verify's words go on.
  */
-const SERVER_MESSAGE = /(answered \d{3}(?: [a-z][\w.-]*)?): (?!the credential it was sent was refused)(.*?)(?=: the credential it was sent was refused| to a request the contract accepts| to an invalid call| to a body without Content-Type|; |$)/g;
+const SERVER_MESSAGE =
+  /(answered \d{3}(?: [a-z][\w.-]*)?): (?!the credential it was sent was refused)(.*?)(?=: the credential it was sent was refused| to a request the contract accepts| to an invalid call| to a body without Content-Type|; |$)/g;
 
 /** A JSON value once its strings and numbers are placeholders: what a read-back or a workflow's answer quotes. */
 const JSON_SPAN = /\{(?:\s|<text>|<n>|<json>|true|false|null|[:,])*\}|\[(?:\s|<text>|<n>|<json>|true|false|null|,)*\]/g;

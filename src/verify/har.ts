@@ -11,7 +11,14 @@ export interface HarPair {
   value: string;
 }
 export interface HarEntry {
-  request: { method: string; url: string; headers?: HarPair[]; queryString?: HarPair[]; cookies?: HarPair[]; postData?: { mimeType?: string; text?: string; params?: unknown[] } };
+  request: {
+    method: string;
+    url: string;
+    headers?: HarPair[];
+    queryString?: HarPair[];
+    cookies?: HarPair[];
+    postData?: { mimeType?: string; text?: string; params?: unknown[] };
+  };
   response?: { status: number; headers?: HarPair[]; cookies?: HarPair[]; content?: { mimeType?: string; text?: string }; redirectURL?: string };
 }
 
@@ -35,8 +42,17 @@ export function redactHarEntry(entry: HarEntry, redactor: Redactor): HarEntry {
   // Headers first: a credential learnt there is masked wherever it is echoed in a body.
   const requestHeaders = headers(request.headers, redactor);
   const responseHeaders = headers(response?.headers, redactor);
-  const postData = request.postData === undefined ? undefined : { ...request.postData, text: redactBody(request.postData.text, request.postData.mimeType, redactor, (body) => redactor.request(op, body)) };
-  const content = response?.content === undefined ? undefined : { ...response.content, text: redactBody(response.content.text, response.content.mimeType, redactor, (body) => redactor.response(op, response.status, body)) };
+  const postData =
+    request.postData === undefined
+      ? undefined
+      : { ...request.postData, text: redactBody(request.postData.text, request.postData.mimeType, redactor, (body) => redactor.request(op, body)) };
+  const content =
+    response?.content === undefined
+      ? undefined
+      : {
+          ...response.content,
+          text: redactBody(response.content.text, response.content.mimeType, redactor, (body) => redactor.response(op, response.status, body)),
+        };
   const url = redactor.url(request.method, request.url);
   return {
     ...entry,
@@ -45,7 +61,9 @@ export function redactHarEntry(entry: HarEntry, redactor: Redactor): HarEntry {
       url,
       ...(requestHeaders === undefined ? {} : { headers: requestHeaders }),
       // The query as the redacted URL has it, so that a marked parameter is not left behind in the list.
-      ...(request.queryString === undefined ? {} : { queryString: [...new URL(url, "http://placeholder.invalid").searchParams].map(([name, value]) => ({ name, value })) }),
+      ...(request.queryString === undefined
+        ? {}
+        : { queryString: [...new URL(url, "http://placeholder.invalid").searchParams].map(([name, value]) => ({ name, value })) }),
       ...(request.cookies === undefined ? {} : { cookies: request.cookies.map((cookie) => ({ ...cookie, value: redactor.header("cookie", cookie.value) })) }),
       ...(postData === undefined ? {} : { postData }),
     },
@@ -55,7 +73,9 @@ export function redactHarEntry(entry: HarEntry, redactor: Redactor): HarEntry {
           response: {
             ...response,
             ...(responseHeaders === undefined ? {} : { headers: responseHeaders }),
-            ...(response.cookies === undefined ? {} : { cookies: response.cookies.map((cookie) => ({ ...cookie, value: redactor.header("set-cookie", cookie.value) })) }),
+            ...(response.cookies === undefined
+              ? {}
+              : { cookies: response.cookies.map((cookie) => ({ ...cookie, value: redactor.header("set-cookie", cookie.value) })) }),
             ...(content === undefined ? {} : { content }),
             ...(response.redirectURL === undefined ? {} : { redirectURL: redactor.text(response.redirectURL) }),
           },
@@ -73,7 +93,10 @@ export async function redactHarFile(file: string, redactor: Redactor): Promise<v
     har = undefined;
   }
   if (!isObject(har) || !isObject(har.log) || !Array.isArray(har.log.entries)) {
-    await writeFile(file, `${JSON.stringify({ log: { version: "1.2", creator: { name: "svc verify", version: "1" }, entries: [], comment: "respect wrote no HAR verify could read; its content is not kept" } }, null, 2)}\n`);
+    await writeFile(
+      file,
+      `${JSON.stringify({ log: { version: "1.2", creator: { name: "svc verify", version: "1" }, entries: [], comment: "respect wrote no HAR verify could read; its content is not kept" } }, null, 2)}\n`,
+    );
     return;
   }
   // Two passes: the second removes from every entry what any entry taught (a link token made by one step, sent by the next).

@@ -16,12 +16,19 @@ export interface Input {
 export function inputsOf(document: JsonObject, op: ContractOperation): Input[] {
   const inputs: Input[] = op.parameters
     .filter((p) => p.in === "path" || p.in === "query")
-    .map((p) => ({ key: `${String(p.in)} ${String(p.name)}`, location: p.in as "path" | "query", name: String(p.name), schema: p.schema, required: p.required === true }));
+    .map((p) => ({
+      key: `${String(p.in)} ${String(p.name)}`,
+      location: p.in as "path" | "query",
+      name: String(p.name),
+      schema: p.schema,
+      required: p.required === true,
+    }));
   const media = isObject(op.requestBody?.content) ? op.requestBody.content["application/json"] : undefined;
   const schema = isObject(media) ? deref(document, media.schema) : undefined;
   if (isObject(schema) && isObject(schema.properties)) {
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-    for (const [name, property] of Object.entries(schema.properties)) inputs.push({ key: `body ${name}`, location: "body", name, schema: property, required: required.has(name) });
+    for (const [name, property] of Object.entries(schema.properties))
+      inputs.push({ key: `body ${name}`, location: "body", name, schema: property, required: required.has(name) });
   }
   return inputs;
 }

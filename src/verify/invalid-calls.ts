@@ -109,7 +109,13 @@ function requiredFields(document: JsonObject, op: ContractOperation): string[] {
  * Up to MAX_INVALID_CALLS invalid calls for an operation, each breaking one part of its valid call: taken in turn from
  * the path, the query, a missing field, a retyped field and a missing body, so one of each is tried before a second of any; only calls the validator refuses.
  */
-export function invalidCalls(document: JsonObject, validator: ContractValidator, op: ContractOperation, valid: Call, credential: Credential | undefined): InvalidCall[] {
+export function invalidCalls(
+  document: JsonObject,
+  validator: ContractValidator,
+  op: ContractOperation,
+  valid: Call,
+  credential: Credential | undefined,
+): InvalidCall[] {
   const isInvalid = ({ call }: InvalidCall) => refusedByContract(validator, op, call, credential);
   const kinds = candidates(document, op, valid).map((list) => list.filter(isInvalid));
   const chosen: InvalidCall[] = [];

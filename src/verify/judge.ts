@@ -44,8 +44,11 @@ export function judge(context: JudgeContext, op: ContractOperation, answer: Http
   if (answer.kind === "failure") return { status: "failed", detail: `${op.operationId}: ${answer.error}` };
   const status = answer.status;
   const declared = undeclaredStatus(op, status);
-  if (declared !== undefined) return { status: "failed", detail: `${op.operationId} answered ${status}, which it does not declare (it declares ${declared.join(", ")})` };
-  const { body, problems } = answerProblems(context.validator, op, answer, `${op.operationId} ${status}`, (read) => context.redactor.opaque({ text: read.text, status, statusText: answer.statusText, contentType: read.headers.get("content-type") }));
+  if (declared !== undefined)
+    return { status: "failed", detail: `${op.operationId} answered ${status}, which it does not declare (it declares ${declared.join(", ")})` };
+  const { body, problems } = answerProblems(context.validator, op, answer, `${op.operationId} ${status}`, (read) =>
+    context.redactor.opaque({ text: read.text, status, statusText: answer.statusText, contentType: read.headers.get("content-type") }),
+  );
   const notes: string[] = [];
   const said = errorSummary(body, context.redactor);
   if (expectation.kind === "success") {
@@ -53,7 +56,8 @@ export function judge(context: JudgeContext, op: ContractOperation, answer: Http
     // The call carried the credential the operation takes: a 401 means a wrong key, or a server refusing a right one;
     // either way nothing else of the run says much, and a green run would hide it.
     else if (status === 401) problems.unshift(`${op.operationId} answered 401${said}: the credential it was sent was refused`);
-    else if (expectation.accepted === true && refusesAsInvalid(status, body)) problems.unshift(`${op.operationId} answered ${status}${said} to a request the contract accepts`);
+    else if (expectation.accepted === true && refusesAsInvalid(status, body))
+      problems.unshift(`${op.operationId} answered ${status}${said} to a request the contract accepts`);
     else if (status >= 400) notes.push(`answered ${status} (declared)${said}`);
     else if (status < 200 || status >= 300) problems.unshift(`${op.operationId} answered ${status} to its valid call`);
   } else if (expectation.kind === "refusal") {

@@ -64,7 +64,14 @@ async function validCallCheck(context: VerifyContext, op: ContractOperation, exa
   const own = context.validator.validateRequest(op, requestInput(op, call, credential));
   if (own.refusal !== undefined || own.details.length > 0) {
     const why = own.refusal?.message ?? own.details.map((d) => `${d.location} ${d.field} ${d.message}`).join("; ");
-    context.record({ suite: "operation", name, status: "failed", detail: `verify's own valid call is not valid against the contract: ${why}`, operationId: op.operationId, ms: 0 });
+    context.record({
+      suite: "operation",
+      name,
+      status: "failed",
+      detail: `verify's own valid call is not valid against the contract: ${why}`,
+      operationId: op.operationId,
+      ms: 0,
+    });
     return;
   }
   const answer = await checkCall(context, "operation", name, op, call, credential, { kind: "success" });

@@ -143,7 +143,8 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   if (url.protocol !== "http:" && url.protocol !== "https:") return { error: `--base-url ${values["base-url"]} is not an http:// or https:// URL` };
   if (url.search !== "" || url.hash !== "") return { error: `--base-url ${values["base-url"]} must not carry a query or fragment` };
   // The base URL is written in every report: a password in it would be too.
-  if (url.username !== "" || url.password !== "") return { error: `--base-url must not carry a user name or password (${url.host}); give the credential with --api-key` };
+  if (url.username !== "" || url.password !== "")
+    return { error: `--base-url must not carry a user name or password (${url.host}); give the credential with --api-key` };
   // Not documented for users: lets the tests exercise the remote rules against a mock on this machine.
   const loopback = isLoopback(url) && env.SVC_VERIFY_TREAT_AS_REMOTE !== "1";
   const apiKey = values["api-key"] || undefined;
@@ -152,7 +153,9 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
     return { error: `--api-key <key> is required for ${url.host}, which is not a loopback address (127.0.0.1, localhost, [::1])` };
   }
   if (values["show-data"] === true && !loopback) {
-    return { error: `--show-data writes health data and secrets into the reports, so it is refused for ${url.host}, which is not a loopback address (127.0.0.1, localhost, [::1])` };
+    return {
+      error: `--show-data writes health data and secrets into the reports, so it is refused for ${url.host}, which is not a loopback address (127.0.0.1, localhost, [::1])`,
+    };
   }
   let rate: number | undefined = loopback ? undefined : REMOTE_RATE;
   if (values.rate !== undefined) {

@@ -54,7 +54,7 @@ function findRedocly(): string | undefined {
     const require = createRequire(path.join(here, "noop.js"));
     const manifest = require.resolve(`${RESPECT_PACKAGE}/package.json`);
     const { bin } = JSON.parse(readFileSync(manifest, "utf8")) as { bin?: string | Record<string, string> };
-    const script = typeof bin === "string" ? bin : bin?.redocly ?? bin?.openapi;
+    const script = typeof bin === "string" ? bin : (bin?.redocly ?? bin?.openapi);
     return script === undefined ? undefined : path.resolve(path.dirname(manifest), script);
   } catch {
     return undefined;

@@ -14,7 +14,12 @@ const TOLERATED = new Set(["HEAD", "OPTIONS"]);
 /** What is wrong with an `Allow` header for a path documenting `methods`, or undefined when it names them. */
 export function allowProblem(allow: string | null, methods: string[]): string | undefined {
   if (allow === null) return "no Allow header";
-  const named = new Set(allow.split(",").map((method) => method.trim().toUpperCase()).filter((method) => method !== ""));
+  const named = new Set(
+    allow
+      .split(",")
+      .map((method) => method.trim().toUpperCase())
+      .filter((method) => method !== ""),
+  );
   const missing = methods.filter((method) => !named.delete(method));
   const extra = [...named].filter((method) => !TOLERATED.has(method));
   if (missing.length === 0 && extra.length === 0) return undefined;

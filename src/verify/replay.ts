@@ -42,7 +42,9 @@ export async function runReplay(argv: string[], out: VerifyOutput): Promise<numb
       strict: true,
       options: {
         replay: { type: "string" },
-        ...Object.fromEntries(REPLAY_FLAGS.map((flag) => [flag, { type: flag === "allow-writes" || flag === "show-data" ? ("boolean" as const) : ("string" as const) }])),
+        ...Object.fromEntries(
+          REPLAY_FLAGS.map((flag) => [flag, { type: flag === "allow-writes" || flag === "show-data" ? ("boolean" as const) : ("string" as const) }]),
+        ),
       },
     }));
   } catch (error) {
@@ -54,18 +56,31 @@ export async function runReplay(argv: string[], out: VerifyOutput): Promise<numb
   try {
     report = JSON.parse(await readFile(path.join(reportDir, REPORT_JSON), "utf8")) as Report;
   } catch (error) {
-    return refuse(out, `--replay ${id}: no report to read in ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); --report-dir names the run's folder`);
+    return refuse(
+      out,
+      `--replay ${id}: no report to read in ${reportDir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); --report-dir names the run's folder`,
+    );
   }
   const failure = report.checks.find((check) => check.id === id);
   if (failure === undefined) {
     const ids = report.checks.flatMap((check) => (check.id === undefined ? [] : [check.id]));
-    return refuse(out, `--replay ${id}: the report of ${report.baseUrl} has no failure ${id} (${ids.length === 0 ? "it has none" : `it has ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`})`);
+    return refuse(
+      out,
+      `--replay ${id}: the report of ${report.baseUrl} has no failure ${id} (${ids.length === 0 ? "it has none" : `it has ${ids.slice(0, 5).join(", ")}${ids.length > 5 ? ", …" : ""}`})`,
+    );
   }
   if (failure.request === undefined) {
     // A cause's first failures are kept whole; the ones after are counted, and replaying the first shows the cause.
     const first = failure.group === undefined ? undefined : report.groups?.find((group) => group.id === failure.group)?.first.id;
-    if (first !== undefined && first !== id) return refuse(out, `--replay ${id} (${failure.name}): the report keeps the request of its cause's first failures only (${failure.group}); replay ${first}, the first of the same cause`);
-    return refuse(out, `--replay ${id} (${failure.name}): the check kept no request to replay (a workflow's step, or a check of no single request): run verify again`);
+    if (first !== undefined && first !== id)
+      return refuse(
+        out,
+        `--replay ${id} (${failure.name}): the report keeps the request of its cause's first failures only (${failure.group}); replay ${first}, the first of the same cause`,
+      );
+    return refuse(
+      out,
+      `--replay ${id} (${failure.name}): the check kept no request to replay (a workflow's step, or a check of no single request): run verify again`,
+    );
   }
   const given = typeof values["base-url"] === "string" ? values["base-url"] : undefined;
   const args = [
@@ -78,7 +93,10 @@ export async function runReplay(argv: string[], out: VerifyOutput): Promise<numb
   if (options.baseUrl !== report.baseUrl) return refuse(out, `--replay ${id} was found on ${report.baseUrl}: it is replayed there, not on ${options.baseUrl}`);
   const { request } = failure;
   if ((request.needs.length > 0 || ["POST", "PUT", "PATCH", "DELETE"].includes(request.method)) && !options.allowWrites) {
-    return refuse(out, `--replay ${id} writes (${request.needs.length > 0 ? `it creates ${request.needs.map((need) => need.create).join(", ")} again` : request.method}): pass --allow-writes if ${options.baseUrl} is a test environment`);
+    return refuse(
+      out,
+      `--replay ${id} writes (${request.needs.length > 0 ? `it creates ${request.needs.map((need) => need.create).join(", ")} again` : request.method}): pass --allow-writes if ${options.baseUrl} is a test environment`,
+    );
   }
   return replay(options, report, failure as Check & { request: ReproRequest }, out);
 }
@@ -92,7 +110,11 @@ function refuse(out: VerifyOutput, line: string): number {
 function credentialValue(options: VerifyOptions, report: Report, variable: string): string | undefined {
   const option = (Object.keys(CREDENTIAL_VARIABLES) as (keyof typeof CREDENTIAL_VARIABLES)[]).find((each) => CREDENTIAL_VARIABLES[each] === variable);
   if (option !== undefined && option !== "linkToken" && options.given[option]) return options.credentials[option];
-  return process.env[variable] || report.credentials?.find((each) => each.variable === variable)?.value || (option === undefined ? undefined : options.credentials[option]);
+  return (
+    process.env[variable] ||
+    report.credentials?.find((each) => each.variable === variable)?.value ||
+    (option === undefined ? undefined : options.credentials[option])
+  );
 }
 
 async function replay(options: VerifyOptions, report: Report, failure: Check & { request: ReproRequest }, out: VerifyOutput): Promise<number> {
@@ -124,7 +146,9 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
   };
   const { request } = failure;
   out.log(`verify: replaying ${failure.id} on ${options.baseUrl}: ${failure.suite} ${failure.name}`);
-  out.log(`  first:  ${request.answered === undefined ? "no answer" : `answered ${request.answered}`}${failure.detail === undefined ? "" : ` — ${failure.detail}`}`);
+  out.log(
+    `  first:  ${request.answered === undefined ? "no answer" : `answered ${request.answered}`}${failure.detail === undefined ? "" : ` — ${failure.detail}`}`,
+  );
   let code = 2;
   try {
     const made = await createAgain(context, request);
@@ -133,7 +157,12 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
       return 2;
     }
     for (const line of made.lines) out.log(`  made again: ${line}`);
-    const sent = resend(request, made.values, (variable) => (variable === CREATED_CREDENTIAL_VARIABLE ? undefined : credentialValue(context.options, report, variable)) ?? made.values.get(`$${variable}`));
+    const sent = resend(
+      request,
+      made.values,
+      (variable) =>
+        (variable === CREATED_CREDENTIAL_VARIABLE ? undefined : credentialValue(context.options, report, variable)) ?? made.values.get(`$${variable}`),
+    );
     if ("error" in sent) {
       out.error(`verify: --replay ${failure.id}: ${sent.error}`);
       return 2;
@@ -160,7 +189,8 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
     code = again ? 1 : 0;
   } finally {
     await cleanUp(context);
-    for (const check of recorded.filter((each) => each.suite === "cleanup" && each.status === "failed")) out.error(`verify: the replay's cleanup: ${check.name} — ${check.detail ?? "failed"}`);
+    for (const check of recorded.filter((each) => each.suite === "cleanup" && each.status === "failed"))
+      out.error(`verify: the replay's cleanup: ${check.name} — ${check.detail ?? "failed"}`);
     if (report.mock) await forgetTeam(context, report);
   }
   return code;
@@ -179,7 +209,8 @@ async function createAgain(context: VerifyContext, request: ReproRequest): Promi
   for (const op of passOrder(context.operations, context.fixtures).filter((each) => creates.has(each))) {
     const call = context.fixtures.apply(op, context.validCalls[op.operationId]!);
     const checked = await checkCall(context, "replay", `${op.operationId} again`, op, call, ownCredential(context, op), { kind: "success" });
-    if (checked.verdict.status === "failed" || checked.status === undefined) return { error: `creating again with ${op.operationId} failed: ${checked.verdict.detail ?? "no answer"}` };
+    if (checked.verdict.status === "failed" || checked.status === undefined)
+      return { error: `creating again with ${op.operationId} failed: ${checked.verdict.detail ?? "no answer"}` };
     context.fixtures.learn(op, call, checked.status, checked.body);
     lines.push(`${op.operationId} (${checked.status})`);
   }
@@ -202,7 +233,11 @@ async function createAgain(context: VerifyContext, request: ReproRequest): Promi
 }
 
 /** The kept request with the new ids in place of the old, and each credential read from its variable. */
-function resend(request: ReproRequest, values: Map<string, string>, credential: (variable: string) => string | undefined): { request: { method: string; url: string; headers: Record<string, string>; body?: string } } | { error: string } {
+function resend(
+  request: ReproRequest,
+  values: Map<string, string>,
+  credential: (variable: string) => string | undefined,
+): { request: { method: string; url: string; headers: Record<string, string>; body?: string } } | { error: string } {
   const swap = (text: string) => [...values].filter(([old]) => !old.startsWith("$")).reduce((each, [old, now]) => each.replaceAll(old, now), text);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {

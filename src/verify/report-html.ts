@@ -23,7 +23,9 @@ function cell(checks: Check[]): string {
   const count = (status: Check["status"]) => checks.filter((check) => check.status === status).length;
   const [passed, failed, skipped] = [count("passed"), count("failed"), count("skipped")];
   const state = failed > 0 ? "failed" : passed > 0 ? "passed" : "skipped";
-  const groups = [...new Set(checks.flatMap((check) => (check.status === "failed" && check.group !== undefined ? [check.group] : [])))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+  const groups = [...new Set(checks.flatMap((check) => (check.status === "failed" && check.group !== undefined ? [check.group] : [])))].sort(
+    (a, b) => Number(a.slice(1)) - Number(b.slice(1)),
+  );
   const failures = failed === 0 ? "" : groups.length === 0 ? `✗${failed}` : `<a href="#${groups[0]}">✗${failed}</a>`;
   const parts = [failures, passed > 0 ? `✓${passed}` : "", skipped > 0 ? `–${skipped}` : ""].filter(Boolean).join(" ");
   const causes = groups.length === 0 ? "" : ` (${groups.length === 1 ? "cause" : "causes"} ${groups.join(", ")})`;
@@ -57,7 +59,9 @@ function coverage(report: Report): string {
   const inputs = report.coverage.reduce((sum, op) => sum + op.inputs.length, 0);
   const rows = report.coverage
     .map((op) => {
-      const chips = op.declaredStatuses.map((status) => `<span class="chip ${op.seenStatuses.map(String).includes(status) ? "seen" : ""}">${escapeHtml(status)}</span>`).join("");
+      const chips = op.declaredStatuses
+        .map((status) => `<span class="chip ${op.seenStatuses.map(String).includes(status) ? "seen" : ""}">${escapeHtml(status)}</span>`)
+        .join("");
       const undeclared = op.seenStatuses.filter((status) => !op.declaredStatuses.includes(String(status)));
       const missed = op.inputs.filter((input) => !input.exercised).map((input) => input.name);
       return `<tr><th scope="row">${escapeHtml(op.operationId)}<br><small>${escapeHtml(`${op.method} ${op.path}`)}</small></th><td>${op.requests}</td><td>${chips}${
@@ -83,7 +87,9 @@ function group(byId: Map<string, Check>, group: FailureGroup): string {
     return `${escapeHtml(id)}${check === undefined ? "" : ` <small>(${escapeHtml(check.name)})</small>`}`;
   });
   const counted = group.count - group.examples.length;
-  const more = [others.length > 0 ? `also ${others.join(", ")}` : "", counted > 0 ? `${counted} more, counted (their names are in the reports)` : ""].filter(Boolean).join("; ");
+  const more = [others.length > 0 ? `also ${others.join(", ")}` : "", counted > 0 ? `${counted} more, counted (their names are in the reports)` : ""]
+    .filter(Boolean)
+    .join("; ");
   return `<section class="group" id="${escapeHtml(group.id)}"><h3>${escapeHtml(group.id)} · ✗${group.count} · ${escapeHtml(group.class)}: ${escapeHtml(cut(group.message, HEADING_CHARS))}</h3>
 ${first.repro === undefined ? "" : `<pre>${escapeHtml(first.repro)}</pre>\n`}<p><small>operations: ${escapeHtml(operationList(group.operations))}</small></p>
 <p>First, ${escapeHtml(first.id ?? "")}: ${escapeHtml(first.name)}${first.detail === undefined ? "" : ` — ${escapeHtml(first.detail)}`}</p>${more === "" ? "" : `\n<p><small>${more}</small></p>`}</section>`;
@@ -118,7 +124,9 @@ export function reportHtml(report: Report): string {
 <body><main>
 <h1>verify: ${escapeHtml(report.baseUrl)}</h1>
 <p class="summary">${failed > 0 ? "✗" : "✓"} ${passed} passed, ${failed} failed, ${skipped} skipped: ${report.requests} requests in ${(report.durationMs / 1000).toFixed(1)} s${
-    report.groups.length > 0 ? `; the failures have ${report.groups.length} cause${report.groups.length === 1 ? "" : "s"}, most first (a reproduction reads credentials from the environment)` : ""
+    report.groups.length > 0
+      ? `; the failures have ${report.groups.length} cause${report.groups.length === 1 ? "" : "s"}, most first (a reproduction reads credentials from the environment)`
+      : ""
   }.</p>
 ${failures(report)}
 <h2>Checks by operation and class</h2>

@@ -52,4 +52,3 @@ export interface Report {
   /** Every check; after a group's first few failures, a failure keeps only its name, id and group. */
   checks: Check[];
 }
-

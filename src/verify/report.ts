@@ -40,7 +40,9 @@ export function summaryLine(report: Report): string {
 
 /** How far a run is, for the line a terminal rewrites in place. */
 export function progressLine({ passed, failed, skipped }: Summary, last: Check | undefined, requests: number, ms: number): string {
-  return oneLine(`verify: ${passed} passed, ${failed} failed, ${skipped} skipped, ${requests} requests, ${(ms / 1000).toFixed(0)} s${last === undefined ? "" : ` — ${last.suite}`}`);
+  return oneLine(
+    `verify: ${passed} passed, ${failed} failed, ${skipped} skipped, ${requests} requests, ${(ms / 1000).toFixed(0)} s${last === undefined ? "" : ` — ${last.suite}`}`,
+  );
 }
 
 /** The console's failures by cause, printed before the summary: a block per group, most first, with its first reproduction. */

@@ -96,10 +96,19 @@ export class Reproductions {
     }
     for (const record of fixtures?.created ?? []) {
       if (request.url.includes(record.id) || request.body?.includes(record.id) === true) {
-        if (!needs.some((need) => need.value === record.id)) needs.push({ param: record.lifecycle.param, value: record.id, create: record.lifecycle.create.operationId });
+        if (!needs.some((need) => need.value === record.id))
+          needs.push({ param: record.lifecycle.param, value: record.id, create: record.lifecycle.create.operationId });
       }
     }
-    const kept: ReproRequest = { method: request.method, url: request.url, headers, variables, needs, ...(answered === undefined ? {} : { answered }), ...(expect === undefined ? {} : { expect }) };
+    const kept: ReproRequest = {
+      method: request.method,
+      url: request.url,
+      headers,
+      variables,
+      needs,
+      ...(answered === undefined ? {} : { answered }),
+      ...(expect === undefined ? {} : { expect }),
+    };
     if (request.body !== undefined) {
       kept.body = request.body;
       if (!INLINE_BODY.test(request.body) && this.#files < MAX_BODY_FILES) {
@@ -165,6 +174,8 @@ const ORIGINS: Record<CredentialVariable["origin"], string> = {
 
 /** One shell line a variable: an `export` a reader can paste where the value may be printed, a comment where not. */
 export function credentialLines(variables: CredentialVariable[]): string[] {
-  const lines = variables.map((each) => `${each.value === undefined ? `# ${each.variable}` : `export ${each.variable}=${quoted(each.value)}`}  # ${each.header}: ${ORIGINS[each.origin]}`);
+  const lines = variables.map(
+    (each) => `${each.value === undefined ? `# ${each.variable}` : `export ${each.variable}=${quoted(each.value)}`}  # ${each.header}: ${ORIGINS[each.origin]}`,
+  );
   return [...lines, `# ${CREATED_CREDENTIAL_VARIABLE}  # a credential an answer gave (a team API key the run created): ${ORIGINS.made}`];
 }

@@ -65,7 +65,12 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
   // which loses what that server sent in marked fields (verify's own words and values are written as they are).
   const redactor = new Redactor(document, { show: options.showData });
   let fixtures: Fixtures | undefined;
-  const reproductions = new Reproductions({ reportDir: options.reportDir, credentialHeaders: redactor.credentialHeaders(), fixtures: () => fixtures, scrub: (text) => redactor.text(text) });
+  const reproductions = new Reproductions({
+    reportDir: options.reportDir,
+    credentialHeaders: redactor.credentialHeaders(),
+    fixtures: () => fixtures,
+    scrub: (text) => redactor.text(text),
+  });
   let failures = 0;
   const record = ({ sent, ...check }: MadeCheck) => {
     const id = check.status === "failed" ? `F${++failures}` : undefined;
@@ -94,12 +99,17 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
     target = await probeTarget(sender, options.baseUrl);
     const writes = options.allowWrites ? "writes allowed" : "no writes (--allow-writes to run them)";
     const rate = options.rate === undefined ? "no rate limit" : `at most ${options.rate} requests/s`;
-    out.log(`verify: generated cases from seed ${options.seed} (--seed ${options.seed} replays them), ${options.cases} per operation; time budget ${options.timeBudgetMs / 1000} s`);
+    out.log(
+      `verify: generated cases from seed ${options.seed} (--seed ${options.seed} replays them), ${options.cases} per operation; time budget ${options.timeBudgetMs / 1000} s`,
+    );
     out.log(`verify: ${options.baseUrl}: ${target.reachable ? (target.mock ? "the package's stateful mock" : "a server") : "unreachable"}; ${writes}; ${rate}`);
 
     // On the stateful mock, a run with keys of its own: its users, clock moves and settings never reach the team of the
     // reference's placeholder keys (which the samples use) nor another run's, and it forgets them at the end.
-    const ownKeys = target.reachable && target.mock ? { apiKey: !options.given.apiKey, managementKey: !options.given.managementKey } : { apiKey: false, managementKey: false };
+    const ownKeys =
+      target.reachable && target.mock
+        ? { apiKey: !options.given.apiKey, managementKey: !options.given.managementKey }
+        : { apiKey: false, managementKey: false };
     if (ownKeys.apiKey || ownKeys.managementKey) {
       const run = randomBytes(8).toString("hex");
       options = {
@@ -127,7 +137,14 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
         headers: { "content-type": "application/json", [header]: options.credentials.apiKey! },
         body: JSON.stringify({ settings: { bulk_import_duration_ms: 0 } }),
       });
-      if (set.kind !== "answer" || set.status !== 200) record({ suite: "setup", name: `the mock completes this run's bulk imports at once (PATCH ${MOCK_STATE_PATH})`, status: "failed", detail: set.kind === "answer" ? `answered ${set.status}` : set.error, ms: 0 });
+      if (set.kind !== "answer" || set.status !== 200)
+        record({
+          suite: "setup",
+          name: `the mock completes this run's bulk imports at once (PATCH ${MOCK_STATE_PATH})`,
+          status: "failed",
+          detail: set.kind === "answer" ? `answered ${set.status}` : set.error,
+          ms: 0,
+        });
     }
 
     if (!target.reachable) {
@@ -157,7 +174,10 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
       await runCoveragePass(context, plan.selected);
       await runGeneratedPass(context, plan.selected);
       await runCollectionPass(context);
-      await runRequiredHeaderChecks(context, plan.selected.filter((op) => context.fixtures.isRemove(op) === undefined));
+      await runRequiredHeaderChecks(
+        context,
+        plan.selected.filter((op) => context.fixtures.isRemove(op) === undefined),
+      );
       await runValidCalls(context, plan.removing);
       await runProtocolPass(context);
       await cleanUp(context);
@@ -197,14 +217,27 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
           suite: "cleanup",
           name: `the mock forgets this run's team and org (DELETE ${MOCK_STATE_PATH})`,
           status: ok ? "passed" : "failed",
-          ...(ok ? {} : { detail: forgotten.kind === "answer" ? `answered ${forgotten.status}: ${redactor.opaque({ text: forgotten.text, status: forgotten.status, statusText: forgotten.statusText, contentType: forgotten.headers.get("content-type") }, 200)}` : forgotten.error }),
+          ...(ok
+            ? {}
+            : {
+                detail:
+                  forgotten.kind === "answer"
+                    ? `answered ${forgotten.status}: ${redactor.opaque({ text: forgotten.text, status: forgotten.status, statusText: forgotten.statusText, contentType: forgotten.headers.get("content-type") }, 200)}`
+                    : forgotten.error,
+              }),
           ms: Math.round(forgotten.ms),
         });
       }
     }
   } catch (error) {
     // A fault of verify's own, or one a server provoked: one failed check, and the reports are still written.
-    record({ suite: "verify", name: "verify runs to its end", status: "failed", detail: `verify stopped: ${(error as Error).stack ?? String(error)}`.slice(0, 2000), ms: 0 });
+    record({
+      suite: "verify",
+      name: "verify runs to its end",
+      status: "failed",
+      detail: `verify stopped: ${(error as Error).stack ?? String(error)}`.slice(0, 2000),
+      ms: 0,
+    });
   }
   const report: Report = {
     baseUrl: options.baseUrl,
@@ -218,7 +251,10 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
     cases: options.cases,
     credentials: reproCredentials,
     summary: findings.summary,
-    coverage: coverage.summary(document, operations.filter((op) => options.only === undefined || options.only.includes(op.operationId))),
+    coverage: coverage.summary(
+      document,
+      operations.filter((op) => options.only === undefined || options.only.includes(op.operationId)),
+    ),
     groups: findings.groups,
     checks: findings.checks,
   };

@@ -86,10 +86,15 @@ interface Differences {
 function differences(context: VerifyContext, read: ContractOperation, sent: unknown, got: unknown, before: unknown): Differences {
   if (!isObject(sent) || !isObject(got)) return { lines: [], stale: false };
   const shown = context.redactor.response(read, 200, got) as JsonObject;
-  const wrong = Object.entries(sent).filter(([field, value]) => Object.hasOwn(got, field) && isDeepStrictEqual(shown[field], got[field]) && !isDeepStrictEqual(got[field], value));
+  const wrong = Object.entries(sent).filter(
+    ([field, value]) => Object.hasOwn(got, field) && isDeepStrictEqual(shown[field], got[field]) && !isDeepStrictEqual(got[field], value),
+  );
   const wasBefore = ([field]: [string, unknown]) => isObject(before) && Object.hasOwn(before, field) && isDeepStrictEqual(before[field], got[field]);
   return {
-    lines: wrong.map(([field, value]) => `${pointer(field)} reads ${JSON.stringify(got[field])}, sent ${JSON.stringify(value)}${wasBefore([field, value]) ? " (its value before the update)" : ""}`),
+    lines: wrong.map(
+      ([field, value]) =>
+        `${pointer(field)} reads ${JSON.stringify(got[field])}, sent ${JSON.stringify(value)}${wasBefore([field, value]) ? " (its value before the update)" : ""}`,
+    ),
     stale: wrong.length > 0 && wrong.every(wasBefore),
   };
 }
@@ -100,7 +105,13 @@ function readBackHint(found: Differences, status: number): string {
 }
 
 /** Runs one linked call and records its check; `expect` is what it must answer. */
-async function linkCheck(context: VerifyContext, name: string, link: Link, exchange: Exchange, expect: "read" | "accepted" | "gone" | "refused"): Promise<void> {
+async function linkCheck(
+  context: VerifyContext,
+  name: string,
+  link: Link,
+  exchange: Exchange,
+  expect: "read" | "accepted" | "gone" | "refused",
+): Promise<void> {
   const { target } = link;
   const credentialValue = link.credential === undefined ? undefined : evaluate(link.credential, exchange);
   const option = context.credentials.optionOf(target);
@@ -110,7 +121,8 @@ async function linkCheck(context: VerifyContext, name: string, link: Link, excha
   if (call === undefined || (link.credential !== undefined && typeof credentialValue !== "string")) {
     return skipCheck(context, "state", name, target, `link ${link.name}: a parameter it names is not in the answer`);
   }
-  const credential = link.credential === undefined ? ownCredential(context, target) : { header: context.credentials.header(option!), value: credentialValue as string };
+  const credential =
+    link.credential === undefined ? ownCredential(context, target) : { header: context.credentials.header(option!), value: credentialValue as string };
   if (link.credential !== undefined) context.redactor.rememberCredential(credentialValue as string);
   const statuses = expect === "gone" ? [404, 410] : expect === "refused" ? [401] : undefined;
   // The verdict is recorded by checkCall; a read-back that answered is compared here as well, as a check of its own name.
@@ -121,7 +133,14 @@ async function linkCheck(context: VerifyContext, name: string, link: Link, excha
     target,
     call,
     credential,
-    statuses === undefined ? { kind: "refusal", statuses: Object.keys(target.responses).filter((s) => /^2\d\d$/.test(s)).map(Number) } : { kind: "refusal", statuses },
+    statuses === undefined
+      ? {
+          kind: "refusal",
+          statuses: Object.keys(target.responses)
+            .filter((s) => /^2\d\d$/.test(s))
+            .map(Number),
+        }
+      : { kind: "refusal", statuses },
     // A server that keeps nothing answers a read as ever, and what was deleted as if it were there; any other failure is its own.
     { note: (got) => (got !== undefined && (statuses === undefined ? got === 404 || got === 410 : got >= 200 && got < 300) ? NEEDS_STATE : undefined) },
   );
@@ -143,18 +162,28 @@ async function linkCheck(context: VerifyContext, name: string, link: Link, excha
  * The state checks after a successful call of the pass: over the links of its answer, and, when it deleted something
  * verify made, over the links of that thing's create.
  */
-export async function stateAfterCall(context: VerifyContext, op: ContractOperation, call: Call, status: number, body: unknown, deleted: Created | undefined): Promise<void> {
+export async function stateAfterCall(
+  context: VerifyContext,
+  op: ContractOperation,
+  call: Call,
+  status: number,
+  body: unknown,
+  deleted: Created | undefined,
+): Promise<void> {
   if (status < 200 || status >= 300) return;
   const item = context.fixtures.isCreate(op) === undefined ? context.fixtures.madeItem(call) : undefined;
   const exchange: Exchange = { call, status, body, ...(item === undefined ? {} : { before: item.made.call.body }) };
   for (const link of linksOf(context, op, status)) {
-    if (link.credential !== undefined) await linkCheck(context, `${op.operationId} → ${link.target.operationId}: a call made with the credential it gave answers`, link, exchange, "accepted");
+    if (link.credential !== undefined)
+      await linkCheck(context, `${op.operationId} → ${link.target.operationId}: a call made with the credential it gave answers`, link, exchange, "accepted");
     else if (link.target.method === "GET") await linkCheck(context, `${op.operationId} → ${link.target.operationId}: answers`, link, exchange, "read");
   }
   if (deleted === undefined) return;
   const made: Exchange = deleted.made;
   for (const link of linksOf(context, deleted.lifecycle.create, made.status)) {
-    if (link.credential !== undefined) await linkCheck(context, `${op.operationId} → ${link.target.operationId}: a call made with the deleted credential is refused`, link, made, "refused");
-    else if (link.target.method === "GET") await linkCheck(context, `${op.operationId} → ${link.target.operationId}: what was deleted is gone`, link, made, "gone");
+    if (link.credential !== undefined)
+      await linkCheck(context, `${op.operationId} → ${link.target.operationId}: a call made with the deleted credential is refused`, link, made, "refused");
+    else if (link.target.method === "GET")
+      await linkCheck(context, `${op.operationId} → ${link.target.operationId}: what was deleted is gone`, link, made, "gone");
   }
 }

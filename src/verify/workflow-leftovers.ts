@@ -37,7 +37,9 @@ export async function deleteLeftovers(baseUrl: string, leftovers: Leftover[], se
   const checks: Check[] = [];
   for (const leftover of leftovers) {
     const url = `${baseUrl}${deleteUser.template.replace("{user_id}", encodeURIComponent(leftover.userId))}`;
-    const headers = Object.fromEntries(Object.entries(leftover.headers).filter(([name]) => name.toLowerCase() !== "content-type" && name.toLowerCase() !== "content-length"));
+    const headers = Object.fromEntries(
+      Object.entries(leftover.headers).filter(([name]) => name.toLowerCase() !== "content-type" && name.toLowerCase() !== "content-length"),
+    );
     const outcome = await sender.send({ method: deleteUser.method, url, headers });
     // Gone already (404) is as good as deleted.
     const ok = outcome.kind === "answer" && ((outcome.status >= 200 && outcome.status < 300) || outcome.status === 404);

@@ -34,7 +34,8 @@ export async function startWorkflowProxy(target: string, sender: Sender): Promis
       if (size > MAX_REQUEST_BYTES) return refuse(res, "verify_proxy_error", `verify's proxy takes requests of at most ${MAX_REQUEST_BYTES} bytes`);
       // Both header sets without a prototype: a name such as `__proto__` is passed on like any other, not lost to Object's setter.
       const headers: Record<string, string> = Object.create(null);
-      for (const [name, value] of Object.entries(req.headers)) if (!staysBehind(name, req.headers.connection) && typeof value === "string") headers[name] = value;
+      for (const [name, value] of Object.entries(req.headers))
+        if (!staysBehind(name, req.headers.connection) && typeof value === "string") headers[name] = value;
       const answer = await sender.send({
         method: req.method ?? "GET",
         url: `${base}${req.url ?? "/"}`,
@@ -44,7 +45,11 @@ export async function startWorkflowProxy(target: string, sender: Sender): Promis
       if (answer.kind === "failure") return refuse(res, "verify_proxy_error", `verify did not take the answer of ${base}: ${answer.error}`);
       if (answer.status >= 300 && answer.status < 400) {
         const location = answer.headers.get("location");
-        return refuse(res, "verify_redirect_refused", `${base} answered ${answer.status}${location === null ? "" : `, a redirect to ${location}`}; verify follows no redirect (it would carry the credentials elsewhere)`);
+        return refuse(
+          res,
+          "verify_redirect_refused",
+          `${base} answered ${answer.status}${location === null ? "" : `, a redirect to ${location}`}; verify follows no redirect (it would carry the credentials elsewhere)`,
+        );
       }
       const out: Record<string, string> = Object.create(null);
       const connection = answer.headers.get("connection") ?? undefined;

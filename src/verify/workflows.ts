@@ -24,7 +24,13 @@ export { WORKFLOWS_DIR };
 /** The source description of the mock-only control endpoint: a workflow with a step on it is mock-only. */
 export const MOCK_SOURCE = "mock";
 /** The workflow whose event the harness receives, the event's kind, and the steps that answer its secret, user and team. */
-export const EVENT_WORKFLOW: EventWorkflow = { id: "connection-webhook", event: "provider.connection.created", endpointStep: "createEndpoint", userStep: "createUser", teamStep: "createTeam" };
+export const EVENT_WORKFLOW: EventWorkflow = {
+  id: "connection-webhook",
+  event: "provider.connection.created",
+  endpointStep: "createEndpoint",
+  userStep: "createUser",
+  teamStep: "createTeam",
+};
 
 export interface WorkflowRunOptions {
   baseUrl: string;
@@ -79,7 +85,10 @@ export async function readWorkflows(dir = WORKFLOWS_DIR): Promise<Workflow[]> {
     for (const workflow of document.workflows) {
       const steps = workflow.steps.map((step) => {
         const match = /^\$sourceDescriptions\.([^.]+)\.(.+)$/.exec(step.operationId);
-        if (match === null) throw new Error(`${file} ${workflow.workflowId}/${step.stepId}: operationId ${step.operationId} does not name its source ($sourceDescriptions.<name>.<operationId>)`);
+        if (match === null)
+          throw new Error(
+            `${file} ${workflow.workflowId}/${step.stepId}: operationId ${step.operationId} does not name its source ($sourceDescriptions.<name>.<operationId>)`,
+          );
         return { stepId: step.stepId, source: match[1]!, operationId: match[2]! };
       });
       workflows.push({
@@ -149,7 +158,9 @@ function difference(step: RespectStep, operationId: string, redactor: Redactor):
       .map((line) => line.trim())
       .filter((line) => line !== "" && !/^(>\s*)?\d+ \|/.test(line) && !/^\|/.test(line) && !/^>$/.test(line));
     // A criterion says its condition; the contract's checks say what was expected and received.
-    const said = check.condition ?? (check.name === "schema check" || check.name === "status code check" ? lines.join(" ").replace(/\s+/g, " ").slice(0, 300) : (lines[0] ?? ""));
+    const said =
+      check.condition ??
+      (check.name === "schema check" || check.name === "status code check" ? lines.join(" ").replace(/\s+/g, " ").slice(0, 300) : (lines[0] ?? ""));
     return `${check.name} ${said}`.trim();
   });
   const answer = step.response === undefined ? "no response" : `got ${step.response.statusCode} ${answerExcerpt(step, operationId, redactor)}`;
@@ -173,13 +184,25 @@ function stepChecks(workflow: Workflow, ran: RespectWorkflow | undefined, notRun
       continue;
     }
     if (done === undefined) {
-      const why = ran === undefined ? notRun : ran.globalTimeoutError !== undefined ? `respect stopped the workflow: ${excerpt(ran.globalTimeoutError)}` : `respect did not run the step (workflow ${ran.status})`;
+      const why =
+        ran === undefined
+          ? notRun
+          : ran.globalTimeoutError !== undefined
+            ? `respect stopped the workflow: ${excerpt(ran.globalTimeoutError)}`
+            : `respect did not run the step (workflow ${ran.status})`;
       checks.push({ suite, name, status: "failed", detail: why, operationId: step.operationId, ms: 0 });
       stopped = `not run: step ${step.stepId} was not run`;
       continue;
     }
     const passed = done.status === "success" && done.checks.every((check) => check.passed);
-    checks.push({ suite, name, status: passed ? "passed" : "failed", ...(passed ? {} : { detail: difference(done, step.operationId, redactor) }), operationId: step.operationId, ms: done.totalTimeMs ?? 0 });
+    checks.push({
+      suite,
+      name,
+      status: passed ? "passed" : "failed",
+      ...(passed ? {} : { detail: difference(done, step.operationId, redactor) }),
+      operationId: step.operationId,
+      ms: done.totalTimeMs ?? 0,
+    });
     if (!passed) stopped = `not run: step ${step.stepId} failed`;
   }
   return checks;
@@ -254,7 +277,12 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
         const report = JSON.parse(await readFile(log, "utf8")) as { files: Record<string, { executedWorkflows: RespectWorkflow[] }> };
         ran = new Map(Object.entries(report.files).map(([file, each]) => [path.basename(file), each.executedWorkflows]));
       } catch {
-        const last = `${run.stderr}\n${run.stdout}`.split("\n").map((line) => line.trim()).filter((line) => line !== "" && !/[║╔╚]|nodedir/.test(line)).at(-1) ?? `exit ${run.code}`;
+        const last =
+          `${run.stderr}\n${run.stdout}`
+            .split("\n")
+            .map((line) => line.trim())
+            .filter((line) => line !== "" && !/[║╔╚]|nodedir/.test(line))
+            .at(-1) ?? `exit ${run.code}`;
         notRun = `respect wrote no log for ${named}: ${last}`;
         options.log(notRun);
       }
@@ -266,7 +294,9 @@ export async function runWorkflows(options: WorkflowRunOptions): Promise<Check[]
         if (executed !== undefined && !options.mock) leftovers.push(...leftoverUsers(workflow, executed));
         if (workflow.workflowId === EVENT_WORKFLOW.id && receiver !== undefined) {
           const failed = stepsChecked.some((check) => check.status !== "passed");
-          checks.push(...(failed ? deliverySkipped(EVENT_WORKFLOW, "not run: the workflow failed") : await checkDelivery(receiver, executed!, EVENT_WORKFLOW, events!)));
+          checks.push(
+            ...(failed ? deliverySkipped(EVENT_WORKFLOW, "not run: the workflow failed") : await checkDelivery(receiver, executed!, EVENT_WORKFLOW, events!)),
+          );
         }
       }
     }

@@ -69,7 +69,7 @@ export function parseWebhookUnverified(body: string | Uint8Array): WebhookEvent 
   }
   if (!isObject(value.data)) throw new WebhookPayloadError("the event has no `data` object");
   const envelope = value as EventEnvelope;
-  return (KNOWN.has(envelope.event_type)
-    ? { kind: envelope.event_type, payload: envelope }
-    : { kind: "unknown", eventType: envelope.event_type, payload: envelope }) as WebhookEvent;
+  return (
+    KNOWN.has(envelope.event_type) ? { kind: envelope.event_type, payload: envelope } : { kind: "unknown", eventType: envelope.event_type, payload: envelope }
+  ) as WebhookEvent;
 }

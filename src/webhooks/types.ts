@@ -4,8 +4,7 @@ import type { webhooks } from "../../generated/schema.js";
 /** Every event kind the contract lists, such as `daily.data.heartrate.created` or `provider.connection.created`. */
 export type EventKind = keyof webhooks & string;
 
-type FamilyPayload<K extends EventKind> =
-  NonNullable<webhooks[K]["post"]> extends { requestBody: { content: { "application/json": infer B } } } ? B : never;
+type FamilyPayload<K extends EventKind> = NonNullable<webhooks[K]["post"]> extends { requestBody: { content: { "application/json": infer B } } } ? B : never;
 
 /**
  * The payload of one kind. A family whose members each list their kinds (summaries) narrows to the member; a family

@@ -5,7 +5,10 @@ import http from "node:http";
 
 const [file, port] = process.argv.slice(2);
 const answers = new Map(
-  Object.entries(JSON.parse(readFileSync(file!, "utf8")) as Record<string, { status: number; body: string }>).map(([key, a]) => [key, { status: a.status, body: Buffer.from(a.body) }]),
+  Object.entries(JSON.parse(readFileSync(file!, "utf8")) as Record<string, { status: number; body: string }>).map(([key, a]) => [
+    key,
+    { status: a.status, body: Buffer.from(a.body) },
+  ]),
 );
 const notFound = Buffer.from('{"code":"not_found","message":"no such path"}');
 

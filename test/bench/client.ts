@@ -70,7 +70,8 @@ export async function sizeFigures(): Promise<Figure[]> {
  */
 export async function callFigures(rounds = 60, callsPerRound = 500): Promise<Figure[]> {
   const body = JSON.stringify([{ id: 1, slug: "quest", name: "Quest" }]);
-  const answer = async (): Promise<Response> => new Response(body, { status: 200, headers: { "content-type": "application/json", "content-length": String(body.length) } });
+  const answer = async (): Promise<Response> =>
+    new Response(body, { status: 200, headers: { "content-type": "application/json", "content-length": String(body.length) } });
   const baseUrl = "http://bench.invalid";
   const ours = createClient({ baseUrl, apiKey: "sk_test", fetch: answer });
   const bare = createFetchClient<paths>({ baseUrl, headers: { "x-svc-api-key": "sk_test" }, fetch: answer });
@@ -115,7 +116,15 @@ export async function typeCheckFigures(rounds = 3): Promise<Figure[]> {
     ] as const) {
       if (name === "empty") await writeFile(source, "export {};\n");
       const config = {
-        compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: false, types: ["node"] },
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ["node"],
+        },
         files: [source],
       };
       configs[name] = path.join(dir, `tsconfig.${name}.json`);

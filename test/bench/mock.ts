@@ -50,7 +50,11 @@ export async function launch(command: string, args: string[], port: number, prob
   const started = performance.now();
   const child = spawn(command, args, { cwd: repoRoot, env: toolEnv, stdio: "ignore", detached: true });
   for (;;) {
-    const ok = await fetch(`http://127.0.0.1:${port}${probe.path}`, { method: probe.method, headers: probe.headers, ...(probe.body ? { body: probe.body } : {}) })
+    const ok = await fetch(`http://127.0.0.1:${port}${probe.path}`, {
+      method: probe.method,
+      headers: probe.headers,
+      ...(probe.body ? { body: probe.body } : {}),
+    })
       .then((r) => r.status === 200)
       .catch(() => false);
     if (ok) return { child, startMs: performance.now() - started };
@@ -103,7 +107,14 @@ async function commandStart(answersFile: string, probe: RawRequest, log: (line: 
   log(`packaged command up in ${times.command.map((t) => t.toFixed(0)).join(", ")} ms; bare ${times.bare.map((t) => t.toFixed(0)).join(", ")} ms`);
   const value = median(times.command);
   const baseline = median(times.bare);
-  return { name: "packaged mock command: from launch to the first 200 (median of 3)", value, unit: "ms", baseline: { name: "bare server in plain JavaScript, node alike", value: baseline }, ratio: value / baseline, target: "value <= 300 ms" };
+  return {
+    name: "packaged mock command: from launch to the first 200 (median of 3)",
+    value,
+    unit: "ms",
+    baseline: { name: "bare server in plain JavaScript, node alike", value: baseline },
+    ratio: value / baseline,
+    target: "value <= 300 ms",
+  };
 }
 
 export async function mockFigures(log: (line: string) => void = () => {}): Promise<Figure[]> {
@@ -119,7 +130,11 @@ export async function mockFigures(log: (line: string) => void = () => {}): Promi
   // The bare server answers each path with the mock's own bytes for it.
   const answers: Record<string, { status: number; body: string }> = {};
   for (const request of all) {
-    const response = await fetch(`http://127.0.0.1:${mockPort}${request.path}`, { method: request.method, headers: request.headers, ...(request.body ? { body: request.body } : {}) });
+    const response = await fetch(`http://127.0.0.1:${mockPort}${request.path}`, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body ? { body: request.body } : {}),
+    });
     answers[`${request.method} ${request.path.split("?")[0]}`] = { status: response.status, body: await response.text() };
   }
   const scratch = path.join(repoRoot, ".tmp", "bench");
@@ -127,8 +142,20 @@ export async function mockFigures(log: (line: string) => void = () => {}): Promi
   const answersFile = path.join(scratch, "bare-answers.json");
   await writeFile(answersFile, JSON.stringify(answers));
   const barePort = await freePort();
-  const bare = await launch("npm", ["exec", "--silent", "--", "node", "--import", "tsx", "test/bench/bare-server.ts", answersFile, String(barePort)], barePort, labs);
-  figures.push({ name: "mock: from launch to the first 200", value: mock.startMs, unit: "ms", baseline: { name: "bare server, launched the same way", value: bare.startMs }, ratio: mock.startMs / bare.startMs, target: "value <= 1000 ms" });
+  const bare = await launch(
+    "npm",
+    ["exec", "--silent", "--", "node", "--import", "tsx", "test/bench/bare-server.ts", answersFile, String(barePort)],
+    barePort,
+    labs,
+  );
+  figures.push({
+    name: "mock: from launch to the first 200",
+    value: mock.startMs,
+    unit: "ms",
+    baseline: { name: "bare server, launched the same way", value: bare.startMs },
+    ratio: mock.startMs / bare.startMs,
+    target: "value <= 1000 ms",
+  });
   figures.push(await commandStart(answersFile, labs, log));
 
   try {
@@ -154,25 +181,60 @@ export async function mockFigures(log: (line: string) => void = () => {}): Promi
       const p99 = median(rounds.map((r) => r.m.p99));
       const bareP99 = median(rounds.map((r) => r.b.p99));
       log(`${what}: mock ${rps.toFixed(0)} req/s p99 ${p99} ms, bare ${bareRps.toFixed(0)} req/s p99 ${bareP99} ms`);
-      figures.push({ name: `mock: throughput ${what}`, value: rps, unit: "req/s", baseline: { name: "bare server", value: bareRps }, ratio: median(rounds.map((r) => r.m.rps / r.b.rps)), target: `ratio >= ${ratioTarget.toFixed(2)}` });
-      figures.push({ name: `mock: p99 ${what}`, value: p99, unit: "ms", baseline: { name: "bare server", value: bareP99 }, ratio: p99 / Math.max(bareP99, 1), target: `value <= ${p99Target} ms` });
+      figures.push({
+        name: `mock: throughput ${what}`,
+        value: rps,
+        unit: "req/s",
+        baseline: { name: "bare server", value: bareRps },
+        ratio: median(rounds.map((r) => r.m.rps / r.b.rps)),
+        target: `ratio >= ${ratioTarget.toFixed(2)}`,
+      });
+      figures.push({
+        name: `mock: p99 ${what}`,
+        value: p99,
+        unit: "ms",
+        baseline: { name: "bare server", value: bareP99 },
+        ratio: p99 / Math.max(bareP99, 1),
+        target: `value <= ${p99Target} ms`,
+      });
     }
 
     // Memory after 10,000 and after 100,000 requests (round robin over every operation), beside the bare server's.
     const rss: Record<string, number[]> = { mock: [], bare: [] };
-    for (const [name, port, launched] of [["mock", mockPort, mock], ["bare", barePort, bare]] as const) {
+    for (const [name, port, launched] of [
+      ["mock", mockPort, mock],
+      ["bare", barePort, bare],
+    ] as const) {
       await load(port, all, { connections: 50, amount: 10_000 });
       rss[name]!.push(await treeRssMb(launched.child.pid!));
       await load(port, all, { connections: 50, amount: 90_000 });
       rss[name]!.push(await treeRssMb(launched.child.pid!));
     }
     log(`memory: mock ${rss.mock!.map((v) => v.toFixed(0)).join(" → ")} MB, bare ${rss.bare!.map((v) => v.toFixed(0)).join(" → ")} MB`);
-    figures.push({ name: "mock: resident memory after 10,000 requests", value: rss.mock![0]!, unit: "MB", baseline: { name: "bare server", value: rss.bare![0]! }, ratio: rss.mock![0]! / rss.bare![0]!, target: "value <= 200 MB" });
-    figures.push({ name: "mock: resident memory after 100,000 requests", value: rss.mock![1]!, unit: "MB", baseline: { name: "the mock after 10,000", value: rss.mock![0]! }, ratio: rss.mock![1]! / rss.mock![0]!, target: "ratio <= 1.10 (flat)" });
+    figures.push({
+      name: "mock: resident memory after 10,000 requests",
+      value: rss.mock![0]!,
+      unit: "MB",
+      baseline: { name: "bare server", value: rss.bare![0]! },
+      ratio: rss.mock![0]! / rss.bare![0]!,
+      target: "value <= 200 MB",
+    });
+    figures.push({
+      name: "mock: resident memory after 100,000 requests",
+      value: rss.mock![1]!,
+      unit: "MB",
+      baseline: { name: "the mock after 10,000", value: rss.mock![0]! },
+      ratio: rss.mock![1]! / rss.mock![0]!,
+      target: "ratio <= 1.10 (flat)",
+    });
     // Prism is loaded into the mock's process by the first request that asks for a dynamic answer. Every process below
     // the launcher is counted still, so a Prism that ran as a process of its own would be counted too.
     const dynamicAnswer = async (request: RawRequest) => {
-      const response = await fetch(`http://127.0.0.1:${mockPort}${request.path}`, { method: request.method, headers: { ...request.headers, prefer: "dynamic=true" }, ...(request.body ? { body: request.body } : {}) });
+      const response = await fetch(`http://127.0.0.1:${mockPort}${request.path}`, {
+        method: request.method,
+        headers: { ...request.headers, prefer: "dynamic=true" },
+        ...(request.body ? { body: request.body } : {}),
+      });
       await response.arrayBuffer();
       return response;
     };
@@ -183,11 +245,25 @@ export async function mockFigures(log: (line: string) => void = () => {}): Promi
     }
     const withPrism = await treeRssMb(mock.child.pid!);
     log(`memory after a dynamic answer: ${withPrism.toFixed(0)} MB`);
-    figures.push({ name: "mock: resident memory after a dynamic answer (Prism loaded)", value: withPrism, unit: "MB", baseline: { name: "the mock after 100,000", value: rss.mock![1]! }, ratio: withPrism / rss.mock![1]!, target: "value <= 200 MB" });
+    figures.push({
+      name: "mock: resident memory after a dynamic answer (Prism loaded)",
+      value: withPrism,
+      unit: "MB",
+      baseline: { name: "the mock after 100,000", value: rss.mock![1]! },
+      ratio: withPrism / rss.mock![1]!,
+      target: "value <= 200 MB",
+    });
     // Every operation's response validator compiled, and Prism's generator run over each schema.
     for (const request of all) await dynamicAnswer(request);
     const everyOperation = await treeRssMb(mock.child.pid!);
-    figures.push({ name: "mock: resident memory after a dynamic answer for every operation", value: everyOperation, unit: "MB", baseline: { name: "after one dynamic answer", value: withPrism }, ratio: everyOperation / withPrism, target: "value <= 200 MB" });
+    figures.push({
+      name: "mock: resident memory after a dynamic answer for every operation",
+      value: everyOperation,
+      unit: "MB",
+      baseline: { name: "after one dynamic answer", value: withPrism },
+      ratio: everyOperation / withPrism,
+      target: "value <= 200 MB",
+    });
     figures.push(...(await proxyFigures(log, mockPort)));
   } finally {
     stop(mock);
@@ -246,7 +322,14 @@ export async function proxyFigures(log: (line: string) => void = () => {}, upstr
       const direct = median(times.direct);
       const proxied = median(times.proxy);
       log(`proxy, ${what}: p50 ${proxied.toFixed(3)} ms through the proxy, ${direct.toFixed(3)} ms direct`);
-      figures.push({ name: `proxy: added p50, ${what}`, value: proxied - direct, unit: "ms", baseline: { name: "direct call to the mock (p50)", value: direct }, ratio: (proxied - direct) / direct, target: "value <= 1 ms" });
+      figures.push({
+        name: `proxy: added p50, ${what}`,
+        value: proxied - direct,
+        unit: "ms",
+        baseline: { name: "direct call to the mock (p50)", value: direct },
+        ratio: (proxied - direct) / direct,
+        target: "value <= 1 ms",
+      });
     }
   } finally {
     stop(proxy);
@@ -260,13 +343,23 @@ export async function buildFigures(): Promise<Figure[]> {
   const figures: Figure[] = [];
   const times: Record<string, number[]> = { build: [], node: [] };
   for (let i = 0; i < 5; i++) {
-    for (const [name, command, args] of [["build", "npm", ["run", "build", "--silent"]], ["node", "node", ["-e", "0"]]] as const) {
+    for (const [name, command, args] of [
+      ["build", "npm", ["run", "build", "--silent"]],
+      ["node", "node", ["-e", "0"]],
+    ] as const) {
       const started = performance.now();
       await run(command, [...args], { cwd: repoRoot, env: toolEnv });
       times[name]!.push(performance.now() - started);
     }
   }
-  figures.push({ name: "npm run build with nothing to do", value: median(times.build!), unit: "ms", baseline: { name: "node -e 0", value: median(times.node!) }, ratio: median(times.build!) / median(times.node!), target: "value <= 500 ms" });
+  figures.push({
+    name: "npm run build with nothing to do",
+    value: median(times.build!),
+    unit: "ms",
+    baseline: { name: "node -e 0", value: median(times.node!) },
+    ratio: median(times.build!) / median(times.node!),
+    target: "value <= 500 ms",
+  });
 
   // A full build: without the recorded hash and the reference, everything is rendered again (and written back the same).
   const full: number[] = [];
@@ -277,7 +370,14 @@ export async function buildFigures(): Promise<Figure[]> {
     await run("npm", ["run", "build", "--silent"], { cwd: repoRoot, env: toolEnv });
     full.push(performance.now() - started);
   }
-  figures.push({ name: "npm run build from nothing", value: median(full), unit: "ms", baseline: { name: "node -e 0", value: median(times.node!) }, ratio: median(full) / median(times.node!), target: "value <= 3000 ms" });
+  figures.push({
+    name: "npm run build from nothing",
+    value: median(full),
+    unit: "ms",
+    baseline: { name: "node -e 0", value: median(times.node!) },
+    ratio: median(full) / median(times.node!),
+    target: "value <= 3000 ms",
+  });
   return figures;
 }
 
@@ -299,7 +399,12 @@ export async function startupFigures(log: (line: string) => void = () => {}): Pr
     await writeFile(answersFile, JSON.stringify({ [`GET ${labs.path.split("?")[0]}`]: { status: response.status, body: await response.text() } }));
     stop(mock);
     const barePort = await freePort();
-    const bare = await launch("npm", ["exec", "--silent", "--", "node", "--import", "tsx", "test/bench/bare-server.ts", answersFile, String(barePort)], barePort, labs);
+    const bare = await launch(
+      "npm",
+      ["exec", "--silent", "--", "node", "--import", "tsx", "test/bench/bare-server.ts", answersFile, String(barePort)],
+      barePort,
+      labs,
+    );
     times.bare.push(bare.startMs);
     stop(bare);
   }
@@ -307,7 +412,14 @@ export async function startupFigures(log: (line: string) => void = () => {}): Pr
   const value = median(times.mock);
   const baseline = median(times.bare);
   return [
-    { name: "npm start: from launch to the first 200 (median of 3)", value, unit: "ms", baseline: { name: "bare server, launched the same way", value: baseline }, ratio: value / baseline, target: "value <= 1000 ms" },
+    {
+      name: "npm start: from launch to the first 200 (median of 3)",
+      value,
+      unit: "ms",
+      baseline: { name: "bare server, launched the same way", value: baseline },
+      ratio: value / baseline,
+      target: "value <= 1000 ms",
+    },
     await commandStart(answersFile, labs, log),
     ...(await buildFigures()),
   ];

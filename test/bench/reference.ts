@@ -34,7 +34,13 @@ export async function referenceFigures(log: (line: string) => void): Promise<Fig
     const wire = async (file: string) => brotliCompressSync(await readFile(file), { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }).length;
     const figures: Figure[] = [];
     const [full, small] = [await wire(referenceHtmlPath), await wire(minimal)];
-    figures.push({ name: "reference on the wire (brotli)", value: full, unit: "bytes", baseline: { name: "one-operation reference", value: small }, ratio: full / small });
+    figures.push({
+      name: "reference on the wire (brotli)",
+      value: full,
+      unit: "bytes",
+      baseline: { name: "one-operation reference", value: small },
+      ratio: full / small,
+    });
     if (executable === undefined) {
       log("reference: no Chromium found; time to navigation not measured");
       return figures;
@@ -59,7 +65,13 @@ export async function referenceFigures(log: (line: string) => void): Promise<Fig
     await browser.close();
     const value = median(fullTimes);
     const baseline = median(smallTimes);
-    figures.push({ name: "reference, load to rendered navigation (median of 3)", value, unit: "ms", baseline: { name: "one-operation reference", value: baseline }, ratio: value / baseline });
+    figures.push({
+      name: "reference, load to rendered navigation (median of 3)",
+      value,
+      unit: "ms",
+      baseline: { name: "one-operation reference", value: baseline },
+      ratio: value / baseline,
+    });
     return figures;
   } finally {
     await rm(scratch, { recursive: true, force: true });

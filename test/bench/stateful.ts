@@ -26,7 +26,10 @@ export async function launch(args: string[]): Promise<Mock> {
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
   for (;;) {
-    const ok = await fetch(`${url}/v3/lab_tests/labs`, { headers: { "x-svc-api-key": KEY } }).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/v3/lab_tests/labs`, { headers: { "x-svc-api-key": KEY } }).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { child, url, port };
     if (child.exitCode !== null) throw new Error(`npm start ${args.join(" ")} exited ${child.exitCode}`);
     if (performance.now() - started > 60_000) throw new Error("the mock did not answer within 60 s");
@@ -52,9 +55,15 @@ type Load = { method: "GET" | "POST"; path: string; headers: Record<string, stri
 
 async function rate(port: number, request: Load, options: { connections: number; duration?: number; amount?: number }) {
   const started = performance.now();
-  const result = await autocannon({ url: `http://127.0.0.1:${port}`, connections: options.connections, ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 3 }), requests: [request as never] });
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: options.connections,
+    ...(options.amount ? { amount: options.amount } : { duration: options.duration ?? 3 }),
+    requests: [request as never],
+  });
   const seconds = (performance.now() - started) / 1000;
-  if (result.errors + result.timeouts > 0 || result.non2xx > 0) throw new Error(`${request.method} ${request.path}: ${result.errors} errors, ${result.non2xx} non-2xx`);
+  if (result.errors + result.timeouts > 0 || result.non2xx > 0)
+    throw new Error(`${request.method} ${request.path}: ${result.errors} errors, ${result.non2xx} non-2xx`);
   // A fixed amount ends within a second or two: its rate is what was sent over the time it took (autocannon's own
   // average and duration are per whole second).
   return options.amount ? result.requests.total / seconds : result.requests.average;
@@ -88,19 +97,39 @@ export async function statefulFigures(log: (line: string) => void = () => {}): P
     const read = (id: string): Load => ({ method: "GET", path: `/v2/user/${id}/insurance/latest`, headers: { "x-svc-api-key": KEY } });
     const rounds: { s: number; b: number }[] = [];
     for (let round = 0; round < 3; round++) {
-      rounds.push({ s: await rate(stateful.port, read(userId), { connections: 10 }), b: await rate(stateless.port, read("3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f"), { connections: 10 }) });
+      rounds.push({
+        s: await rate(stateful.port, read(userId), { connections: 10 }),
+        b: await rate(stateless.port, read("3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f"), { connections: 10 }),
+      });
     }
     const [s, b] = [median(rounds.map((r) => r.s)), median(rounds.map((r) => r.b))];
     log(`latest insurance after 1,000 writes: stateful ${s.toFixed(0)} req/s, stateless ${b.toFixed(0)} req/s`);
-    figures.push({ name: "stateful mock: throughput at 10 connections, latest insurance after 1,000 writes", value: s, unit: "req/s", baseline: { name: "stateless mock, same read", value: b }, ratio: median(rounds.map((r) => r.s / r.b)), target: "ratio >= 0.80" });
+    figures.push({
+      name: "stateful mock: throughput at 10 connections, latest insurance after 1,000 writes",
+      value: s,
+      unit: "req/s",
+      baseline: { name: "stateless mock, same read", value: b },
+      ratio: median(rounds.map((r) => r.s / r.b)),
+      target: "ratio >= 0.80",
+    });
 
     // A fixed number of writes, in 10 teams, so the run stays under the per-team cap whatever the machine's speed.
     const writes = {
       s: await rate(stateful.port, uniqueUsers("write", 10), { connections: 10, amount: 10_000 }),
-      b: await rate(stateless.port, { method: "POST", path: "/v2/user", headers: JSON_HEADERS, body: JSON.stringify({ client_user_id: "patient-0002" }) }, { connections: 10, amount: 10_000 }),
+      b: await rate(
+        stateless.port,
+        { method: "POST", path: "/v2/user", headers: JSON_HEADERS, body: JSON.stringify({ client_user_id: "patient-0002" }) },
+        { connections: 10, amount: 10_000 },
+      ),
     };
     log(`create user: stateful ${writes.s.toFixed(0)} req/s, stateless ${writes.b.toFixed(0)} req/s`);
-    figures.push({ name: "stateful mock: throughput at 10 connections, create user (each a new one)", value: writes.s, unit: "req/s", baseline: { name: "stateless mock, create user", value: writes.b }, ratio: writes.s / writes.b });
+    figures.push({
+      name: "stateful mock: throughput at 10 connections, create user (each a new one)",
+      value: writes.s,
+      unit: "req/s",
+      baseline: { name: "stateless mock, create user", value: writes.b },
+      ratio: writes.s / writes.b,
+    });
   } finally {
     stop(stateful);
     stop(stateless);
@@ -116,11 +145,17 @@ export async function statefulFigures(log: (line: string) => void = () => {}): P
     if (state.totals.records < 10_000) throw new Error(`the mock holds ${state.totals.records} records, not 10,000 users`);
     const full = await treeRssMb(fresh.child.pid!);
     log(`memory: ${empty.toFixed(0)} MB empty, ${full.toFixed(0)} MB with ${state.totals.records} records in ${state.totals.teams} teams`);
-    figures.push({ name: "stateful mock: resident memory with 10,000 users in 10 teams", value: full, unit: "MB", baseline: { name: "the same mock, empty", value: empty }, ratio: full / empty, target: "value <= 200 MB" });
+    figures.push({
+      name: "stateful mock: resident memory with 10,000 users in 10 teams",
+      value: full,
+      unit: "MB",
+      baseline: { name: "the same mock, empty", value: empty },
+      ratio: full / empty,
+      target: "value <= 200 MB",
+    });
   } finally {
     stop(fresh);
   }
 
   return figures;
 }
-

@@ -25,30 +25,67 @@ export async function verifyFigures(log: (line: string) => void = () => {}): Pro
   try {
     const time = async (args: string[]) => {
       const started = performance.now();
-      await run("npm", ["run", "--silent", "verify", "--", "--base-url", target.url, "--report-dir", reportDir, ...args], { cwd: repoRoot, env: toolEnv, maxBuffer: 1 << 26 });
+      await run("npm", ["run", "--silent", "verify", "--", "--base-url", target.url, "--report-dir", reportDir, ...args], {
+        cwd: repoRoot,
+        env: toolEnv,
+        maxBuffer: 1 << 26,
+      });
       return performance.now() - started;
     };
     const whole = await time([]);
     const report = JSON.parse(await readFile(path.join(reportDir, "verify-report.json"), "utf8")) as Report;
     const floor = await time(["--skip-workflows", "--only", "listLabs"]);
     const floorReport = JSON.parse(await readFile(path.join(reportDir, "verify-report.json"), "utf8")) as Report;
-    log(`npm run verify: ${(whole / 1000).toFixed(1)} s (${report.requests} requests of its own, the workflows' besides), floor ${(floor / 1000).toFixed(1)} s`);
-    figures.push({ name: "npm run verify against the stateful mock", value: whole, unit: "ms", baseline: { name: "verify of one operation, no workflows", value: floor }, ratio: whole / floor, target: "value <= 60000 ms" });
-    figures.push({ name: "npm run verify: requests of its own in a default run", value: report.requests, unit: "requests", baseline: { name: "verify of one operation, no workflows", value: floorReport.requests }, ratio: report.requests / floorReport.requests, target: "value >= 2000" });
+    log(
+      `npm run verify: ${(whole / 1000).toFixed(1)} s (${report.requests} requests of its own, the workflows' besides), floor ${(floor / 1000).toFixed(1)} s`,
+    );
+    figures.push({
+      name: "npm run verify against the stateful mock",
+      value: whole,
+      unit: "ms",
+      baseline: { name: "verify of one operation, no workflows", value: floor },
+      ratio: whole / floor,
+      target: "value <= 60000 ms",
+    });
+    figures.push({
+      name: "npm run verify: requests of its own in a default run",
+      value: report.requests,
+      unit: "requests",
+      baseline: { name: "verify of one operation, no workflows", value: floorReport.requests },
+      ratio: report.requests / floorReport.requests,
+      target: "value >= 2000",
+    });
 
     const recorded = await recordVerifyRequests(target.url, reportDir);
     const verifyRate = recorded.length / (recorded.ms / 1000);
     const replayRate = await replay(target.url, recorded.requests, 8);
-    log(`verify's pass without workflows: ${recorded.length} requests at ${verifyRate.toFixed(0)} req/s; the same requests replayed 8 at a time: ${replayRate.toFixed(0)} req/s`);
-    figures.push({ name: "npm run verify (no workflows): requests a second", value: verifyRate, unit: "req/s", baseline: { name: "the mock answering the same requests, 8 at a time", value: replayRate }, ratio: verifyRate / replayRate });
+    log(
+      `verify's pass without workflows: ${recorded.length} requests at ${verifyRate.toFixed(0)} req/s; the same requests replayed 8 at a time: ${replayRate.toFixed(0)} req/s`,
+    );
+    figures.push({
+      name: "npm run verify (no workflows): requests a second",
+      value: verifyRate,
+      unit: "req/s",
+      baseline: { name: "the mock answering the same requests, 8 at a time", value: replayRate },
+      ratio: verifyRate / replayRate,
+    });
 
     // Every answer malformed JSON: every check fails, most of them alike, which is what grew a run's memory.
     const wrong = await startHostile("malformed-json");
     try {
       const right = await peakMemory(target.url, reportDir);
       const bad = await peakMemory(wrong.url, reportDir);
-      log(`verify's peak memory, a full run: ${bad.peakMb.toFixed(0)} MB against a server answering malformed JSON (${bad.failed} failed), ${right.peakMb.toFixed(0)} MB against the stateful mock`);
-      figures.push({ name: "verify's peak memory, a full run against a server answering everything wrongly (malformed JSON)", value: bad.peakMb, unit: "MB", baseline: { name: "the same run against the stateful mock", value: right.peakMb }, ratio: bad.peakMb / right.peakMb, target: "value < 320 MB" });
+      log(
+        `verify's peak memory, a full run: ${bad.peakMb.toFixed(0)} MB against a server answering malformed JSON (${bad.failed} failed), ${right.peakMb.toFixed(0)} MB against the stateful mock`,
+      );
+      figures.push({
+        name: "verify's peak memory, a full run against a server answering everything wrongly (malformed JSON)",
+        value: bad.peakMb,
+        unit: "MB",
+        baseline: { name: "the same run against the stateful mock", value: right.peakMb },
+        ratio: bad.peakMb / right.peakMb,
+        target: "value < 320 MB",
+      });
     } finally {
       await wrong.close();
     }
@@ -61,7 +98,11 @@ export async function verifyFigures(log: (line: string) => void = () => {}): Pro
 
 /** A full run's peak resident memory (VmHWM), verify run in a process of its own by test/support/verify-memory.ts. */
 async function peakMemory(url: string, reportDir: string): Promise<{ peakMb: number; failed: number }> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "test/support/verify-memory.ts", "--base-url", url, "--report-dir", reportDir, "--seed", "1"], { cwd: repoRoot, env: toolEnv, maxBuffer: 1 << 26 });
+  const { stdout } = await run(
+    process.execPath,
+    ["--import", "tsx", "test/support/verify-memory.ts", "--base-url", url, "--report-dir", reportDir, "--seed", "1"],
+    { cwd: repoRoot, env: toolEnv, maxBuffer: 1 << 26 },
+  );
   const { peakMb } = JSON.parse(stdout.trim().split("\n").at(-1)!) as { peakMb: number };
   const report = JSON.parse(await readFile(path.join(reportDir, "verify-report.json"), "utf8")) as Report;
   return { peakMb, failed: report.summary.failed };
@@ -82,11 +123,19 @@ async function recordVerifyRequests(url: string, reportDir: string): Promise<{ r
     return undefined;
   });
   try {
-    await run("npm", ["run", "--silent", "verify", "--", "--base-url", proxy.url, "--report-dir", reportDir, "--skip-workflows", "--seed", "1"], { cwd: repoRoot, env: toolEnv, maxBuffer: 1 << 26 });
+    await run("npm", ["run", "--silent", "verify", "--", "--base-url", proxy.url, "--report-dir", reportDir, "--skip-workflows", "--seed", "1"], {
+      cwd: repoRoot,
+      env: toolEnv,
+      maxBuffer: 1 << 26,
+    });
   } finally {
     await proxy.close();
   }
-  await run("npm", ["run", "--silent", "verify", "--", "--base-url", url, "--report-dir", reportDir, "--skip-workflows", "--seed", "1"], { cwd: repoRoot, env: toolEnv, maxBuffer: 1 << 26 });
+  await run("npm", ["run", "--silent", "verify", "--", "--base-url", url, "--report-dir", reportDir, "--skip-workflows", "--seed", "1"], {
+    cwd: repoRoot,
+    env: toolEnv,
+    maxBuffer: 1 << 26,
+  });
   const report = JSON.parse(await readFile(path.join(reportDir, "verify-report.json"), "utf8")) as Report;
   // The run's own time (its report's), without the start of its process: what its requests took.
   return { requests, length: report.requests, ms: report.durationMs };
@@ -99,7 +148,11 @@ async function replay(url: string, requests: Recorded[], connections: number): P
   const worker = async () => {
     while (next < requests.length) {
       const request = requests[next++]!;
-      const response = await fetch(`${url}${request.target}`, { method: request.method, headers: request.headers, ...(request.body === "" ? {} : { body: request.body }) });
+      const response = await fetch(`${url}${request.target}`, {
+        method: request.method,
+        headers: request.headers,
+        ...(request.body === "" ? {} : { body: request.body }),
+      });
       await response.arrayBuffer();
     }
   };

@@ -67,7 +67,9 @@ describe("answers as values", () => {
   ] as const) {
     it(`throws ApiError for ${what}, even without throwOnError`, async () => {
       next = { status, body, type };
-      const error = await api().GET("/v3/lab_tests/labs").catch((e: unknown) => e);
+      const error = await api()
+        .GET("/v3/lab_tests/labs")
+        .catch((e: unknown) => e);
       expect(isApiError(error)).toBe(true);
       expect((error as ApiError).status).toBe(status);
       expect((error as ApiError).message).toContain("without the JSON body the contract declares");
@@ -99,7 +101,9 @@ describe("throwOnError", () => {
 
   it("throws ApiError for an undeclared status, with no code when the body has none", async () => {
     next = { status: 502, body: "Bad gateway", type: "text/plain" };
-    const error = await strict().GET("/v3/lab_tests/labs").catch((e: unknown) => e);
+    const error = await strict()
+      .GET("/v3/lab_tests/labs")
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 502, code: undefined, body: "Bad gateway", details: [] });
   });
 });
@@ -109,10 +113,15 @@ describe("isApiError", () => {
     const require = createRequire(import.meta.url);
     const cjs = require("../../generated/client/index.cjs") as typeof import("../../generated/client/index.js");
     next = { status: 401, body: JSON.stringify(ERROR_401) };
-    const error = await cjs.createClient({ baseUrl: stub.url, apiKey: "sk_test_a", throwOnError: true }).GET("/v3/lab_tests/labs").catch((e: unknown) => e);
+    const error = await cjs
+      .createClient({ baseUrl: stub.url, apiKey: "sk_test_a", throwOnError: true })
+      .GET("/v3/lab_tests/labs")
+      .catch((e: unknown) => e);
     expect(error instanceof ApiError).toBe(false);
     expect(isApiError(error)).toBe(true);
-    expect(cjs.isApiError(new ApiError({ status: 400, body: {}, operation: { method: "GET", path: "/", operationId: "x" }, response: new Response() }))).toBe(true);
+    expect(cjs.isApiError(new ApiError({ status: 400, body: {}, operation: { method: "GET", path: "/", operationId: "x" }, response: new Response() }))).toBe(
+      true,
+    );
   });
 
   it("says no to other errors and values", () => {

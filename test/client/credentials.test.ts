@@ -80,7 +80,9 @@ describe("createClient credentials", () => {
     await linked.GET("/v3/lab_tests/labs");
     expect(seen[1]!.headers.get("x-svc-api-key")).toBe("sk_test_a");
     // The recording helper's options are typed `string | undefined`, so only the run-time check can refuse this one.
-    const error = await api.POST("/v2/link/provider/password/{provider}/complete_mfa", { params: { path: { provider: "whoop" } }, body: { mfa_code: "1" } }).catch((e: unknown) => e);
+    const error = await api
+      .POST("/v2/link/provider/password/{provider}/complete_mfa", { params: { path: { provider: "whoop" } }, body: { mfa_code: "1" } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MissingCredentialError);
   });
 

@@ -37,7 +37,9 @@ const api = (options: { timeoutMs?: number } = {}) => createClient({ baseUrl: st
 describe("failures without an answer", () => {
   it("throws ApiConnectionError, with the cause, when nothing listens", async () => {
     const port = await freePort();
-    const error = await createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "sk_test_a" }).GET("/v3/lab_tests/labs").catch((e: unknown) => e);
+    const error = await createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "sk_test_a" })
+      .GET("/v3/lab_tests/labs")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiConnectionError);
     expect(isApiError(error)).toBe(false);
     expect((error as ApiConnectionError).cause).toBeDefined();
@@ -51,7 +53,9 @@ describe("failures without an answer", () => {
 
   it("throws ApiTimeoutError when the answer takes longer than the client's timeoutMs", async () => {
     mode = "slow";
-    const error = await api({ timeoutMs: 50 }).GET("/v3/lab_tests/labs").catch((e: unknown) => e);
+    const error = await api({ timeoutMs: 50 })
+      .GET("/v3/lab_tests/labs")
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiTimeoutError);
     expect((error as ApiTimeoutError).timeoutMs).toBe(50);
   });
@@ -125,7 +129,9 @@ describe("a server that accepts and never answers", () => {
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
     const { port } = silent.address() as net.AddressInfo;
     try {
-      await expect(createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "sk_test_a", timeoutMs: 100 }).GET("/v3/lab_tests/labs")).rejects.toBeInstanceOf(ApiTimeoutError);
+      await expect(createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "sk_test_a", timeoutMs: 100 }).GET("/v3/lab_tests/labs")).rejects.toBeInstanceOf(
+        ApiTimeoutError,
+      );
     } finally {
       silent.close();
     }

@@ -14,8 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => stub.close());
 
-const api = (options: { timeoutMs?: number; throwOnError?: boolean; retry?: { retries: number; initialDelayMs?: number; maxDelayMs?: number } } = {}, baseUrl = stub.url) =>
-  createClient({ baseUrl, apiKey: "sk_test_faults", ...options });
+const api = (
+  options: { timeoutMs?: number; throwOnError?: boolean; retry?: { retries: number; initialDelayMs?: number; maxDelayMs?: number } } = {},
+  baseUrl = stub.url,
+) => createClient({ baseUrl, apiKey: "sk_test_faults", ...options });
 
 /** Settles the call, or fails the test as a hang after `ms`: every fault must end in an answer or an error. */
 async function settle<T>(call: Promise<T>, ms = 5_000): Promise<{ value?: T; error?: unknown; elapsed: number }> {
@@ -164,7 +166,7 @@ describe("answers cut off or malformed on the wire", () => {
 
   for (const [what, bytes] of [
     ["an answer that is not HTTP", "hello there\r\n\r\n"],
-    ["two different content-lengths", 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}'],
+    ["two different content-lengths", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"],
     ["a broken chunked body", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n"],
     ["a content-encoding the body is not in", "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: 2\r\n\r\n{}"],
   ] as const) {
@@ -176,7 +178,7 @@ describe("answers cut off or malformed on the wire", () => {
   }
 
   it("neither crashes nor hangs on a status line outside 200-599", async () => {
-    fault = rawAnswer('HTTP/1.1 600 Odd\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}');
+    fault = rawAnswer("HTTP/1.1 600 Odd\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
     const { value, error } = await settle(listLabs());
     // fetch refuses such a status; whichever way, it is the client's connection error or an undeclared answer.
     if (error !== undefined) expect(error).toBeInstanceOf(ApiConnectionError);

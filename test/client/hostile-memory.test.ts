@@ -18,7 +18,9 @@ afterAll(() => Promise.all(servers.map((server) => server.close())));
 
 describe.runIf(process.platform === "linux")("the client's memory against hostile answers", () => {
   it(`stops at 16 MiB by default, with a peak under ${PEAK_MB} MB`, async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(repoRoot, "test/support/client-memory.mjs"), ...servers.map((s) => s.url)], { timeout: 30_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(repoRoot, "test/support/client-memory.mjs"), ...servers.map((s) => s.url)], {
+      timeout: 30_000,
+    });
     const { outcomes, peakMb } = JSON.parse(stdout) as { outcomes: string[]; peakMb: number };
     expect(outcomes).toEqual(servers.map(() => "ApiResponseTooLargeError: GET /v3/lab_tests/labs answered 200 with a body over maxResponseBytes, 16777216"));
     expect(peakMb).toBeLessThan(PEAK_MB);

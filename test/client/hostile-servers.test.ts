@@ -120,7 +120,11 @@ describe("credentials stay on their origin", () => {
 
 describe("waits without timeoutMs, on fake timers", () => {
   const day = 86_400_000;
-  const tooMany = () => new Response('{"code":"rate_limited","message":"Too many requests."}', { status: 429, headers: { "content-type": "application/json", "retry-after": "86400" } });
+  const tooMany = () =>
+    new Response('{"code":"rate_limited","message":"Too many requests."}', {
+      status: 429,
+      headers: { "content-type": "application/json", "retry-after": "86400" },
+    });
 
   it("returns a 429 asking for a day at once: a Retry-After over maxRetryAfterMs (60 s) ends the retries", async () => {
     vi.useFakeTimers();
@@ -138,7 +142,9 @@ describe("waits without timeoutMs, on fake timers", () => {
     vi.useFakeTimers();
     try {
       const fetch = vi.fn(async () => tooMany());
-      const call = createClient({ baseUrl: "http://api.invalid", apiKey: API_KEY, retry: { retries: 1, maxRetryAfterMs: 2 * day }, fetch }).GET("/v3/lab_tests/labs");
+      const call = createClient({ baseUrl: "http://api.invalid", apiKey: API_KEY, retry: { retries: 1, maxRetryAfterMs: 2 * day }, fetch }).GET(
+        "/v3/lab_tests/labs",
+      );
       await vi.advanceTimersByTimeAsync(day - 1);
       expect(fetch).toHaveBeenCalledTimes(1);
       await vi.advanceTimersByTimeAsync(1);
@@ -165,7 +171,9 @@ describe("waits without timeoutMs, on fake timers", () => {
         });
         return new Response(body, { status: 200, headers: { "content-type": "application/json" } });
       });
-      const call = createClient({ baseUrl: "http://api.invalid", apiKey: API_KEY, timeoutMs: 30_000, retry: { retries: 1, initialDelayMs: 10 }, fetch }).GET("/v3/lab_tests/labs");
+      const call = createClient({ baseUrl: "http://api.invalid", apiKey: API_KEY, timeoutMs: 30_000, retry: { retries: 1, initialDelayMs: 10 }, fetch }).GET(
+        "/v3/lab_tests/labs",
+      );
       await vi.advanceTimersByTimeAsync(30_000 + 10);
       const answer = await call;
       expect(fetch).toHaveBeenCalledTimes(2);
@@ -178,7 +186,8 @@ describe("waits without timeoutMs, on fake timers", () => {
 
 describe("messages", () => {
   it("quote no answer body: an error body's message stays in error.body", async () => {
-    const fetch = async () => new Response('{"code":"not_found","message":"No user with email ann@example.com"}', { status: 404, headers: { "content-type": "application/json" } });
+    const fetch = async () =>
+      new Response('{"code":"not_found","message":"No user with email ann@example.com"}', { status: 404, headers: { "content-type": "application/json" } });
     const error = (await createClient({ baseUrl: "http://api.invalid", apiKey: API_KEY, throwOnError: true, fetch })
       .GET("/v2/user/{user_id}/info/latest", { params: { path: { user_id: "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f" } } })
       .catch((e: unknown) => e)) as ApiError;

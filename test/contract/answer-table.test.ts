@@ -21,7 +21,10 @@ describe("the mock's answer table is what Prism answers", () => {
       for (const name of names) {
         it(`${op.operationId} ${status} ${name}`, async () => {
           const choice = prefer(`code=${status}, example=${name}`);
-          const [fromTable, fromPrism] = await Promise.all([callOperation(clientFor(op.template), op.operationId, choice), callOperation(prism, op.operationId, choice)]);
+          const [fromTable, fromPrism] = await Promise.all([
+            callOperation(clientFor(op.template), op.operationId, choice),
+            callOperation(prism, op.operationId, choice),
+          ]);
           expect(fromTable.status).toBe(status);
           expect(fromPrism.status).toBe(status);
           expect(status < 400 ? fromTable.data : fromTable.error).toEqual(status < 400 ? fromPrism.data : fromPrism.error);

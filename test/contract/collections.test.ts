@@ -84,7 +84,8 @@ describe("the stateful mock's bulk operations", () => {
       expect(user.status).toBe(200);
       const userId = user.status === 200 ? user.data.user_id : "";
       const connection = { user_id: userId, access_token: "a", refresh_token: "r", provider_id: "p", expires_at: 1, oauth_scopes: [] };
-      for (const provider of ["oura", "oura", "whoop"]) expect((await api.POST("/v2/link/bulk_import", { body: { provider, connections: [connection] } })).ok).toBe(true);
+      for (const provider of ["oura", "oura", "whoop"])
+        expect((await api.POST("/v2/link/bulk_import", { body: { provider, connections: [connection] } })).ok).toBe(true);
       const page = await api.GET("/v2/link/bulk_op", { params: { query: { provider: "oura", page: 2, size: 1 } } });
       expect(page.status).toBe(200);
       if (page.status !== 200) return;

@@ -24,7 +24,18 @@ async function receiver(test: TestContext, handle: (req: http.IncomingMessage, r
 function teamWith(url: string): TeamState {
   const team = newTeam("deliveries", DEFAULT_SETTINGS);
   const at = new Date().toISOString();
-  team.webhooks.set("hook", { id: "hook", team_id: team.id, url, event_types: ["provider.connection.created"], headers: { "x-route": "tests" }, enabled: true, description: null, created_at: at, updated_at: at, secret: newSecret() });
+  team.webhooks.set("hook", {
+    id: "hook",
+    team_id: team.id,
+    url,
+    event_types: ["provider.connection.created"],
+    headers: { "x-route": "tests" },
+    enabled: true,
+    description: null,
+    created_at: at,
+    updated_at: at,
+    secret: newSecret(),
+  });
   return team;
 }
 

@@ -42,7 +42,16 @@ const labs = (prefer: string, base = mockUrl) => fetch(`${base}/v3/lab_tests/lab
 
 describe("dynamic answers (Prefer: dynamic=true)", () => {
   it("sends Prism's answer when it keeps the contract", async () => {
-    const lab = { id: 7, slug: "quest", name: "Quest", first_line_address: "1 Main St", city: "Austin", zipcode: "78701", collection_methods: ["testkit"], sample_types: ["serum"] };
+    const lab = {
+      id: 7,
+      slug: "quest",
+      name: "Quest",
+      first_line_address: "1 Main St",
+      city: "Austin",
+      zipcode: "78701",
+      collection_methods: ["testkit"],
+      sample_types: ["serum"],
+    };
     script = () => ({ status: 200, body: [lab] });
     const answer = await labs("dynamic=true");
     expect(answer.status).toBe(200);
@@ -53,9 +62,16 @@ describe("dynamic answers (Prefer: dynamic=true)", () => {
   it("asks Prism for the canonical path, the caller's status and example, with the query and the parsed body", async () => {
     script = () => ({ status: 401, body: { code: "unauthorized", message: "invented" } });
     asked.length = 0;
-    const answer = await fetch(`${mockUrl}/v3/lab_tests/labs?extra=1`, { headers: { "x-svc-api-key": TEST_API_KEY, prefer: "dynamic=true, code=401", accept: "application/json" } });
+    const answer = await fetch(`${mockUrl}/v3/lab_tests/labs?extra=1`, {
+      headers: { "x-svc-api-key": TEST_API_KEY, prefer: "dynamic=true, code=401", accept: "application/json" },
+    });
     expect(answer.status).toBe(401);
-    expect(asked[0]).toMatchObject({ method: "GET", path: "/v3/lab_tests/labs", code: 401, headers: { accept: "application/json", prefer: "dynamic=true, code=401" } });
+    expect(asked[0]).toMatchObject({
+      method: "GET",
+      path: "/v3/lab_tests/labs",
+      code: 401,
+      headers: { accept: "application/json", prefer: "dynamic=true, code=401" },
+    });
     expect(asked[0]!.query.get("extra")).toBe("1");
     expect(asked[0]!.example).toBeUndefined();
 

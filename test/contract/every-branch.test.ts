@@ -24,7 +24,8 @@ for (const op of operations) {
       it(`takes branch ${branch.name} when the request meets it, without Prefer`, async () => {
         const when = branch.when;
         const body = VALID_CALLS[op.operationId]!.body as Record<string, unknown> | undefined;
-        const init = when === undefined ? {} : when.in === "query" ? { params: { query: { [when.field]: when.is[0] } } } : { body: { ...body, [when.field]: when.is[0] } };
+        const init =
+          when === undefined ? {} : when.in === "query" ? { params: { query: { [when.field]: when.is[0] } } } : { body: { ...body, [when.field]: when.is[0] } };
         const result = await callOperation(clientFor(op.template), op.operationId, init);
         const answered = result.status < 400 ? result.data : result.error;
         if (branch.answer.code !== undefined) expect(result.status).toBe(branch.answer.code);

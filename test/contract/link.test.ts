@@ -114,4 +114,3 @@ describe("link errors (section 7, rules 1 and 2)", () => {
     });
   }
 });
-

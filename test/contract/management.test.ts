@@ -18,7 +18,10 @@ describe("an org management key sets up a team", () => {
     expectStatus(created, 201);
     expect(created.data.org_id).toBe("0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d");
 
-    const key = await api.POST("/v2/management/teams/{team_id}/api_keys", { params: { path: { team_id: created.data.id } }, body: { label: "Backend production" } });
+    const key = await api.POST("/v2/management/teams/{team_id}/api_keys", {
+      params: { path: { team_id: created.data.id } },
+      body: { label: "Backend production" },
+    });
     expectStatus(key, 201);
     expect(key.data.api_key).toMatch(/^sk_test_/);
 
@@ -33,7 +36,9 @@ describe("an org management key sets up a team", () => {
   });
 
   it("creates a team management key bound to two teams, which only the API can do (rule 3)", async () => {
-    const created = await api.POST("/v2/management/keys", { body: { kind: "team", label: "Health and research operations", team_ids: [TEAM_ID, SECOND_TEAM_ID] } });
+    const created = await api.POST("/v2/management/keys", {
+      body: { kind: "team", label: "Health and research operations", team_ids: [TEAM_ID, SECOND_TEAM_ID] },
+    });
     expectStatus(created, 201);
     expect(created.data.kind).toBe("team");
     expect(created.data.team_ids).toEqual([TEAM_ID, SECOND_TEAM_ID]);
@@ -76,7 +81,11 @@ describe("an org management key sets up a team", () => {
   it("adds a webhook endpoint with headers, shows its secret on creation and rotation only, then disables and deletes it", async () => {
     const created = await api.POST("/v2/management/teams/{team_id}/webhooks", {
       params: { path: team },
-      body: { url: "https://hooks.northwind.example/svc/events", event_types: ["daily.data.", "provider.connection.created"], headers: { "X-Northwind-Route": "health-events" } },
+      body: {
+        url: "https://hooks.northwind.example/svc/events",
+        event_types: ["daily.data.", "provider.connection.created"],
+        headers: { "X-Northwind-Route": "health-events" },
+      },
     });
     expectStatus(created, 201);
     expect(created.data.secret).toMatch(/^whsec_/);
@@ -86,12 +95,17 @@ describe("an org management key sets up a team", () => {
     expectStatus(read, 200);
     expect(read.data).not.toHaveProperty("secret");
 
-    const rotated = await api.POST("/v2/management/teams/{team_id}/webhooks/{webhook_id}/rotate_secret", { params: { path: { ...team, webhook_id: WEBHOOK_ID } } });
+    const rotated = await api.POST("/v2/management/teams/{team_id}/webhooks/{webhook_id}/rotate_secret", {
+      params: { path: { ...team, webhook_id: WEBHOOK_ID } },
+    });
     expectStatus(rotated, 200);
     expect(rotated.data.secret).toMatch(/^whsec_/);
     expect(rotated.data.secret).not.toBe(created.data.secret);
 
-    const disabled = await api.PATCH("/v2/management/teams/{team_id}/webhooks/{webhook_id}", { params: { path: { ...team, webhook_id: WEBHOOK_ID } }, body: { enabled: false } });
+    const disabled = await api.PATCH("/v2/management/teams/{team_id}/webhooks/{webhook_id}", {
+      params: { path: { ...team, webhook_id: WEBHOOK_ID } },
+      body: { enabled: false },
+    });
     expectStatus(disabled, 200);
     expect(disabled.data.enabled).toBe(false);
 
@@ -105,7 +119,12 @@ describe("an org management key sets up a team", () => {
       params: { path: team },
       body: {
         name: "Northwind analytics",
-        destination: { type: "event_hub", namespace: "northwind-events.servicebus.windows.net", shared_access_key_name: "svc-send", shared_access_key: "example-shared-access-key-not-real-0001" },
+        destination: {
+          type: "event_hub",
+          namespace: "northwind-events.servicebus.windows.net",
+          shared_access_key_name: "svc-send",
+          shared_access_key: "example-shared-access-key-not-real-0001",
+        },
         routes: [
           { event_type_prefix: "daily.data.", event_hub: "daily-data" },
           { event_type_prefix: "provider.connection.", event_hub: "connections" },
@@ -129,14 +148,21 @@ describe("an org management key sets up a team", () => {
   });
 
   it("lists only the teams a team management key is bound to", async () => {
-    const teams = await managementClient({ managementKey: "mk_test_team_0002_northwind_not_a_real_key" }).GET("/v2/management/teams", prefer("example=team_key_scope"));
+    const teams = await managementClient({ managementKey: "mk_test_team_0002_northwind_not_a_real_key" }).GET(
+      "/v2/management/teams",
+      prefer("example=team_key_scope"),
+    );
     expectStatus(teams, 200);
     expect(teams.data.map((t) => t.name)).toEqual(["Northwind Health"]);
   });
 });
 
 describe("credentials of the management API (section 5), over raw HTTP where the client would refuse before sending", () => {
-  async function raw(path: string, headers: Record<string, string>, init: RequestInit = {}): Promise<{ status: number; body: { code?: string; message?: string } }> {
+  async function raw(
+    path: string,
+    headers: Record<string, string>,
+    init: RequestInit = {},
+  ): Promise<{ status: number; body: { code?: string; message?: string } }> {
     const response = await fetch(`${mockUrl}${path}`, { ...init, headers: { ...headers, ...(init.body ? { "content-type": "application/json" } : {}) } });
     return { status: response.status, body: (await response.json()) as { code?: string; message?: string } };
   }

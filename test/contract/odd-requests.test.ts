@@ -43,8 +43,16 @@ const ODD: [string, () => ReturnType<typeof raw>, number][] = [
   ["malformed JSON", () => raw("POST", "/v2/link/token", "{", json), 400],
   ["an Accept header that allows no JSON", () => raw("GET", "/v3/lab_tests/labs", undefined, { accept: "text/html" }), 406],
   ["deeply nested JSON", () => raw("POST", "/v2/link/token", `${"[".repeat(5000)}${"]".repeat(5000)}`, json), 400],
-  ["JSON nested 10,000 objects deep inside a valid field", () => raw("POST", "/v2/link/token", `{"user_id":"${USER_ID}","redirect_url":${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}}`, json), 400],
-  ["a media type in capitals", () => raw("POST", "/v2/link/token", JSON.stringify({ user_id: USER_ID }), { "content-type": "APPLICATION/JSON; Charset=UTF-8" }), 200],
+  [
+    "JSON nested 10,000 objects deep inside a valid field",
+    () => raw("POST", "/v2/link/token", `{"user_id":"${USER_ID}","redirect_url":${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}}`, json),
+    400,
+  ],
+  [
+    "a media type in capitals",
+    () => raw("POST", "/v2/link/token", JSON.stringify({ user_id: USER_ID }), { "content-type": "APPLICATION/JSON; Charset=UTF-8" }),
+    200,
+  ],
   ["a repeated scalar query parameter", () => raw("GET", `/v3/order/${ORDER_ID}/psc/info?radius=10&radius=20`), 422],
   ["an empty credential header", () => raw("GET", "/v3/lab_tests/labs", undefined, { "x-svc-api-key": "" }), 401],
 ];

@@ -79,7 +79,10 @@ describe("Prism in the mock's process", () => {
       const body: unknown = await answer.json();
       assertMatchesContract(operationId, status, body);
       const op = operation(operationId);
-      const examples = Object.keys(((op.operation.responses as Record<string, { content?: Record<string, { examples?: object }> }>)[String(status)]?.content?.["application/json"]?.examples ?? {}) as object);
+      const examples = Object.keys(
+        ((op.operation.responses as Record<string, { content?: Record<string, { examples?: object }> }>)[String(status)]?.content?.["application/json"]
+          ?.examples ?? {}) as object,
+      );
       for (const name of examples) expect(body).not.toEqual(responseExample(operationId, status, name));
     });
   }
@@ -96,7 +99,14 @@ describe("Prism in the mock's process", () => {
   it("invents the same answers with the English-only faker as with Prism's own, and loads no other locale", async () => {
     const script = path.join(repoRoot, "test/support/prism-answers.ts");
     const [english, plain] = await Promise.all(
-      ["english", "plain"].map(async (how) => JSON.parse((await run(process.execPath, ["--import", "tsx", script, how], { cwd: repoRoot })).stdout) as { answers: number; hash: string; locales: string[] }),
+      ["english", "plain"].map(
+        async (how) =>
+          JSON.parse((await run(process.execPath, ["--import", "tsx", script, how], { cwd: repoRoot })).stdout) as {
+            answers: number;
+            hash: string;
+            locales: string[];
+          },
+      ),
     );
     expect(english!.answers).toBeGreaterThan(500);
     expect(english!.hash).toBe(plain!.hash);

@@ -89,10 +89,18 @@ const takesBody = (op: ContractOperation) => op.operation.requestBody !== undefi
 const HUGE = `{"padding":"${"x".repeat((1 << 20) + 16)}"}`;
 
 const PROVOCATIONS: Provocation[] = [
-  { what: "no credential", request: (_, valid) => ({ ...valid, headers: { accept: "application/json", ...(valid.body ? { "content-type": "application/json" } : {}) } }), expected: () => 401 },
+  {
+    what: "no credential",
+    request: (_, valid) => ({ ...valid, headers: { accept: "application/json", ...(valid.body ? { "content-type": "application/json" } : {}) } }),
+    expected: () => 401,
+  },
   { what: "a method the path does not answer", request: (op, valid) => ({ ...valid, method: otherMethod(op) }), expected: () => 405 },
   { what: "Accept: text/html", request: (_, valid) => ({ ...valid, headers: { ...valid.headers, accept: "text/html" } }), expected: () => 406 },
-  { what: "a body over 1 MiB", request: (_, valid) => ({ ...valid, headers: { ...valid.headers, "content-type": "application/json" }, body: HUGE }), expected: () => 413 },
+  {
+    what: "a body over 1 MiB",
+    request: (_, valid) => ({ ...valid, headers: { ...valid.headers, "content-type": "application/json" }, body: HUGE }),
+    expected: () => 413,
+  },
   {
     what: "a body sent as text/plain",
     request: (_, valid) => ({ ...valid, headers: { ...valid.headers, "content-type": "text/plain" }, body: valid.body ?? '{"a":1}' }),
@@ -169,7 +177,9 @@ describe("a request that does not arrive in time", () => {
     const text = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(Number(url.port), url.hostname, () => {
         // Promises 50 bytes, sends 4.
-        socket.write(`POST /v2/link/token HTTP/1.1\r\nHost: x\r\nx-svc-api-key: ${TEST_API_KEY}\r\ncontent-type: application/json\r\ncontent-length: 50\r\n\r\n{"a"`);
+        socket.write(
+          `POST /v2/link/token HTTP/1.1\r\nHost: x\r\nx-svc-api-key: ${TEST_API_KEY}\r\ncontent-type: application/json\r\ncontent-length: 50\r\n\r\n{"a"`,
+        );
       });
       let out = "";
       socket.on("data", (chunk) => (out += chunk));
@@ -186,4 +196,3 @@ describe("a request that does not arrive in time", () => {
     expect(REQUEST_TIMEOUT_MS).toBeLessThanOrEqual(10_000);
   });
 });
-

@@ -36,7 +36,12 @@ describe("state per credential", () => {
     expect((await createUser(mock.url, b, "patient-x")).status).toBe(200);
     const again = await createUser(mock.url, a, "patient-x");
     expect(again.status).toBe(400);
-    expect(again.body).toEqual({ code: "user_already_exists", message: expect.stringContaining(first.body.user_id), user_id: first.body.user_id, created_on: first.body.created_on });
+    expect(again.body).toEqual({
+      code: "user_already_exists",
+      message: expect.stringContaining(first.body.user_id),
+      user_id: first.body.user_id,
+      created_on: first.body.created_on,
+    });
   });
 
   it("answers 404 to every operation on a user the team does not have", async () => {
@@ -65,7 +70,10 @@ describe("state per credential", () => {
     const importBody = { provider: "oura", connections: [] };
     const refused = await call(mock.url, "POST", "/v2/link/bulk_import", json(issued.body.api_key), importBody);
     expect([refused.status, refused.body.code]).toEqual([403, "feature_not_enabled"]);
-    const credential = await call(mock.url, "PUT", `/v2/management/teams/${team.body.id}/custom_credentials/oura`, management, { client_id: "c", client_secret: "s" });
+    const credential = await call(mock.url, "PUT", `/v2/management/teams/${team.body.id}/custom_credentials/oura`, management, {
+      client_id: "c",
+      client_secret: "s",
+    });
     expect(credential.status).toBe(200);
     expect((await call(mock.url, "POST", "/v2/link/bulk_import", json(issued.body.api_key), importBody)).status).toBe(202);
     expect((await call(mock.url, "DELETE", `/v2/management/teams/${team.body.id}/api_keys/${issued.body.id}`, management)).status).toBe(200);
@@ -82,9 +90,13 @@ describe("the document's rules over state", () => {
     const key = newKey();
     const user = await createUser(mock.url, key, "expiring");
     const token = await call(mock.url, "POST", "/v2/link/token", json(key), { user_id: user.body.user_id });
-    const complete = (code: string) => call(mock.url, "POST", "/v2/link/provider/password/whoop/complete_mfa", json(token.body.link_token, "x-svc-link-token"), { mfa_code: code });
+    const complete = (code: string) =>
+      call(mock.url, "POST", "/v2/link/provider/password/whoop/complete_mfa", json(token.body.link_token, "x-svc-link-token"), { mfa_code: code });
     const pending = await complete("111111");
-    expect(pending.body).toMatchObject({ state: "pending_provider_mfa", provider_mfa: (responseExample("completeProviderMfa", 200, "pending_provider_mfa") as { provider_mfa: unknown }).provider_mfa });
+    expect(pending.body).toMatchObject({
+      state: "pending_provider_mfa",
+      provider_mfa: (responseExample("completeProviderMfa", 200, "pending_provider_mfa") as { provider_mfa: unknown }).provider_mfa,
+    });
     await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { advance_seconds: 1801 } });
     expect((await complete("123456")).body).toMatchObject({ state: "error", error_type: "token_expired" });
   });
@@ -92,7 +104,10 @@ describe("the document's rules over state", () => {
   it("refuses MEDFED for a state its plan table does not have, naming the field", async () => {
     const key = newKey();
     const user = await createUser(mock.url, key, "no-state");
-    const body: Record<string, any> = { ...(responseExample("createInsurance", 200, "medicare_inferred_from_state") as Record<string, any>), payor_code: "MEDFED" };
+    const body: Record<string, any> = {
+      ...(responseExample("createInsurance", 200, "medicare_inferred_from_state") as Record<string, any>),
+      payor_code: "MEDFED",
+    };
     delete body.company;
     body.insured.address.state = "ZZ";
     const answer = await call(mock.url, "POST", `/v2/user/${user.body.user_id}/insurance`, json(key), body);
@@ -126,22 +141,37 @@ describe("the document's rules over state", () => {
 describe("/_mock/state", () => {
   it("moves a team's clock and changes its settings, and refuses what it does not know with the fields named", async () => {
     const key = newKey();
-    const set = await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { now: "2030-01-01T00:00:00Z", advance_seconds: 60 }, settings: { closed_beta_enabled: false } });
+    const set = await call(mock.url, "PATCH", "/_mock/state", json(key), {
+      clock: { now: "2030-01-01T00:00:00Z", advance_seconds: 60 },
+      settings: { closed_beta_enabled: false },
+    });
     expect(set.status).toBe(200);
     expect(Date.parse(set.body.team.clock)).toBeGreaterThanOrEqual(Date.parse("2030-01-01T00:01:00Z"));
     expect(set.body.team.settings.closed_beta_enabled).toBe(false);
     const user = await createUser(mock.url, key, "later");
     expect(user.body.created_on.startsWith("2030-01-01")).toBe(true);
-    const wrong = await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { advance_seconds: "soon" }, settings: { bulk_import_wait_ms: 60_000, colour: "red" }, extra: 1 });
+    const wrong = await call(mock.url, "PATCH", "/_mock/state", json(key), {
+      clock: { advance_seconds: "soon" },
+      settings: { bulk_import_wait_ms: 60_000, colour: "red" },
+      extra: 1,
+    });
     expect(wrong.status).toBe(422);
-    expect(wrong.body.details.map((d: { field: string }) => d.field).sort()).toEqual(["/clock/advance_seconds", "/extra", "/settings/bulk_import_wait_ms", "/settings/colour"]);
+    expect(wrong.body.details.map((d: { field: string }) => d.field).sort()).toEqual([
+      "/clock/advance_seconds",
+      "/extra",
+      "/settings/bulk_import_wait_ms",
+      "/settings/colour",
+    ]);
     expect((await call(mock.url, "PATCH", "/_mock/state", { "content-type": "application/json" }, {})).status).toBe(401);
     const put = await call(mock.url, "PUT", "/_mock/state", json(key), {});
     expect([put.status, put.headers.get("allow")]).toEqual([405, "GET, PATCH, DELETE"]);
   });
 
   it("answers a browser's preflight for its methods", async () => {
-    const preflight = await fetch(`${mock.url}/_mock/state`, { method: "OPTIONS", headers: { origin: "http://app.example", "access-control-request-method": "PATCH", "access-control-request-headers": "x-svc-api-key, content-type" } });
+    const preflight = await fetch(`${mock.url}/_mock/state`, {
+      method: "OPTIONS",
+      headers: { origin: "http://app.example", "access-control-request-method": "PATCH", "access-control-request-headers": "x-svc-api-key, content-type" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, PATCH, DELETE");
     expect(preflight.headers.get("access-control-allow-origin")).toBe("http://app.example");
@@ -188,12 +218,23 @@ describe("the clock", () => {
     await call(mock.url, "PATCH", "/_mock/state", json(key), { settings: { bulk_import_duration_ms: 100_000 } });
     const users = [];
     for (const n of [1, 2, 3, 4]) users.push((await createUser(mock.url, key, `bulk-${n}`)).body.user_id);
-    const connections = [...users, randomUUID()].map((user_id) => ({ user_id, access_token: "a", refresh_token: "r", provider_id: "p", expires_at: 1, oauth_scopes: [] }));
+    const connections = [...users, randomUUID()].map((user_id) => ({
+      user_id,
+      access_token: "a",
+      refresh_token: "r",
+      provider_id: "p",
+      expires_at: 1,
+      oauth_scopes: [],
+    }));
     expect((await call(mock.url, "POST", "/v2/link/bulk_import", json(key), { provider: "oura", connections })).status).toBe(202);
     const list = async () => (await call(mock.url, "GET", "/v2/link/bulk_op", { "x-svc-api-key": key })).body.bulk_ops[0];
     await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { advance_seconds: 50 } });
     const halfway = await list();
-    expect(halfway).toMatchObject({ status: "in_progress", counts: { submitted: 5, imported: 2, failed: 0, pending: 3 }, user_ids_imported: users.slice(0, 2) });
+    expect(halfway).toMatchObject({
+      status: "in_progress",
+      counts: { submitted: 5, imported: 2, failed: 0, pending: 3 },
+      user_ids_imported: users.slice(0, 2),
+    });
     expect(Date.parse(halfway.updated_at) - Date.parse(halfway.created_at)).toBe(40_000);
     await call(mock.url, "PATCH", "/_mock/state", json(key), { clock: { advance_seconds: 51 } });
     const completed = await list();
@@ -225,7 +266,6 @@ describe("bounds", () => {
       await createUser(small.url, newKey(), "w1");
       const teams = await createUser(small.url, newKey(), "x1");
       expect([teams.status, teams.body.message]).toEqual([429, expect.stringContaining("at most 3 teams")]);
-
     } finally {
       await small.stop();
     }
@@ -238,7 +278,8 @@ describe("custom credentials", () => {
     try {
       const management = { "x-management-key": `mk_test_${randomUUID()}`, "content-type": "application/json" };
       const team = await call(small.url, "POST", "/v2/management/teams", management, { name: "Credentials" });
-      const set = (provider: string) => call(small.url, "PUT", `/v2/management/teams/${team.body.id}/custom_credentials/${provider}`, management, { client_id: "c", client_secret: "s" });
+      const set = (provider: string) =>
+        call(small.url, "PUT", `/v2/management/teams/${team.body.id}/custom_credentials/${provider}`, management, { client_id: "c", client_secret: "s" });
       expect([(await set("oura")).status, (await set("oura")).status, (await set("fitbit")).status, (await set("whoop")).status]).toEqual([200, 200, 200, 200]);
       const full = await set("garmin");
       expect([full.status, full.body.code]).toEqual([429, "mock_state_full"]);
@@ -256,7 +297,8 @@ describe("a link completion at the cap", () => {
       const owner = await createUser(small.url, linker, "linker");
       const token = await call(small.url, "POST", "/v2/link/token", json(linker), { user_id: owner.body.user_id });
       expect((await createUser(small.url, other, "filler")).status).toBe(200);
-      const complete = () => call(small.url, "POST", "/v2/link/provider/password/whoop/complete_mfa", json(token.body.link_token, "x-svc-link-token"), { mfa_code: "123456" });
+      const complete = () =>
+        call(small.url, "POST", "/v2/link/provider/password/whoop/complete_mfa", json(token.body.link_token, "x-svc-link-token"), { mfa_code: "123456" });
       expect((await complete()).body.code).toBe("mock_state_full");
       await call(small.url, "DELETE", "/_mock/state", { "x-svc-api-key": other });
       expect((await complete()).body.state).toBe("success");
@@ -274,11 +316,16 @@ describe("what a record may hold", () => {
     expect([long.status, long.body.code]).toEqual([413, "payload_too_large"]);
     expect(long.body.message).toContain(`at most ${MAX_RECORD_BODY} bytes`);
     // A large body the mock keeps nothing of is answered as without --stateful.
-    const markers = await call(mock.url, "POST", "/v3/lab_tests/list_order_set_markers", json(key), { lab_test_ids: Array.from({ length: 150 }, () => randomUUID()) });
+    const markers = await call(mock.url, "POST", "/v3/lab_tests/list_order_set_markers", json(key), {
+      lab_test_ids: Array.from({ length: 150 }, () => randomUUID()),
+    });
     expect(markers.status).toBe(200);
     const before = (await call(mock.url, "GET", "/_mock/state", { "x-svc-api-key": key })).body.team.records;
     const connection = { user_id: randomUUID(), access_token: "a", refresh_token: "r", provider_id: "p", expires_at: 1, oauth_scopes: [] };
-    const imported = await call(mock.url, "POST", "/v2/link/bulk_import", json(key), { provider: "oura", connections: Array.from({ length: 40 }, () => connection) });
+    const imported = await call(mock.url, "POST", "/v2/link/bulk_import", json(key), {
+      provider: "oura",
+      connections: Array.from({ length: 40 }, () => connection),
+    });
     expect(imported.status).toBe(202);
     expect((await call(mock.url, "GET", "/_mock/state", { "x-svc-api-key": key })).body.team.records).toBe(before + 41);
   });

@@ -34,7 +34,11 @@ afterAll(async () => {
 });
 
 /** A request with exactly these headers (fetch would add Accept-Encoding and decompress). */
-function get(pathname: string, headers: Record<string, string> = {}, method = "GET"): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function get(
+  pathname: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     const req = rawRequest(`${base}${pathname}`, { method, headers }, (res) => {
       const chunks: Buffer[] = [];

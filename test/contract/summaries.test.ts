@@ -61,11 +61,9 @@ describe("GET /v2/summary/{resource}/{user_id}", () => {
 
   it("keeps the dates in the range asked for", async () => {
     const { activity, sleep, workouts } = await readAll();
-    const dates = [
-      ...(activity.ok ? activity.data.activity : []),
-      ...(sleep.ok ? sleep.data.sleep : []),
-      ...(workouts.ok ? workouts.data.workouts : []),
-    ].map((summary) => summary.calendar_date);
+    const dates = [...(activity.ok ? activity.data.activity : []), ...(sleep.ok ? sleep.data.sleep : []), ...(workouts.ok ? workouts.data.workouts : [])].map(
+      (summary) => summary.calendar_date,
+    );
     for (const date of dates) expect(date >= query.start_date && date <= query.end_date, date).toBe(true);
   });
 

@@ -19,9 +19,17 @@ interface Reach {
 }
 
 async function call(base: string, method: string, path: string, headers: Record<string, string>, body?: unknown) {
-  const response = await fetch(`${base}${path}`, { method, headers: { "content-type": "application/json", ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { "content-type": "application/json", ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   const text = await response.text();
-  return { status: response.status, warning: response.headers.get(MOCK_WARNING), body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+  return {
+    status: response.status,
+    warning: response.headers.get(MOCK_WARNING),
+    body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>),
+  };
 }
 
 /** The stateful mock's answers depend on what the team did: a user of its own, a token for it, a team it manages. */
@@ -29,7 +37,8 @@ async function reachOnStateful(base: string): Promise<Reach> {
   const apiKey = `sk_test_${randomUUID()}`;
   const managementKey = `mk_test_${randomUUID()}`;
   const user = await call(base, "POST", "/v2/user", { "x-svc-api-key": apiKey }, { client_user_id: randomUUID() });
-  const linkToken = async () => String((await call(base, "POST", "/v2/link/token", { "x-svc-api-key": apiKey }, { user_id: user.body!.user_id })).body!.link_token);
+  const linkToken = async () =>
+    String((await call(base, "POST", "/v2/link/token", { "x-svc-api-key": apiKey }, { user_id: user.body!.user_id })).body!.link_token);
   const team = await call(base, "POST", "/v2/management/teams", { "x-management-key": managementKey }, { name: "Unlisted values" });
   return { apiKey, userId: String(user.body!.user_id), linkToken, managementKey, teamId: String(team.body!.id) };
 }
@@ -48,14 +57,21 @@ const PLACES: Place[] = [
     where: "a path parameter (completeProviderMfa's provider)",
     field: "provider",
     listed: "whoop",
-    send: async (base, reach, value) => call(base, "POST", `/v2/link/provider/password/${String(value)}/complete_mfa`, { "x-svc-link-token": await reach.linkToken() }, { mfa_code: "482913" }),
+    send: async (base, reach, value) =>
+      call(base, "POST", `/v2/link/provider/password/${String(value)}/complete_mfa`, { "x-svc-link-token": await reach.linkToken() }, { mfa_code: "482913" }),
   },
   {
     where: "a path parameter of the management API (setTeamCustomCredential's provider)",
     field: "provider",
     listed: "oura",
     send: (base, reach, value) =>
-      call(base, "PUT", `/v2/management/teams/${reach.teamId}/custom_credentials/${String(value)}`, { "x-management-key": reach.managementKey }, requestExample("setTeamCustomCredential", "oura")),
+      call(
+        base,
+        "PUT",
+        `/v2/management/teams/${reach.teamId}/custom_credentials/${String(value)}`,
+        { "x-management-key": reach.managementKey },
+        requestExample("setTeamCustomCredential", "oura"),
+      ),
   },
   {
     where: "a query parameter (listOrders' interpretation)",
@@ -67,7 +83,8 @@ const PLACES: Place[] = [
     where: "a query parameter's list (getOrderPscInfo's capabilities)",
     field: "capabilities",
     listed: "stat",
-    send: (base, reach, value) => call(base, "GET", `/v3/order/${ORDER_ID}/psc/info?capabilities=stat&capabilities=${String(value)}`, { "x-svc-api-key": reach.apiKey }),
+    send: (base, reach, value) =>
+      call(base, "GET", `/v3/order/${ORDER_ID}/psc/info?capabilities=stat&capabilities=${String(value)}`, { "x-svc-api-key": reach.apiKey }),
   },
   {
     where: "a query filter of a stateful list (listBulkOps' provider)",
@@ -79,7 +96,14 @@ const PLACES: Place[] = [
     where: "a body (createInsurance's relationship)",
     field: "relationship",
     listed: "Spouse",
-    send: (base, reach, value) => call(base, "POST", `/v2/user/${reach.userId}/insurance`, { "x-svc-api-key": reach.apiKey }, { ...(requestExample("createInsurance", "commercial_plan") as object), relationship: value }),
+    send: (base, reach, value) =>
+      call(
+        base,
+        "POST",
+        `/v2/user/${reach.userId}/insurance`,
+        { "x-svc-api-key": reach.apiKey },
+        { ...(requestExample("createInsurance", "commercial_plan") as object), relationship: value },
+      ),
   },
   {
     where: "a body (bulkImportConnections' provider)",
@@ -96,7 +120,8 @@ const PLACES: Place[] = [
     where: "a body of the management API (prepareTeamCustomCredentials' provider)",
     field: "provider",
     listed: "oura",
-    send: (base, reach, value) => call(base, "POST", `/v2/management/teams/${reach.teamId}/custom_credentials/prepare`, { "x-management-key": reach.managementKey }, { provider: value }),
+    send: (base, reach, value) =>
+      call(base, "POST", `/v2/management/teams/${reach.teamId}/custom_credentials/prepare`, { "x-management-key": reach.managementKey }, { provider: value }),
   },
   {
     where: "an object nested in a body (createEtlPipeline's destination.type)",
@@ -112,7 +137,8 @@ const PLACES: Place[] = [
     where: "a list in a body (createLinkToken's filter_on_providers)",
     field: "filter_on_providers/0",
     listed: "oura",
-    send: (base, reach, value) => call(base, "POST", "/v2/link/token", { "x-svc-api-key": reach.apiKey }, { user_id: reach.userId, filter_on_providers: [value] }),
+    send: (base, reach, value) =>
+      call(base, "POST", "/v2/link/token", { "x-svc-api-key": reach.apiKey }, { user_id: reach.userId, filter_on_providers: [value] }),
   },
 ];
 
@@ -124,7 +150,11 @@ function placesOn(mock: () => { base: string; reach: Reach }): void {
         const answer = await place.send(base, reach, "not_listed_yet");
         expect(answer.status, JSON.stringify(answer.body)).toBeGreaterThanOrEqual(200);
         expect(answer.status, JSON.stringify(answer.body)).toBeLessThan(300);
-        expect(answer.warning).toMatch(new RegExp(`^${place.field} "not_listed_yet" is not one of the values the contract lists \\(.+\\); the service may add values, and may refuse one it does not support$`));
+        expect(answer.warning).toMatch(
+          new RegExp(
+            `^${place.field} "not_listed_yet" is not one of the values the contract lists \\(.+\\); the service may add values, and may refuse one it does not support$`,
+          ),
+        );
       });
 
       it("answers a listed value 2xx, with no warning", async () => {
@@ -148,7 +178,10 @@ function placesOn(mock: () => { base: string; reach: Reach }): void {
 }
 
 describe("the mock", () => {
-  placesOn(() => ({ base: mockUrl, reach: { apiKey: TEST_API_KEY, userId: USER_ID, linkToken: async () => TEST_LINK_TOKEN, managementKey: TEST_MANAGEMENT_KEY, teamId: TEAM_ID } }));
+  placesOn(() => ({
+    base: mockUrl,
+    reach: { apiKey: TEST_API_KEY, userId: USER_ID, linkToken: async () => TEST_LINK_TOKEN, managementKey: TEST_MANAGEMENT_KEY, teamId: TEAM_ID },
+  }));
 });
 
 describe("the stateful mock", () => {

@@ -9,10 +9,22 @@ import { contract } from "../support/contract.ts";
 
 const webhooks = contract.webhooks as Record<string, JsonObject>;
 const schemas = (contract.components as JsonObject).schemas as Record<string, JsonObject>;
-const providerResources = ((schemas.ProviderResource!.anyOf as JsonObject[]).find((b) => Array.isArray(b.enum))!.enum as string[]);
+const providerResources = (schemas.ProviderResource!.anyOf as JsonObject[]).find((b) => Array.isArray(b.enum))!.enum as string[];
 
 /** The resources of 2.9 that have no data events, each for the reason the Events tag gives. */
-const WITHOUT_DATA_EVENTS = ["connection", "order", "result", "match_review", "appointment", "device", "device_legacy", "workout_stream", "sleep_stream", "note", "hypnogram"];
+const WITHOUT_DATA_EVENTS = [
+  "connection",
+  "order",
+  "result",
+  "match_review",
+  "appointment",
+  "device",
+  "device_legacy",
+  "workout_stream",
+  "sleep_stream",
+  "note",
+  "hypnogram",
+];
 const DATA_RESOURCES = providerResources.filter((resource) => !WITHOUT_DATA_EVENTS.includes(resource));
 const SUMMARIES = ["activity", "body", "meal", "profile", "sleep", "workouts", "sleep_cycle", "menstrual_cycle", "electrocardiogram"];
 
@@ -62,11 +74,24 @@ describe("webhooks (section 6)", () => {
 
   it("shares one path item per family: every webhook is a reference to components.pathItems", () => {
     expect(Object.values(webhooks).every((item) => typeof item.$ref === "string" && item.$ref.startsWith("#/components/pathItems/"))).toBe(true);
-    expect(new Set(Object.keys(webhooks).map(family))).toEqual(new Set(["SummaryEvent", "TimeseriesEvent", "HypnogramEvent", "ProviderConnectionCreatedEvent"]));
+    expect(new Set(Object.keys(webhooks).map(family))).toEqual(
+      new Set(["SummaryEvent", "TimeseriesEvent", "HypnogramEvent", "ProviderConnectionCreatedEvent"]),
+    );
   });
 
   it("gives every event the envelope: event_type, team_id, user_id, client_user_id and data", () => {
-    for (const name of ["TimeseriesEvent", "HypnogramEvent", "ProviderConnectionCreatedEvent", ...SUMMARIES.map((r) => `${r.split("_").map((p) => p[0]!.toUpperCase() + p.slice(1)).join("")}Event`)]) {
+    for (const name of [
+      "TimeseriesEvent",
+      "HypnogramEvent",
+      "ProviderConnectionCreatedEvent",
+      ...SUMMARIES.map(
+        (r) =>
+          `${r
+            .split("_")
+            .map((p) => p[0]!.toUpperCase() + p.slice(1))
+            .join("")}Event`,
+      ),
+    ]) {
       expect(schemas[name]?.required, name).toEqual(["event_type", "team_id", "user_id", "client_user_id", "data"]);
     }
   });

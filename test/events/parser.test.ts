@@ -57,7 +57,11 @@ describe("parseWebhook", () => {
   it("takes the raw body as bytes and Node's header record", async () => {
     const body = JSON.stringify(payloads.get("daily.data.steps.created"));
     const headers = await signed(body);
-    const event = await parseWebhook(Buffer.from(body), { "Webhook-Id": headers["webhook-id"], "webhook-timestamp": [headers["webhook-timestamp"]], "webhook-signature": headers["webhook-signature"] }, SECRET);
+    const event = await parseWebhook(
+      Buffer.from(body),
+      { "Webhook-Id": headers["webhook-id"], "webhook-timestamp": [headers["webhook-timestamp"]], "webhook-signature": headers["webhook-signature"] },
+      SECRET,
+    );
     expect(event.kind).toBe("daily.data.steps.created");
   });
 
@@ -105,7 +109,13 @@ describe("parseWebhook", () => {
   });
 
   it("never trusts a verified body that is not an event", async () => {
-    for (const body of ["not json", "[]", "null", JSON.stringify({ event_type: "daily.data.steps.created", team_id: "t", user_id: "u", client_user_id: "c" }), JSON.stringify({ event_type: 7, team_id: "t", user_id: "u", client_user_id: "c", data: {} })]) {
+    for (const body of [
+      "not json",
+      "[]",
+      "null",
+      JSON.stringify({ event_type: "daily.data.steps.created", team_id: "t", user_id: "u", client_user_id: "c" }),
+      JSON.stringify({ event_type: 7, team_id: "t", user_id: "u", client_user_id: "c", data: {} }),
+    ]) {
       await expect(parseWebhook(body, await signed(body), SECRET), body).rejects.toBeInstanceOf(WebhookPayloadError);
     }
     await expect(parseWebhook(Buffer.from([0xff, 0xfe, 0x7b]), await signed("\u00ff"), SECRET)).rejects.toBeInstanceOf(WebhookVerificationError);

@@ -71,9 +71,9 @@ describe("npm run events", () => {
   });
 
   it("says so, and exits 2, for a kind the contract does not have", async () => {
-    const failed = await run("npx", ["tsx", "scripts/commands/send-events.ts", "--to", receiver.url, "--kind", "daily.data.nothing.created"], { cwd: repoRoot }).catch(
-      (error: { code: number; stderr: string }) => error,
-    );
+    const failed = await run("npx", ["tsx", "scripts/commands/send-events.ts", "--to", receiver.url, "--kind", "daily.data.nothing.created"], {
+      cwd: repoRoot,
+    }).catch((error: { code: number; stderr: string }) => error);
     expect("code" in failed ? failed.code : 0).toBe(2);
     expect(failed.stderr).toContain("no such event kind: daily.data.nothing.created");
   });

@@ -74,7 +74,11 @@ describe("conditions", () => {
 
   it("are per team: set and forgotten through /_mock/state, on the stateless mock too", async () => {
     const mock = createMockWith(contract, {});
-    const set = await mock.fetch("/_mock/state", { method: "PATCH", headers: { ...KEY, "content-type": "application/json" }, body: JSON.stringify({ conditions: { failure_rate: 1, retry_after_s: 0 } }) });
+    const set = await mock.fetch("/_mock/state", {
+      method: "PATCH",
+      headers: { ...KEY, "content-type": "application/json" },
+      body: JSON.stringify({ conditions: { failure_rate: 1, retry_after_s: 0 } }),
+    });
     expect(set.status).toBe(200);
     expect(await set.json()).toEqual({ stateful: false, conditions: { failure_rate: 1, retry_after_s: 0 } });
     expect((await mock.fetch("/v3/lab_tests/labs", { headers: KEY })).status).toBe(429);
@@ -88,7 +92,10 @@ describe("conditions", () => {
     const bad = await mock.fetch("/_mock/state", {
       method: "PATCH",
       headers: { ...KEY, "content-type": "application/json" },
-      body: JSON.stringify({ conditions: { latency_ms: [90, 10], failure_rate: 2, failure_statuses: [404], drop: 1 }, settings: { closed_beta_enabled: false } }),
+      body: JSON.stringify({
+        conditions: { latency_ms: [90, 10], failure_rate: 2, failure_statuses: [404], drop: 1 },
+        settings: { closed_beta_enabled: false },
+      }),
     });
     expect(bad.status).toBe(422);
     const fields = ((await bad.json()) as { details: { field: string }[] }).details.map((detail) => detail.field).sort();

@@ -10,7 +10,12 @@ describe("the Fetch handler", () => {
   it("answers a Request for the mock's address, a path, or a URL alike, and a closed mock answers nothing", async () => {
     const mock = createMockWith(contract, {});
     expect(mock.url).toBe(DEFAULT_MOCK_URL);
-    for (const input of ["/v3/lab_tests/labs", `${mock.url}/v3/lab_tests/labs`, new URL("/v3/lab_tests/labs", mock.url), new Request(`${mock.url}/v3/lab_tests/labs`, { headers: KEY })]) {
+    for (const input of [
+      "/v3/lab_tests/labs",
+      `${mock.url}/v3/lab_tests/labs`,
+      new URL("/v3/lab_tests/labs", mock.url),
+      new Request(`${mock.url}/v3/lab_tests/labs`, { headers: KEY }),
+    ]) {
       const response = await mock.fetch(input, input instanceof Request ? undefined : { headers: KEY });
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toBe("application/json");
@@ -29,7 +34,12 @@ describe("the Fetch handler", () => {
         controller.enqueue(new Uint8Array(64 * 1024).fill(0x20));
       },
     });
-    const response = await mock.fetch("/v2/user", { method: "POST", headers: { ...KEY, "content-type": "application/json" }, body: endless, duplex: "half" } as RequestInit);
+    const response = await mock.fetch("/v2/user", {
+      method: "POST",
+      headers: { ...KEY, "content-type": "application/json" },
+      body: endless,
+      duplex: "half",
+    } as RequestInit);
     expect(response.status).toBe(413);
     expect(((await response.json()) as { code: string }).code).toBe("payload_too_large");
     expect(pulled).toBeLessThan(2 * (1 << 20));
@@ -39,7 +49,10 @@ describe("the Fetch handler", () => {
     const mock = createMockWith(contract, {});
     const head = await mock.fetch("/v3/lab_tests/labs", { method: "HEAD", headers: KEY });
     expect(head.body).toBeNull();
-    const preflight = await mock.fetch("/v3/lab_tests/labs", { method: "OPTIONS", headers: { origin: "http://app.test", "access-control-request-method": "GET" } });
+    const preflight = await mock.fetch("/v3/lab_tests/labs", {
+      method: "OPTIONS",
+      headers: { origin: "http://app.test", "access-control-request-method": "GET" },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("http://app.test");
     expect(preflight.body).toBeNull();

@@ -30,7 +30,10 @@ describe("the journal", () => {
     const refused = mock.journal({ credential: KEY_A, status: "4xx" });
     expect(refused).toHaveLength(1);
     expect(refused[0]!.status).toBe(422);
-    expect(refused[0]!.refusal).toMatchObject({ code: "invalid_request", details: [expect.objectContaining({ field: expect.stringContaining("client_user_id") })] });
+    expect(refused[0]!.refusal).toMatchObject({
+      code: "invalid_request",
+      details: [expect.objectContaining({ field: expect.stringContaining("client_user_id") })],
+    });
 
     expect(mock.journal({ credential: KEY_B }).map((entry) => entry.operation_id)).toEqual(["listLabs"]);
     expect(mock.journal().map((entry) => entry.operation_id)).toEqual(["createUser", "createLinkToken", "createUser", "listLabs"]);
@@ -47,7 +50,9 @@ describe("the journal", () => {
     expect(written).not.toContain(KEY_A);
     expect(entries[0]!.headers["x-svc-api-key"]).toMatch(/^\[credential …0001\]$/);
     // The insured person's name and address are health data in the contract: none of it is written.
-    for (const value of [insurance.insured?.first_name, insurance.insured?.last_name, insurance.insured?.address?.first_line].filter((v) => typeof v === "string")) {
+    for (const value of [insurance.insured?.first_name, insurance.insured?.last_name, insurance.insured?.address?.first_line].filter(
+      (v) => typeof v === "string",
+    )) {
       expect(written).not.toContain(value);
     }
     expect(written).toContain("[phi removed]");
@@ -102,7 +107,20 @@ describe("the journal", () => {
 
   it("keeps the most recent requests in order once its ring wraps", () => {
     const journal = new Journal(contract, 2);
-    const record = (team: string, target: string) => journal.record(team, { seq: 0, at: Date.now(), method: "GET", target, headers: {}, text: undefined, operationId: undefined, status: 200, refusal: undefined, condition: undefined, violations: undefined });
+    const record = (team: string, target: string) =>
+      journal.record(team, {
+        seq: 0,
+        at: Date.now(),
+        method: "GET",
+        target,
+        headers: {},
+        text: undefined,
+        operationId: undefined,
+        status: 200,
+        refusal: undefined,
+        condition: undefined,
+        violations: undefined,
+      });
     for (const target of ["/a", "/b", "/c"]) record("t", target);
     expect(journal.records({ team: "t" }).map((r) => r.target)).toEqual(["/b", "/c"]);
   });

@@ -6,7 +6,21 @@ import { createMockWith } from "../../src/mock/create-mock.ts";
 import { MOCK_ONLY_METHODS, MOCK_PATHS, type MockOnlyPath } from "../../src/mock/paths.ts";
 import { contract } from "../support/contract.ts";
 
-const ODD_BODIES = ["", "{not json", "null", "[1]", "5", '"text"', "true", '{"conditions":null}', '{"conditions":[]}', '{"settings":5}', '{"clock":"soon"}', '{"version":"x"}', '{"teams":{}}'];
+const ODD_BODIES = [
+  "",
+  "{not json",
+  "null",
+  "[1]",
+  "5",
+  '"text"',
+  "true",
+  '{"conditions":null}',
+  '{"conditions":[]}',
+  '{"settings":5}',
+  '{"clock":"soon"}',
+  '{"version":"x"}',
+  '{"teams":{}}',
+];
 const METHODS = ["GET", "PUT", "PATCH", "POST", "DELETE"];
 const HEADERS: Record<string, string>[] = [{}, { "x-svc-api-key": "sk_test_mock_paths_0001", "content-type": "application/json" }];
 const PATHS = Object.values(MOCK_PATHS).filter((where) => where.startsWith("/_mock/"));
@@ -30,7 +44,10 @@ describe("the mock's own paths", () => {
           answers[`${method} ${where}`] = [response.status, response.headers.get("allow")];
           expected[`${method} ${where}`] = [refused, refused === 405 ? methods.join(", ") : null];
         }
-        const preflight = await mock.fetch(where, { method: "OPTIONS", headers: { origin: "http://app.example", "access-control-request-method": methods[0]! } });
+        const preflight = await mock.fetch(where, {
+          method: "OPTIONS",
+          headers: { origin: "http://app.example", "access-control-request-method": methods[0]! },
+        });
         answers[`preflight ${where}`] = [preflight.status === 404 ? 404 : "answered", preflight.headers.get("access-control-allow-methods")];
         expected[`preflight ${where}`] = refused === 404 ? [404, null] : ["answered", methods.join(", ")];
       }
@@ -49,7 +66,8 @@ describe("the mock's own paths", () => {
                 const response = await mock.fetch(where, { method, headers, ...(body === undefined ? {} : { body }) });
                 const text = await response.text();
                 if (response.status >= 500) failures.push(`${call}: ${response.status} ${text.slice(0, 120)}`);
-                else if (response.status >= 400 && typeof (JSON.parse(text) as { code?: unknown }).code !== "string") failures.push(`${call}: ${response.status} without a code`);
+                else if (response.status >= 400 && typeof (JSON.parse(text) as { code?: unknown }).code !== "string")
+                  failures.push(`${call}: ${response.status} without a code`);
               } catch (error) {
                 failures.push(`${call}: threw ${(error as Error).message}`);
               }

@@ -17,7 +17,11 @@ describe("the mock commands' options", () => {
 
   it("hand the proxy's upstream and recording to the mock (the proxy takes neither state nor conditions)", () => {
     const options = read("--proxy", "http://127.0.0.1:9", "--record", "out.har", "--journal-size", "5");
-    expect(hostOptionsOf(options, undefined)).toEqual({ conditions: undefined, journalSize: 5, proxy: { upstream: new URL("http://127.0.0.1:9"), record: "out.har" } });
+    expect(hostOptionsOf(options, undefined)).toEqual({
+      conditions: undefined,
+      journalSize: 5,
+      proxy: { upstream: new URL("http://127.0.0.1:9"), record: "out.har" },
+    });
   });
 
   it("leave the state and the proxy out when not asked for, and the rest to the host's defaults", () => {

@@ -35,12 +35,16 @@ interface RawAnswer {
 /** One request over Node's client, the answer's bytes as they came (fetch would undo a gzip). */
 function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, headers: { ...headers, ...(body === undefined ? {} : { "content-length": String(Buffer.byteLength(body)) }) }, agent: false }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
-      response.on("error", reject);
-    });
+    const request = http.request(
+      url,
+      { method, headers: { ...headers, ...(body === undefined ? {} : { "content-length": String(Buffer.byteLength(body)) }) }, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+        response.on("error", reject);
+      },
+    );
     request.on("error", reject);
     request.end(body);
   });
@@ -118,7 +122,9 @@ describe("the validating proxy", () => {
     expect(answer.body.equals(VALID_USER)).toBe(true);
     expect(upstream.arrivals.at(-1)!.body).toBe('{"client_user_id":5}');
     // In the mock's order (credential, Accept, body, parameters); a line's own semicolon becomes a comma in the header.
-    expect(answer.headers[VIOLATIONS_HEADER]).toBe("2; request: Every answer is application/json, the Accept header (text/html) allows none; request: /client_user_id must be string");
+    expect(answer.headers[VIOLATIONS_HEADER]).toBe(
+      "2; request: Every answer is application/json, the Accept header (text/html) allows none; request: /client_user_id must be string",
+    );
   });
 
   it("adds nothing to an exchange that keeps the contract; a compressed answer stays compressed, and is checked decoded", async () => {
@@ -141,7 +147,16 @@ describe("the validating proxy", () => {
       await recording.close();
     }
     const text = await readFile(file, "utf8");
-    const { log } = JSON.parse(text) as { log: { version: string; entries: { request: { url: string; headers: { name: string; value: string }[] }; response: { status: number; content: { text?: string } }; comment?: string }[] } };
+    const { log } = JSON.parse(text) as {
+      log: {
+        version: string;
+        entries: {
+          request: { url: string; headers: { name: string; value: string }[] };
+          response: { status: number; content: { text?: string } };
+          comment?: string;
+        }[];
+      };
+    };
     expect(log.version).toBe("1.2");
     expect(text).not.toContain(KEY);
     const [created, info] = log.entries;
@@ -178,7 +193,10 @@ describe("the validating proxy before an upstream that misbehaves", () => {
       const answer = await send(`${proxy.url}/v3/lab_tests/labs`, "GET", { "x-svc-api-key": KEY });
       expect(performance.now() - started).toBeLessThan(1_500);
       expect(answer.status).toBe(504);
-      expect(JSON.parse(answer.body.toString())).toEqual({ code: "upstream_timeout", message: `${silent.url} did not answer within 0.2 s, the proxy's deadline.` });
+      expect(JSON.parse(answer.body.toString())).toEqual({
+        code: "upstream_timeout",
+        message: `${silent.url} did not answer within 0.2 s, the proxy's deadline.`,
+      });
     } finally {
       await Promise.all([proxy.close(), silent.close()]);
     }
@@ -190,7 +208,10 @@ describe("the validating proxy before an upstream that misbehaves", () => {
     try {
       const answer = await send(`${proxy.url}/v3/lab_tests/labs`, "GET", { "x-svc-api-key": KEY });
       expect(answer.status).toBe(502);
-      expect(JSON.parse(answer.body.toString())).toMatchObject({ code: "upstream_answer_too_large", message: expect.stringContaining("over 65536 bytes, the proxy's bound") });
+      expect(JSON.parse(answer.body.toString())).toMatchObject({
+        code: "upstream_answer_too_large",
+        message: expect.stringContaining("over 65536 bytes, the proxy's bound"),
+      });
       // The connection is dropped there: what the upstream got written is the bound and the sockets' buffers, no more.
       await endless.closed;
       expect(endless.written()).toBeLessThan(4 * 1024 * 1024);
@@ -238,7 +259,9 @@ describe("the validating proxy before an upstream that misbehaves", () => {
 
 describe("the upstream a proxy takes", () => {
   it("refuses plain http to another machine, which would carry every credential in the clear", () => {
-    expect(upstreamRefusal(new URL("http://sandbox.example.com/api"))).toMatch(/^--proxy http:\/\/sandbox\.example\.com is plain http to another machine.*use its https address, or a tunnel to it on 127\.0\.0\.1$/);
+    expect(upstreamRefusal(new URL("http://sandbox.example.com/api"))).toMatch(
+      /^--proxy http:\/\/sandbox\.example\.com is plain http to another machine.*use its https address, or a tunnel to it on 127\.0\.0\.1$/,
+    );
     expect(() => createProxy({ document: contract, upstream: new URL("http://10.0.0.8:8080"), log: () => {} })).toThrow(ProxyError);
     expect(upstreamRefusal(new URL("https://user:secret@sandbox.example.com"))).toMatch(/not in the upstream's URL/);
     for (const fine of ["https://sandbox.example.com/api", "http://127.0.0.1:4010", "http://127.8.0.1", "http://localhost:8080", "http://[::1]:8080"]) {

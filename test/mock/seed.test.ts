@@ -38,7 +38,15 @@ function seed(): SeedData {
       {
         api_key: KEY,
         name: "Seeded team",
-        users: [{ user_id: USER_ID, client_user_id: "seed-patient-1", created_on: AT, insurance: [structuredClone(insurance) as any], connections: [{ provider: "whoop" }] }],
+        users: [
+          {
+            user_id: USER_ID,
+            client_user_id: "seed-patient-1",
+            created_on: AT,
+            insurance: [structuredClone(insurance) as any],
+            connections: [{ provider: "whoop" }],
+          },
+        ],
       },
     ],
     orgs: [
@@ -51,9 +59,22 @@ function seed(): SeedData {
             org_id: ORG_ID,
             name: "Seeded org team",
             created_at: AT,
-            api_keys: [{ id: API_KEY_ID, team_id: TEAM_ID, label: "suite", key_preview: `${ORG_TEAM_KEY.slice(0, 20)}…`, created_at: AT, api_key: ORG_TEAM_KEY }],
+            api_keys: [
+              { id: API_KEY_ID, team_id: TEAM_ID, label: "suite", key_preview: `${ORG_TEAM_KEY.slice(0, 20)}…`, created_at: AT, api_key: ORG_TEAM_KEY },
+            ],
             webhook_endpoints: [
-              { id: HOOK_ID, team_id: TEAM_ID, url: "https://hooks.example.com/svc", event_types: null, headers: {}, enabled: true, description: null, created_at: AT, updated_at: AT, secret: "whsec_ZmFrZS1zZWNyZXQ=" },
+              {
+                id: HOOK_ID,
+                team_id: TEAM_ID,
+                url: "https://hooks.example.com/svc",
+                event_types: null,
+                headers: {},
+                enabled: true,
+                description: null,
+                created_at: AT,
+                updated_at: AT,
+                secret: "whsec_ZmFrZS1zZWNyZXQ=",
+              },
             ],
           },
         ],
@@ -65,7 +86,11 @@ function seed(): SeedData {
 type Mock = ReturnType<typeof createMockWith>;
 
 async function send(mock: Mock, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) {
-  const response = await mock.fetch(path, { method, headers: { "content-type": "application/json", ...headers }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const response = await mock.fetch(path, {
+    method,
+    headers: { "content-type": "application/json", ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   return { status: response.status, body: (await response.json()) as any };
 }
 
@@ -95,10 +120,18 @@ describe("seed data", () => {
     expect(latest.body.insured.address).not.toHaveProperty("country");
 
     const token = await send(mock, "POST", "/v2/link/token", team(KEY), { user_id: USER_ID, provider: "whoop" });
-    const mfa = await send(mock, "POST", "/v2/link/provider/password/whoop/complete_mfa", { "x-svc-link-token": token.body.link_token }, { mfa_code: "123456" });
+    const mfa = await send(
+      mock,
+      "POST",
+      "/v2/link/provider/password/whoop/complete_mfa",
+      { "x-svc-link-token": token.body.link_token },
+      { mfa_code: "123456" },
+    );
     expect(mfa.body).toMatchObject({ state: "error", error_type: "duplicate_connection" });
 
-    expect((await send(mock, "GET", "/v2/management/teams", org(ORG_KEY))).body).toEqual([{ id: TEAM_ID, org_id: ORG_ID, name: "Seeded org team", created_at: AT }]);
+    expect((await send(mock, "GET", "/v2/management/teams", org(ORG_KEY))).body).toEqual([
+      { id: TEAM_ID, org_id: ORG_ID, name: "Seeded org team", created_at: AT },
+    ]);
     const hooks = await send(mock, "GET", `/v2/management/teams/${TEAM_ID}/webhooks`, org(ORG_KEY));
     expect(hooks.body).toEqual([expect.objectContaining({ id: HOOK_ID, url: "https://hooks.example.com/svc" })]);
     expect(hooks.body[0]).not.toHaveProperty("secret");
@@ -122,12 +155,20 @@ describe("seed data", () => {
     await send(made, "PATCH", "/_mock/state", team(KEY), { clock: { advance_seconds: 3600 }, settings: { bulk_import_duration_ms: 10 } });
     const orgTeam = await send(made, "POST", "/v2/management/teams", org(ORG_KEY), { name: "Made by the org" });
     const issued = await send(made, "POST", `/v2/management/teams/${orgTeam.body.id}/api_keys`, org(ORG_KEY), { label: "suite" });
-    await send(made, "POST", `/v2/management/teams/${orgTeam.body.id}/webhooks`, org(ORG_KEY), { url: "http://127.0.0.1:9/hooks", event_types: ["provider.connection.created"] });
-    await send(made, "PUT", `/v2/management/teams/${orgTeam.body.id}/custom_credentials/oura`, org(ORG_KEY), { client_id: "fake-client", client_secret: "fake-secret" });
+    await send(made, "POST", `/v2/management/teams/${orgTeam.body.id}/webhooks`, org(ORG_KEY), {
+      url: "http://127.0.0.1:9/hooks",
+      event_types: ["provider.connection.created"],
+    });
+    await send(made, "PUT", `/v2/management/teams/${orgTeam.body.id}/custom_credentials/oura`, org(ORG_KEY), {
+      client_id: "fake-client",
+      client_secret: "fake-secret",
+    });
 
     const exported = await send(made, "GET", "/_mock/data");
     expect(exported.status).toBe(200);
-    expect(exported.body.teams[0].users.map((user: any) => [user.client_user_id, user.insurance?.length, user.connections, typeof user.deletion_requested_at])).toEqual([
+    expect(
+      exported.body.teams[0].users.map((user: any) => [user.client_user_id, user.insurance?.length, user.connections, typeof user.deletion_requested_at]),
+    ).toEqual([
       ["made-1", 1, [{ provider: "whoop" }], "undefined"],
       ["made-2", undefined, undefined, "string"],
     ]);
@@ -160,8 +201,12 @@ describe("seed data", () => {
     const refused = refusalOf(bad);
     expect(refused.problems).toEqual([
       'teams[0].users[0] (client_user_id "seed-patient-1"): /created_on: must match format "date-time"',
-      expect.stringMatching(/^teams\[0\]\.users\[0\] \(client_user_id "seed-patient-1"\): \/emial: is not a field this record takes \(user_id, client_user_id, created_on, /),
-      expect.stringMatching(/^orgs\[0\]\.teams\[0\]\.webhook_endpoints\[0\] \(id "5eed0000-0000-4000-8000-0000000000c1"\): \/url: must match pattern "\^\(https:/),
+      expect.stringMatching(
+        /^teams\[0\]\.users\[0\] \(client_user_id "seed-patient-1"\): \/emial: is not a field this record takes \(user_id, client_user_id, created_on, /,
+      ),
+      expect.stringMatching(
+        /^orgs\[0\]\.teams\[0\]\.webhook_endpoints\[0\] \(id "5eed0000-0000-4000-8000-0000000000c1"\): \/url: must match pattern "\^\(https:/,
+      ),
       `orgs[0].teams[0].webhook_endpoints[0] (id "${HOOK_ID}"): /team_id: must be its team's id (${TEAM_ID})`,
     ]);
     expect(refused.message).toMatch(/^The seed data is refused \(4 problems\); nothing was loaded:\n {2}teams\[0\]/);
@@ -170,7 +215,12 @@ describe("seed data", () => {
     const empty = createMockWith(contract, { stateful: true });
     const answer = await send(empty, "PUT", "/_mock/data", {}, bad);
     expect(answer.status).toBe(422);
-    expect(answer.body.details.map((detail: any) => detail.field)).toEqual(["/teams/0/users/0/created_on", "/teams/0/users/0/emial", "/orgs/0/teams/0/webhook_endpoints/0/url", "/orgs/0/teams/0/webhook_endpoints/0/team_id"]);
+    expect(answer.body.details.map((detail: any) => detail.field)).toEqual([
+      "/teams/0/users/0/created_on",
+      "/teams/0/users/0/emial",
+      "/orgs/0/teams/0/webhook_endpoints/0/url",
+      "/orgs/0/teams/0/webhook_endpoints/0/team_id",
+    ]);
     expect(answer.body.details[0].message).toBe(refused.problems[0]);
     expect((await send(empty, "GET", "/_mock/state")).body.totals).toEqual({ teams: 0, records: 0 });
     const seeded = createMockWith(contract, { data: seed() });
@@ -182,12 +232,15 @@ describe("seed data", () => {
   it("refuses a client_user_id, user_id or API key held twice", () => {
     const twice = seed();
     const user = twice.teams![0]!.users![0]!;
-    twice.teams![0]!.users!.push({ ...user, user_id: "5eed0000-0000-4000-8000-000000000002", insurance: [] }, { ...user, client_user_id: "seed-patient-3", insurance: [] });
+    twice.teams![0]!.users!.push(
+      { ...user, user_id: "5eed0000-0000-4000-8000-000000000002", insurance: [] },
+      { ...user, client_user_id: "seed-patient-3", insurance: [] },
+    );
     twice.teams!.push({ api_key: ORG_TEAM_KEY });
     expect(refusalOf(twice).problems).toEqual([
       'teams[0].users[1] (client_user_id "seed-patient-1"): /client_user_id: "seed-patient-1" is also the client_user_id of teams[0].users[0]',
       `teams[0].users[2] (client_user_id "seed-patient-3"): /user_id: "${USER_ID}" is also the user_id of teams[0].users[0]`,
-      "orgs[0].teams[0].api_keys[0] (label \"suite\"): /api_key: is also the API key of teams[1]",
+      'orgs[0].teams[0].api_keys[0] (label "suite"): /api_key: is also the API key of teams[1]',
     ]);
   });
 
@@ -203,10 +256,21 @@ describe("seed data", () => {
     const mock = new StatefulMock({ document, operations: listOperations(document), caps: { records: 3 }, log: () => {} });
     const withUsers = (key: string, count: number) => ({
       version: 1,
-      teams: [{ api_key: key, users: Array.from({ length: count }, (_, i) => ({ user_id: `5eed0000-0000-4000-8000-00000000000${i}`, client_user_id: `${key}-${i}`, created_on: AT })) }],
+      teams: [
+        {
+          api_key: key,
+          users: Array.from({ length: count }, (_, i) => ({
+            user_id: `5eed0000-0000-4000-8000-00000000000${i}`,
+            client_user_id: `${key}-${i}`,
+            created_on: AT,
+          })),
+        },
+      ],
     });
     loadSeed(mock, withUsers("sk_test_seed_other_0002", 2));
-    expect(() => loadSeed(mock, withUsers(KEY, 2), { apiKey: KEY })).toThrow("the seed: holds 2 records, beside the 2 the mock keeps; the mock holds at most 3 in all");
+    expect(() => loadSeed(mock, withUsers(KEY, 2), { apiKey: KEY })).toThrow(
+      "the seed: holds 2 records, beside the 2 the mock keeps; the mock holds at most 3 in all",
+    );
     loadSeed(mock, withUsers(KEY, 1), { apiKey: KEY });
     expect([mock.store.teamCount, mock.store.records]).toEqual([2, 3]);
   });
@@ -227,7 +291,9 @@ describe("seed data", () => {
 
     const elsewhere = await send(mock, "PUT", "/_mock/data", team(KEY), { version: 1, teams: [{ api_key: other }] });
     expect(elsewhere.status).toBe(422);
-    expect(elsewhere.body.details).toEqual([{ location: "body", field: "/teams/0/api_key", message: expect.stringMatching(/^teams\[0\]: \/api_key: is not the one the request sends/) }]);
+    expect(elsewhere.body.details).toEqual([
+      { location: "body", field: "/teams/0/api_key", message: expect.stringMatching(/^teams\[0\]: \/api_key: is not the one the request sends/) },
+    ]);
     expect((await send(mock, "GET", "/_mock/data", team(ORG_TEAM_KEY))).status).toBe(401);
   });
 
@@ -246,7 +312,11 @@ describe("npm start -- --data", () => {
     bad.teams![0]!.users![0]!.created_on = "yesterday";
     await writeFile(file, JSON.stringify(bad));
     try {
-      const result = await promisify(execFile)(process.execPath, ["scripts/commands/start.js", "--port", "0", "--data", file], { cwd: repoRoot, env: toolEnv, timeout: 20_000 }).then(
+      const result = await promisify(execFile)(process.execPath, ["scripts/commands/start.js", "--port", "0", "--data", file], {
+        cwd: repoRoot,
+        env: toolEnv,
+        timeout: 20_000,
+      }).then(
         (done) => ({ code: 0, ...done }),
         (error: { code: number; stdout: string; stderr: string }) => error,
       );

@@ -226,7 +226,11 @@ describe("receive", () => {
   it("leaves the text undefined for a body over 1 MiB, as Node's reader gives it", async () => {
     const text = "x".repeat((1 << 20) + 1);
     const stream = Readable.from([Buffer.from(text)]);
-    const req = Object.assign(stream, { method: "POST", url: "/v2/user", headers: { ...KEY, "content-length": String(text.length) } }) as unknown as http.IncomingMessage;
+    const req = Object.assign(stream, {
+      method: "POST",
+      url: "/v2/user",
+      headers: { ...KEY, "content-length": String(text.length) },
+    }) as unknown as http.IncomingMessage;
     const x = routed("POST", "/v2/user", KEY, text);
     x.request = nodeRequest(req);
     expect(await receive(x)).toBeUndefined();
@@ -240,13 +244,18 @@ describe("credential", () => {
   });
 
   it("refuses one without it with a 401 naming the header", () => {
-    expect(credential(routed("GET", "/v3/lab_tests/labs"), context())).toMatchObject({ status: 401, code: "unauthorized", message: expect.stringContaining("x-svc-api-key") });
+    expect(credential(routed("GET", "/v3/lab_tests/labs"), context())).toMatchObject({
+      status: 401,
+      code: "unauthorized",
+      message: expect.stringContaining("x-svc-api-key"),
+    });
   });
 });
 
 describe("accept", () => {
   it("passes on JSON, a wildcard, or no Accept", () => {
-    for (const header of [{ accept: "application/json" }, { accept: "*/*" }, {}] as Record<string, string>[]) expect(accept(routed("GET", "/v3/lab_tests/labs", header))).toBeUndefined();
+    for (const header of [{ accept: "application/json" }, { accept: "*/*" }, {}] as Record<string, string>[])
+      expect(accept(routed("GET", "/v3/lab_tests/labs", header))).toBeUndefined();
   });
 
   it("refuses an Accept that allows no JSON with a 406", () => {
@@ -289,7 +298,10 @@ describe("parameters", () => {
       status: 422,
       code: "invalid_request",
       message: "The request has 2 invalid parts.",
-      details: expect.arrayContaining([expect.objectContaining({ location: "query", field: "size" }), expect.objectContaining({ location: "query", field: "page" })]),
+      details: expect.arrayContaining([
+        expect.objectContaining({ location: "query", field: "size" }),
+        expect.objectContaining({ location: "query", field: "page" }),
+      ]),
     });
   });
 
@@ -315,7 +327,9 @@ describe("unlisted", () => {
     const x = routed("POST", "/v2/link/token", KEY);
     x.body = { user_id: "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f", provider: "ouraa", filter_on_providers: ["fitbitt"] };
     expect(unlisted(x, context())).toBeUndefined();
-    expect(x.recorder.headers[MOCK_WARNING]).toMatch(/^provider "ouraa" is not one of the values the contract lists \(oura, fitbit, garmin, \.\.\.\) \(also unlisted: filter_on_providers\/0 "fitbitt"\); the service may add values/);
+    expect(x.recorder.headers[MOCK_WARNING]).toMatch(
+      /^provider "ouraa" is not one of the values the contract lists \(oura, fitbit, garmin, \.\.\.\) \(also unlisted: filter_on_providers\/0 "fitbitt"\); the service may add values/,
+    );
   });
 
   it("keeps the warning one short line of printable ASCII, whatever the value", () => {
@@ -378,7 +392,10 @@ describe("branch", () => {
   });
 
   it("refuses a Prefer it cannot read, or one choosing an undeclared answer, with a 400 on the header", () => {
-    expect(branch(routed("GET", "/v3/orders", { prefer: "code=abc" }), context())).toMatchObject({ status: 400, details: [expect.objectContaining({ location: "header", field: "prefer" })] });
+    expect(branch(routed("GET", "/v3/orders", { prefer: "code=abc" }), context())).toMatchObject({
+      status: 400,
+      details: [expect.objectContaining({ location: "header", field: "prefer" })],
+    });
     expect(branch(routed("GET", "/v3/orders", { prefer: "code=299" }), context())).toMatchObject({ status: 400, message: expect.stringContaining("declares") });
   });
 });
@@ -388,7 +405,10 @@ describe("collection", () => {
     const x = routed("GET", target, headers);
     expect(branch(x, context())).toBeUndefined();
     expect(collection(x, context())).toBeUndefined();
-    return { x, body: JSON.parse(text(x.answer.body)) as { orders: { interpretation: string | null }[]; total: number; page: number; size: number; pages: number } };
+    return {
+      x,
+      body: JSON.parse(text(x.answer.body)) as { orders: { interpretation: string | null }[]; total: number; page: number; size: number; pages: number },
+    };
   };
 
   it("cuts the chosen example to the asked page, and says so", () => {
@@ -404,7 +424,10 @@ describe("collection", () => {
   });
 
   it("leaves an error answer and an operation without a list as they are", () => {
-    for (const [target, headers] of [["/v3/orders?size=1", { ...KEY, prefer: "code=401" }], ["/v3/lab_tests/labs", KEY]] as const) {
+    for (const [target, headers] of [
+      ["/v3/orders?size=1", { ...KEY, prefer: "code=401" }],
+      ["/v3/lab_tests/labs", KEY],
+    ] as const) {
       const x = routed("GET", target, headers);
       branch(x, context());
       const before = x.answer;

@@ -41,7 +41,10 @@ function sharingHost(options: ts.CompilerOptions): ts.CompilerHost {
   const host = ts.createCompilerHost(options);
   const read = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersionOrOptions, onError, shouldCreateNewSourceFile) => {
-    const how = typeof languageVersionOrOptions === "object" ? `${languageVersionOrOptions.languageVersion}:${languageVersionOrOptions.impliedNodeFormat}` : String(languageVersionOrOptions);
+    const how =
+      typeof languageVersionOrOptions === "object"
+        ? `${languageVersionOrOptions.languageVersion}:${languageVersionOrOptions.impliedNodeFormat}`
+        : String(languageVersionOrOptions);
     const key = `${how}:${fileName}`;
     let file = shouldCreateNewSourceFile ? undefined : sourceFiles.get(key);
     if (file === undefined) {
@@ -67,7 +70,9 @@ function augments(statement: ts.Statement): boolean {
  * the node resolutions, CommonJS's too (consumer.cts), so a shortened program cannot pass for a checked one. */
 function declarationsFor(resolution: string): string[] {
   const ends = resolution === "bundler" ? [".d.ts"] : [".d.ts", ".d.cts"];
-  return ["client/index", "management/index", "types/index", "webhooks/index"].flatMap((entry) => ends.map((end) => `node_modules/@svc/health-api-contract/generated/${entry}${end}`));
+  return ["client/index", "management/index", "types/index", "webhooks/index"].flatMap((entry) =>
+    ends.map((end) => `node_modules/@svc/health-api-contract/generated/${entry}${end}`),
+  );
 }
 
 /** What the consumer must print, worked out from the contract's examples the way the consumer reads them. */
@@ -97,9 +102,9 @@ function expected(): Record<string, unknown> {
     listBulkOps: first<{ bulk_ops: { status: string; provider: string }[] }>("listBulkOps", 200)
       .bulk_ops.filter((op) => op.provider === "oura")
       .map((op) => op.status),
-    getHistoricalPullIntrospection: (responseExample("getHistoricalPullIntrospection", 200, "retrying") as { connections: { resources: { status: string }[] }[] }).connections.flatMap(
-      (connection) => connection.resources.map((resource) => resource.status),
-    ),
+    getHistoricalPullIntrospection: (
+      responseExample("getHistoricalPullIntrospection", 200, "retrying") as { connections: { resources: { status: string }[] }[] }
+    ).connections.flatMap((connection) => connection.resources.map((resource) => resource.status)),
     listActivitySummaries: first<{ activity: { source: { provider: string } }[] }>("listActivitySummaries", 200).activity[0]!.source.provider,
     ...Object.fromEntries(
       (["Body:body", "Meal:meal", "Profile:profile", "Sleep:sleep", "Workout:workouts"] as const).map((pair) => {
@@ -123,7 +128,14 @@ function expected(): Record<string, unknown> {
     management: Object.fromEntries(
       operations
         .filter((op) => op.template.startsWith("/v2/management/"))
-        .map((op) => [op.operationId, Math.min(...Object.keys(op.operation.responses as object).map(Number).filter((status) => status >= 200 && status < 300))]),
+        .map((op) => [
+          op.operationId,
+          Math.min(
+            ...Object.keys(op.operation.responses as object)
+              .map(Number)
+              .filter((status) => status >= 200 && status < 300),
+          ),
+        ]),
     ),
   };
 }
@@ -131,17 +143,37 @@ function expected(): Record<string, unknown> {
 describe("the packed tarball", () => {
   it("ships only what consumers use", () => {
     const outside = project.files.filter(
-      (file) => !/^generated\/(client|management|types|webhooks|mock|verify|workflows)\//.test(file) && !["generated/schema.d.ts", "generated/schema.d.cts", "generated/openapi.json", "generated/openapi.yaml", "package.json", "README.md", "LICENSE", "CHANGELOG.md"].includes(file),
+      (file) =>
+        !/^generated\/(client|management|types|webhooks|mock|verify|workflows)\//.test(file) &&
+        ![
+          "generated/schema.d.ts",
+          "generated/schema.d.cts",
+          "generated/openapi.json",
+          "generated/openapi.yaml",
+          "package.json",
+          "README.md",
+          "LICENSE",
+          "CHANGELOG.md",
+        ].includes(file),
     );
     expect(outside).toEqual([]);
     const entries = ["client/index", "client/core", "management/index", "types/index", "webhooks/index"];
-    for (const needed of ["LICENSE", "CHANGELOG.md", "README.md", ...entries.flatMap((entry) => [".js", ".cjs", ".d.ts", ".d.cts"].map((end) => `generated/${entry}${end}`))]) {
+    for (const needed of [
+      "LICENSE",
+      "CHANGELOG.md",
+      "README.md",
+      ...entries.flatMap((entry) => [".js", ".cjs", ".d.ts", ".d.cts"].map((end) => `generated/${entry}${end}`)),
+    ]) {
       expect(project.files).toContain(needed);
     }
   });
 
   it("loads every JavaScript entry of its exports under plain Node, by import and by require, with the same names", async () => {
-    const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown>; peerDependencies: Record<string, string> };
+    const pkg = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as {
+      name: string;
+      exports: Record<string, unknown>;
+      peerDependencies: Record<string, string>;
+    };
     const entries = Object.keys(pkg.exports).filter((key) => key !== "./package.json" && !/\.(json|ya?ml)$/.test(key));
     expect(entries).toEqual(expect.arrayContaining([".", "./client", "./management", "./types", "./webhooks", "./mock", "./mock/msw"]));
     // One process loads every entry by import, one by require: each entry's names, printed as one JSON object. This
@@ -152,10 +184,16 @@ describe("the packed tarball", () => {
     const names = (load: string) =>
       `const s = ${JSON.stringify(specifiers)}, names = {}; for (const x of s) names[x] = Object.keys(${load}).sort().join(); console.log(JSON.stringify(names));` +
       ` try { (${load.replace(/\bx\b/, msw)}).createMockHandlers(); console.log("no error"); } catch (error) { console.log(error.message); }`;
-    const importedOutput = (await run(process.execPath, ["--input-type=module", "-e", names("await import(x)")], { cwd: project.dir })).stdout.trim().split("\n");
+    const importedOutput = (await run(process.execPath, ["--input-type=module", "-e", names("await import(x)")], { cwd: project.dir })).stdout
+      .trim()
+      .split("\n");
     const imported = JSON.parse(importedOutput[0]!) as Record<string, string>;
     const management = JSON.stringify(`${pkg.name}/management`);
-    const requiredOutput = (await run(process.execPath, ["-e", `${names("require(x)")} console.log(typeof require(${management}).createManagementClient);`], { cwd: project.dir })).stdout.trim().split("\n");
+    const requiredOutput = (
+      await run(process.execPath, ["-e", `${names("require(x)")} console.log(typeof require(${management}).createManagementClient);`], { cwd: project.dir })
+    ).stdout
+      .trim()
+      .split("\n");
     const required = JSON.parse(requiredOutput[0]!) as Record<string, string>;
     expect(Object.keys(imported)).toEqual(specifiers);
     for (const specifier of specifiers) {
@@ -186,7 +224,9 @@ describe("the packed tarball", () => {
       const program = ts.createProgram({ rootNames: parsed.fileNames, options: parsed.options, host: sharingHost(parsed.options) });
       const sources = program.getSourceFiles();
       const inProject = sources.filter((source) => isInProject(source.fileName));
-      expect(inProject.map((source) => path.relative(project.dir, source.fileName))).toEqual(expect.arrayContaining([...files, ...declarationsFor(resolution)]));
+      expect(inProject.map((source) => path.relative(project.dir, source.fileName))).toEqual(
+        expect.arrayContaining([...files, ...declarationsFor(resolution)]),
+      );
       // Only the consumer and what the project installed (the package, openapi-fetch) are checked, not TypeScript's
       // libraries nor Node's types: what they hold is this repository's pick, not the package's. That leaves nothing
       // out while no installed declaration file adds to the global scope (a script, `declare global`, `declare module`),
@@ -200,7 +240,9 @@ describe("the packed tarball", () => {
         ...sources.flatMap((source) => program.getSyntacticDiagnostics(source)),
         ...inProject.flatMap((source) => program.getSemanticDiagnostics(source)),
       ];
-      expect(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => project.dir, getNewLine: () => "\n" })).toBe("");
+      expect(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => project.dir, getNewLine: () => "\n" })).toBe(
+        "",
+      );
     });
   }
 
@@ -214,7 +256,9 @@ describe("the packed tarball", () => {
     [
       "an esbuild bundle",
       async () => {
-        await run(binPath("esbuild"), ["consumer.ts", "--bundle", "--platform=node", "--format=esm", "--outfile=bundle.mjs", "--log-level=warning"], { cwd: project.dir });
+        await run(binPath("esbuild"), ["consumer.ts", "--bundle", "--platform=node", "--format=esm", "--outfile=bundle.mjs", "--log-level=warning"], {
+          cwd: project.dir,
+        });
         return (await run(process.execPath, ["bundle.mjs"], { cwd: project.dir, env })).stdout;
       },
     ],
@@ -285,7 +329,9 @@ describe("the packaged mock command (npx svc-health-mock)", () => {
       (error: { code: number; stderr: string }) => error,
     );
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr.split("\n").filter((line) => line.startsWith("svc-health-mock"))).toEqual(["svc-health-mock: Unknown option '--remember' (--help lists the options)"]);
+    expect(wrong.stderr.split("\n").filter((line) => line.startsWith("svc-health-mock"))).toEqual([
+      "svc-health-mock: Unknown option '--remember' (--help lists the options)",
+    ]);
   });
 
   it("remembers each team's calls with --stateful, and /_mock/state forgets them", async () => {
@@ -316,7 +362,11 @@ describe("the packaged mock command as a validating proxy (--proxy)", () => {
     const upstream = await startStub((_arrival, res) => json(res, 200, broken));
     const proxy = await startCommand("--proxy", upstream.url);
     try {
-      const answer = await fetch(`${proxy.url}/v2/user`, { method: "POST", headers: { ...API_KEY, "content-type": "application/json" }, body: JSON.stringify({ client_user_id: "packed-2" }) });
+      const answer = await fetch(`${proxy.url}/v2/user`, {
+        method: "POST",
+        headers: { ...API_KEY, "content-type": "application/json" },
+        body: JSON.stringify({ client_user_id: "packed-2" }),
+      });
       expect(answer.status).toBe(200);
       expect(answer.headers.get("x-svc-contract-violations")).toBe('1; response 200: /user_id must match format "uuid"');
       expect(await answer.json()).toEqual(broken);
@@ -349,7 +399,9 @@ describe("the packaged mock command with Prism installed in the project (the opt
       const body: unknown = await dynamic.json();
       assertMatchesContract("listLabs", 200, body);
       expect(body).not.toEqual(first("listLabs", 200));
-      expect(mock.output()).toMatch(/prism: loaded @stoplight\/prism-http 5\.12\.0 \(.*svc-consumer-[^/\\]+[\\/]node_modules[\\/]@stoplight[\\/]prism-http\) into this process/);
+      expect(mock.output()).toMatch(
+        /prism: loaded @stoplight\/prism-http 5\.12\.0 \(.*svc-consumer-[^/\\]+[\\/]node_modules[\\/]@stoplight[\\/]prism-http\) into this process/,
+      );
     } finally {
       mock.stop();
     }

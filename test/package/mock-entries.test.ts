@@ -23,7 +23,8 @@ const FIXTURES = path.join(repoRoot, "test/fixtures/mock-entries");
 const API_KEY = "sk_test_mock_entries_0001";
 const insurance = validCall(contract, operation("createInsurance")).body as Record<string, unknown>;
 const executable = findBrowser();
-if (executable === undefined) console.warn(`test/package/mock-entries.test.ts: the browser case skipped: no Chromium found; install one with: ${BROWSER_INSTALL}`);
+if (executable === undefined)
+  console.warn(`test/package/mock-entries.test.ts: the browser case skipped: no Chromium found; install one with: ${BROWSER_INSTALL}`);
 
 const { devDependencies } = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
 const MSW = `msw@${devDependencies.msw}`;
@@ -47,7 +48,11 @@ beforeAll(async () => {
   // Type annotations stripped, nothing bundled: plain Node loads the package and msw as installed.
   await run(binPath("esbuild"), ["node-app.ts", "--format=esm", "--outfile=node-app.mjs", "--log-level=warning"], { cwd: project.dir });
   const env = { ...process.env, SVC_INPUT: JSON.stringify({ apiKey: API_KEY, insurance }) };
-  nodeRun = later(run(process.execPath, ["node-app.mjs"], { cwd: project.dir, env, timeout: 30_000 }).then(({ stdout }) => JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, any>));
+  nodeRun = later(
+    run(process.execPath, ["node-app.mjs"], { cwd: project.dir, env, timeout: 30_000 }).then(
+      ({ stdout }) => JSON.parse(stdout.trim().split("\n").pop()!) as Record<string, any>,
+    ),
+  );
   if (launching !== undefined) browserSite = later(Promise.all([launching, serveBrowserApp()]).then(([browser, site]) => ({ browser, site })));
 }, 300_000);
 
@@ -64,7 +69,9 @@ async function serveBrowserApp(): Promise<Listening> {
   await mkdir(root);
   // What `npx msw init public/` copies, and the application bundled for the browser from the project's node_modules.
   await copyFile(path.join(project.dir, "node_modules/msw/lib/mockServiceWorker.js"), path.join(root, "mockServiceWorker.js"));
-  await run(binPath("esbuild"), ["browser-app.ts", "--bundle", "--platform=browser", "--format=esm", "--outfile=public/app.js", "--log-level=warning"], { cwd: project.dir });
+  await run(binPath("esbuild"), ["browser-app.ts", "--bundle", "--platform=browser", "--format=esm", "--outfile=public/app.js", "--log-level=warning"], {
+    cwd: project.dir,
+  });
   const files: Record<string, [string, string]> = {
     "/": ["text/html", '<!doctype html><meta charset="utf-8"><title>app</title><pre id="results"></pre><script type="module" src="/app.js"></script>'],
     "/app.js": ["text/javascript", await readFile(path.join(root, "app.js"), "utf8")],
@@ -105,7 +112,10 @@ function expectRefusal(answer: { status: number; body: unknown }): void {
 
 describe("@svc/health-api-contract/mock and /mock/msw, installed in a fresh project with msw", () => {
   it("type-checks an application using both entries, msw/node and msw/browser under nodenext", () => {
-    const { options, errors } = ts.convertCompilerOptionsFromJson({ target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["es2022", "dom", "dom.iterable"], ...STRICT_CONSUMER }, project.dir);
+    const { options, errors } = ts.convertCompilerOptionsFromJson(
+      { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", lib: ["es2022", "dom", "dom.iterable"], ...STRICT_CONSUMER },
+      project.dir,
+    );
     expect(errors).toEqual([]);
     const files = ["node-app.ts", "browser-app.ts"].map((file) => path.join(project.dir, file));
     const program = ts.createProgram({ rootNames: files, options });
@@ -114,8 +124,14 @@ describe("@svc/health-api-contract/mock and /mock/msw, installed in a fresh proj
     // The applications and the mock entries' declarations are checked; TypeScript's, Node's and msw's own are read, not
     // checked (what they hold is not this package's).
     const checked = [...files.map((file) => program.getSourceFile(file)!), ...ours];
-    const diagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...checked.flatMap((source) => program.getSemanticDiagnostics(source))];
-    expect(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => project.dir, getNewLine: () => "\n" })).toBe("");
+    const diagnostics = [
+      ...program.getOptionsDiagnostics(),
+      ...program.getGlobalDiagnostics(),
+      ...checked.flatMap((source) => program.getSemanticDiagnostics(source)),
+    ];
+    expect(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => project.dir, getNewLine: () => "\n" })).toBe(
+      "",
+    );
   });
 
   it("loads both entries by import and by require, with the same names", async () => {
@@ -145,13 +161,23 @@ describe("@svc/health-api-contract/mock and /mock/msw, installed in a fresh proj
     const { journal, stateful } = await nodePart("createMock");
     expect(journal.linkTokens).toHaveLength(1);
     const [entry] = journal.linkTokens;
-    expect(entry).toMatchObject({ operation_id: "createLinkToken", method: "POST", path: "/v2/link/token", status: 200, body: { user_id: stateful.userId, provider: "oura" } });
+    expect(entry).toMatchObject({
+      operation_id: "createLinkToken",
+      method: "POST",
+      path: "/v2/link/token",
+      status: 200,
+      body: { user_id: stateful.userId, provider: "oura" },
+    });
     expect(entry.headers["x-svc-api-key"]).toBe(`[credential …${API_KEY.slice(-4)}]`);
     // Insurance: every field the contract marks `x-svc-data: phi` removed, the unmarked one kept, and the marked
     // relationship's listed value (a word of the contract, not the person's data) kept too.
     const [recorded] = journal.insurance;
     const marked = ["payor_code", "member_id", "insured", "group_id", "guarantor"];
-    expect(recorded.body).toEqual({ ...Object.fromEntries(marked.map((field) => [field, "[phi removed]"])), relationship: insurance.relationship, is_primary: insurance.is_primary });
+    expect(recorded.body).toEqual({
+      ...Object.fromEntries(marked.map((field) => [field, "[phi removed]"])),
+      relationship: insurance.relationship,
+      is_primary: insurance.is_primary,
+    });
     const written = JSON.stringify(journal);
     expect(written).not.toContain(API_KEY);
     for (const value of strings(insurance).filter((each) => each !== insurance.relationship)) expect(written, value).not.toContain(JSON.stringify(value));
@@ -215,7 +241,13 @@ describe.skipIf(executable === undefined)("/mock/msw in a browser (setupWorker, 
       });
       const page = await context.newPage();
       // Chromium reports every 4xx answer as a console error: the refusals the application asks for are not errors.
-      page.on("console", (message) => message.type() === "error" && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text()) && errors.push(message.text()));
+      page.on(
+        "console",
+        (message) =>
+          message.type() === "error" &&
+          !/^Failed to load resource: the server responded with a status of 4\d\d/.test(message.text()) &&
+          errors.push(message.text()),
+      );
       page.on("pageerror", (error) => errors.push(error.message));
       await page.goto(`${site.url}/`);
       await page.waitForFunction(() => (document.getElementById("results")?.textContent ?? "") !== "", undefined, { timeout: 20_000 });

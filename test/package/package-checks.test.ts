@@ -13,10 +13,16 @@ describe("package checks", () => {
 
   it("attw --profile node16 finds no problem in any entry", async () => {
     // The YAML bundle is a file to read (require.resolve), not a module TypeScript could resolve types for.
-    const { stdout } = await run(binPath("attw"), [await packedTarball(), "--profile", "node16", "--exclude-entrypoints", "./openapi.yaml", "--format", "json"], { cwd: repoRoot });
+    const { stdout } = await run(
+      binPath("attw"),
+      [await packedTarball(), "--profile", "node16", "--exclude-entrypoints", "./openapi.yaml", "--format", "json"],
+      { cwd: repoRoot },
+    );
     const report = JSON.parse(stdout) as { problems: Record<string, { entrypoint: string; resolutionKind: string }[]> };
     // The node16 profile ignores node10 resolution, which cannot see subpath exports; every other one must be clean.
-    const problems = Object.values(report.problems).flat().filter((problem) => problem.resolutionKind !== "node10");
+    const problems = Object.values(report.problems)
+      .flat()
+      .filter((problem) => problem.resolutionKind !== "node10");
     expect(problems).toEqual([]);
     expect(Object.keys((report as unknown as { analysis: { entrypoints: object } }).analysis.entrypoints)).toEqual(
       expect.arrayContaining([".", "./client", "./types", "./openapi.json"]),

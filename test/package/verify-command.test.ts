@@ -46,8 +46,13 @@ describe("the packaged verify command (npx svc-health-verify)", () => {
       // run() rejects on any exit status but 0; the rejection then names the checks that failed, which its own message
       // (npx's stderr) does not.
       const readReport = async () => JSON.parse(await readFile(path.join(project.dir, "report/verify-report.json"), "utf8")) as Report;
-      const verify = await run("npx", ["--no-install", "svc-health-verify", "--base-url", mock.url, "--report-dir", "report", "--cases", "4"], { cwd: project.dir }).catch(async (error: Error & { stdout?: string }) => {
-        const failed = await readReport().then((report) => report.checks.filter((check) => check.status === "failed"), () => []);
+      const verify = await run("npx", ["--no-install", "svc-health-verify", "--base-url", mock.url, "--report-dir", "report", "--cases", "4"], {
+        cwd: project.dir,
+      }).catch(async (error: Error & { stdout?: string }) => {
+        const failed = await readReport().then(
+          (report) => report.checks.filter((check) => check.status === "failed"),
+          () => [],
+        );
         throw new Error(`${error.message}\n${error.stdout ?? ""}\nfailed checks: ${JSON.stringify(failed, null, 1)}`);
       });
       const report = await readReport();

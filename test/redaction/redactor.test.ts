@@ -36,13 +36,18 @@ describe("the redactor on the contract's own payloads", () => {
 
   it("removes a secret as a secret: the link token an answer carries", () => {
     const redactor = new Redactor(contract);
-    const out = redactor.response(operation("createLinkToken"), 200, { link_token: "lt_example_0123456789", link_web_url: "https://link.example/x?token=lt_example_0123456789" }) as JsonObject;
+    const out = redactor.response(operation("createLinkToken"), 200, {
+      link_token: "lt_example_0123456789",
+      link_web_url: "https://link.example/x?token=lt_example_0123456789",
+    }) as JsonObject;
     expect(out).toEqual({ link_token: REMOVED.secret, link_web_url: REMOVED.secret });
   });
 
   it("removes a field the schema does not declare when a marked field elsewhere has its name, and walks into fields it does not know", () => {
     const redactor = new Redactor(contract);
-    const out = redactor.response(operation("listLabs"), 200, [{ id: 1, slug: "x", email: "someone@example.com", extra: { dob: "1990-01-01", note: "kept" } }]) as JsonObject[];
+    const out = redactor.response(operation("listLabs"), 200, [
+      { id: 1, slug: "x", email: "someone@example.com", extra: { dob: "1990-01-01", note: "kept" } },
+    ]) as JsonObject[];
     expect(out[0]).toMatchObject({ id: 1, slug: "x", email: REMOVED.phi, extra: { dob: REMOVED.phi, note: "kept" } });
     // With no operation at all (a path the contract does not have), names decide.
     expect(redactor.response(undefined, 200, { first_name: "Jordan", ok: true })).toEqual({ first_name: REMOVED.phi, ok: true });
@@ -89,7 +94,10 @@ describe("the redactor on the contract's own payloads", () => {
   it("writes what verify made up and sent as it is, even when a server echoes it in a marked field", () => {
     const redactor = new Redactor(contract);
     const made = { ...insurance, member_id: "VERIFY-MADE-0042" };
-    redactor.observe({ method: "POST", url: "http://127.0.0.1:1/v2/user/u1/insurance", body: JSON.stringify(made) }, { status: 200, text: JSON.stringify({ ...made, company: { name: "Canary Health 9x7", address: insured.address } }) });
+    redactor.observe(
+      { method: "POST", url: "http://127.0.0.1:1/v2/user/u1/insurance", body: JSON.stringify(made) },
+      { status: 200, text: JSON.stringify({ ...made, company: { name: "Canary Health 9x7", address: insured.address } }) },
+    );
     expect(redactor.text("member_id VERIFY-MADE-0042 of Canary Health 9x7")).toBe(`member_id VERIFY-MADE-0042 of ${REMOVED.phi}`);
   });
 
@@ -141,7 +149,12 @@ describe("the redactor on the contract's own payloads", () => {
   it("learns from an exchange it observes: an error message echoing a marked value the server sent loses it, and the key is masked", () => {
     const redactor = new Redactor(contract);
     redactor.observe(
-      { method: "POST", url: "http://127.0.0.1:1/v2/user/u1/insurance", headers: { "x-svc-api-key": "sk_test_observed_0123456789" }, body: JSON.stringify(insurance) },
+      {
+        method: "POST",
+        url: "http://127.0.0.1:1/v2/user/u1/insurance",
+        headers: { "x-svc-api-key": "sk_test_observed_0123456789" },
+        body: JSON.stringify(insurance),
+      },
       { status: 200, text: JSON.stringify({ ...insurance, member_id: "SRV-CANARY-5511" }) },
     );
     expect(redactor.text(`bad member_id SRV-CANARY-5511 with sk_test_observed_0123456789`)).toBe(`bad member_id ${REMOVED.phi} with [credential …6789]`);
@@ -157,15 +170,23 @@ describe("the redactor on query parameters and compositions it meets in other co
       "/people": {
         get: {
           operationId: "findPeople",
-          parameters: [{ name: "email", in: "query", "x-svc-data": "phi", schema: { type: "string" } }, { name: "page", in: "query", schema: { type: "integer" } }],
-          responses: { "200": { description: "ok", content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Person" } } } } } },
+          parameters: [
+            { name: "email", in: "query", "x-svc-data": "phi", schema: { type: "string" } },
+            { name: "page", in: "query", schema: { type: "integer" } },
+          ],
+          responses: {
+            "200": { description: "ok", content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Person" } } } } },
+          },
         },
       },
     },
     components: {
       schemas: {
         Person: {
-          allOf: [{ type: "object", properties: { id: { type: "string", "x-svc-data": "none" } } }, { type: "object", properties: { name: { type: "string", "x-svc-data": "phi" } } }],
+          allOf: [
+            { type: "object", properties: { id: { type: "string", "x-svc-data": "none" } } },
+            { type: "object", properties: { name: { type: "string", "x-svc-data": "phi" } } },
+          ],
           properties: { tokens: { type: "object", "x-svc-data": "none", additionalProperties: { type: "string", "x-svc-data": "secret" } } },
         },
       },
@@ -184,7 +205,9 @@ describe("the redactor on query parameters and compositions it meets in other co
   it("follows items, $ref, allOf and additionalProperties to the marks", () => {
     const redactor = new Redactor(document);
     const op = redactor.operationById("findPeople");
-    expect(redactor.response(op, 200, [{ id: "p1", name: "Jo", tokens: { a: "tok_1", b: "tok_2" } }])).toEqual([{ id: "p1", name: REMOVED.phi, tokens: { a: REMOVED.secret, b: REMOVED.secret } }]);
+    expect(redactor.response(op, 200, [{ id: "p1", name: "Jo", tokens: { a: "tok_1", b: "tok_2" } }])).toEqual([
+      { id: "p1", name: REMOVED.phi, tokens: { a: REMOVED.secret, b: REMOVED.secret } },
+    ]);
     expect(redactor.header("x-key", "abcdefghijklmnopqrst")).toBe("[credential …qrst]");
   });
 
@@ -192,7 +215,12 @@ describe("the redactor on query parameters and compositions it meets in other co
     const redactor = new Redactor(document);
     const entry = redactHarEntry(
       {
-        request: { method: "GET", url: "http://127.0.0.1:9/people?email=jo%40example.com", headers: [{ name: "X-Key", value: "abcdefghijklmnopqrst" }], queryString: [{ name: "email", value: "jo@example.com" }] },
+        request: {
+          method: "GET",
+          url: "http://127.0.0.1:9/people?email=jo%40example.com",
+          headers: [{ name: "X-Key", value: "abcdefghijklmnopqrst" }],
+          queryString: [{ name: "email", value: "jo@example.com" }],
+        },
         response: { status: 200, headers: [], content: { mimeType: "application/json", text: JSON.stringify([{ id: "p1", name: "Jo Example" }]) } },
       },
       redactor,
@@ -201,7 +229,10 @@ describe("the redactor on query parameters and compositions it meets in other co
     for (const leak of ["jo@example.com", "jo%40example.com", "Jo Example", "abcdefghijklmnopqrst"]) expect(text).not.toContain(leak);
     expect(entry.request.queryString).toEqual([{ name: "email", value: REMOVED.phi }]);
     expect(JSON.parse(entry.response!.content!.text!)).toEqual([{ id: "p1", name: REMOVED.phi }]);
-    const html = redactHarEntry({ request: { method: "GET", url: "http://127.0.0.1:9/people" }, response: { status: 502, content: { text: "<p>Jo Example</p>" } } }, redactor);
+    const html = redactHarEntry(
+      { request: { method: "GET", url: "http://127.0.0.1:9/people" }, response: { status: 502, content: { text: "<p>Jo Example</p>" } } },
+      redactor,
+    );
     expect(html.response!.content!.text).toMatch(/^\[no content type, 17 bytes; not shown/);
   });
 });

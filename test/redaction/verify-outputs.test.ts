@@ -67,7 +67,13 @@ function withCanaries(node: unknown, names: Set<string>, listed: Set<string>, gi
   if (Array.isArray(node)) return node.map((each) => withCanaries(each, names, listed, given, inMarked));
   if (isObject(node)) {
     const out: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(node)) Object.defineProperty(out, key, { value: withCanaries(value, names, listed, given, inMarked || names.has(key)), enumerable: true, writable: true, configurable: true });
+    for (const [key, value] of Object.entries(node))
+      Object.defineProperty(out, key, {
+        value: withCanaries(value, names, listed, given, inMarked || names.has(key)),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     return out;
   }
   if (!inMarked || (typeof node !== "string" && typeof node !== "number") || listed.has(String(node))) return node;
@@ -97,12 +103,16 @@ beforeAll(async () => {
     }
     const altered = withCanaries(body, names, listed, canaries);
     // An error's message echoes the last canaries handed out, as a server quoting what it holds would.
-    if (x.status >= 400 && isObject(altered) && typeof altered.message === "string") altered.message = `${altered.message} (held: ${canaries.slice(-3).join(", ")})`;
+    if (x.status >= 400 && isObject(altered) && typeof altered.message === "string")
+      altered.message = `${altered.message} (held: ${canaries.slice(-3).join(", ")})`;
     return { status: x.status, body: JSON.stringify(altered), contentType: x.contentType };
   });
   reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-redaction-"));
   const out = { log: (line: string) => console.push(line), error: (line: string) => console.push(line) };
-  code = await runVerify(["--base-url", proxy.url, "--har", "--cases", "2", "--report-dir", reportDir, "--api-key", API_KEY, "--management-key", MANAGEMENT_KEY], out);
+  code = await runVerify(
+    ["--base-url", proxy.url, "--har", "--cases", "2", "--report-dir", reportDir, "--api-key", API_KEY, "--management-key", MANAGEMENT_KEY],
+    out,
+  );
 });
 
 afterAll(async () => {
@@ -132,13 +142,19 @@ describe("verify's outputs and the mock's log, against the stateful mock behind 
 
   it("writes no canary, and neither credential in full, in any report, body file, HAR file, console line or log line", () => {
     const found: string[] = [];
-    for (const [where, text] of outputs()) for (const value of [...canaries, API_KEY, MANAGEMENT_KEY]) if (text.includes(value)) found.push(`${where}: ${value}`);
+    for (const [where, text] of outputs())
+      for (const value of [...canaries, API_KEY, MANAGEMENT_KEY]) if (text.includes(value)) found.push(`${where}: ${value}`);
     expect(found).toEqual([]);
   });
 
   it("cuts no word of verify's own sentences: no placeholder stands glued to a letter, digit or underscore", () => {
     const glued = /[\p{L}\p{N}_]\[(phi|secret) removed\]|\[(phi|secret) removed\][\p{L}\p{N}_]/u;
-    const cut = outputs().flatMap(([where, text]) => text.split("\n").filter((line) => glued.test(line)).map((line) => `${where}: ${line.slice(0, 200)}`));
+    const cut = outputs().flatMap(([where, text]) =>
+      text
+        .split("\n")
+        .filter((line) => glued.test(line))
+        .map((line) => `${where}: ${line.slice(0, 200)}`),
+    );
     expect(cut).toEqual([]);
     // A message listing an enumeration's values keeps every one of them.
     const listing = console.filter((line) => / must be one of: /.test(line));

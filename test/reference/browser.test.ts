@@ -54,12 +54,14 @@ async function loading<T>(load: () => Promise<T>): Promise<T> {
   while (loads.length >= 2) await Promise.race(loads);
   const running = load();
   // Settles either way, so a failed load (reported by its test) leaves its place and is never an unhandled rejection.
-  const settled: Promise<void> = running.then(
-    () => {},
-    () => {},
-  ).then(() => {
-    loads.splice(loads.indexOf(settled), 1);
-  });
+  const settled: Promise<void> = running
+    .then(
+      () => {},
+      () => {},
+    )
+    .then(() => {
+      loads.splice(loads.indexOf(settled), 1);
+    });
   loads.push(settled);
   return running;
 }
@@ -86,7 +88,9 @@ async function navigation(page: Page): Promise<{ text: string; href: string }[]>
   const entries = new Map<string, string>();
   const collect = async () => {
     // Visible links only: Redoc's attribution link is hidden (scripts/reference/reference.css).
-    const links = await page.$$eval(".menu-content a[href]", (all) => all.filter((a) => a.checkVisibility()).map((a) => [a.textContent ?? "", a.getAttribute("href") ?? ""]));
+    const links = await page.$$eval(".menu-content a[href]", (all) =>
+      all.filter((a) => a.checkVisibility()).map((a) => [a.textContent ?? "", a.getAttribute("href") ?? ""]),
+    );
     for (const entry of links) {
       entries.set(`${entry[0]} ${entry[1]}`, JSON.stringify(entry));
     }
@@ -98,7 +102,11 @@ async function navigation(page: Page): Promise<{ text: string; href: string }[]>
     // moving, and the group opened before is still closing (half a second a group, most of the check's time).
     await page.$eval(`.menu-content a[href="${href}"]`, (link) => (link as HTMLElement).click());
     // An open group renders its entries in the element after its link.
-    await page.waitForFunction((group) => document.querySelector(`.menu-content a[href="${group}"]`)?.nextElementSibling?.querySelector("a[href]")?.checkVisibility() === true, href, { timeout: 5_000 });
+    await page.waitForFunction(
+      (group) => document.querySelector(`.menu-content a[href="${group}"]`)?.nextElementSibling?.querySelector("a[href]")?.checkVisibility() === true,
+      href,
+      { timeout: 5_000 },
+    );
     await collect();
   }
   return [...entries.values()].map((json) => {
@@ -135,7 +143,13 @@ async function axeViolations(page: Page): Promise<string[]> {
   const result = await page.evaluate(async () => (window as any).axe.run(document, { resultTypes: ["violations"] }));
   return (result.violations as { id: string; impact: string; nodes: { target: string[] }[] }[])
     .filter((violation) => violation.impact === "critical" || violation.impact === "serious")
-    .map((violation) => `${violation.impact} ${violation.id}: ${violation.nodes.slice(0, 3).map((node) => node.target.join(" ")).join("; ")}`);
+    .map(
+      (violation) =>
+        `${violation.impact} ${violation.id}: ${violation.nodes
+          .slice(0, 3)
+          .map((node) => node.target.join(" "))
+          .join("; ")}`,
+    );
 }
 
 describe.skipIf(executable === undefined)("the reference in a browser, offline", () => {
@@ -175,14 +189,20 @@ describe.skipIf(executable === undefined)("the reference in a browser, offline",
       const base = () => (where === "the file" ? fileUrl : docsUrl);
 
       if (where === "the mock's /docs") {
-        it.sequential("axe-core finds no critical or serious violation on the introduction, an operation and an event; a screenshot of the operation at 1440 px", async ({ expect }) => {
+        it.sequential("axe-core finds no critical or serious violation on the introduction, an operation and an event; a screenshot of the operation at 1440 px", async ({
+          expect,
+        }) => {
           const found: string[] = [];
           // First on the place's page: the introduction as first loaded, before the other checks open menus and search.
           const { reader } = await first(docsUrl);
           // The new tab loads meanwhile, in a renderer of its own.
           void newTab(docsUrl).catch(() => {});
           await reader.page.addScriptTag({ path: path.join(repoRoot, "node_modules", "axe-core", "axe.min.js") });
-          for (const [hash, heading] of [["", undefined], ["#/link/createlinktoken", "Create a link token"], ["#/summary-events/paths/daily.data.sleep.created/post", "daily.data.sleep.created"]] as const) {
+          for (const [hash, heading] of [
+            ["", undefined],
+            ["#/link/createlinktoken", "Create a link token"],
+            ["#/summary-events/paths/daily.data.sleep.created/post", "daily.data.sleep.created"],
+          ] as const) {
             if (hash !== "") await moveTo(reader.page, hash);
             if (heading !== undefined) await expectInView(expect, reader.page, heading);
             await waitForStill(reader.page);
@@ -202,102 +222,118 @@ describe.skipIf(executable === undefined)("the reference in a browser, offline",
       }
 
       if (where === "the mock's /docs") {
-      it.sequential("renders every operation and event kind in the navigation, with no console error and no outside request", async ({ expect }) => {
-        const { reader } = await first(base());
-        void newTab(base()).catch(() => {});
-        const entries = await navigation(reader.page);
-        const texts = entries.map((entry) => entry.text);
-        for (const summary of operationSummaries) expect(texts.some((text) => text.includes(summary)), summary).toBe(true);
-        for (const kind of eventKinds) expect(texts.some((text) => text.startsWith(kind) && !text.startsWith(`${kind}_`)), kind).toBe(true);
-        // Every link of the navigation is a fragment, so it works opened in a new tab, copied, or over file://.
-        expect(entries.filter((entry) => !entry.href.startsWith("#")).map((entry) => entry.href)).toEqual([]);
-        expect(reader.outside).toEqual([]);
-        expect(reader.errors).toEqual([]);
-      });
+        it.sequential("renders every operation and event kind in the navigation, with no console error and no outside request", async ({ expect }) => {
+          const { reader } = await first(base());
+          void newTab(base()).catch(() => {});
+          const entries = await navigation(reader.page);
+          const texts = entries.map((entry) => entry.text);
+          for (const summary of operationSummaries)
+            expect(
+              texts.some((text) => text.includes(summary)),
+              summary,
+            ).toBe(true);
+          for (const kind of eventKinds)
+            expect(
+              texts.some((text) => text.startsWith(kind) && !text.startsWith(`${kind}_`)),
+              kind,
+            ).toBe(true);
+          // Every link of the navigation is a fragment, so it works opened in a new tab, copied, or over file://.
+          expect(entries.filter((entry) => !entry.href.startsWith("#")).map((entry) => entry.href)).toEqual([]);
+          expect(reader.outside).toEqual([]);
+          expect(reader.errors).toEqual([]);
+        });
       }
 
       if (where === "the file") {
-      // First on the place's page, as first loaded, narrowed as a reader narrows a window: the same CSS a 390 px load
-      // gets, without a load of its own (a load is most of a check's Chromium time). Widened again after.
-      it.sequential("at 390 px the menu bar covers no text and the title wraps between words; a screenshot at 390 px", async ({ expect }) => {
-        const { reader } = await first(fileUrl);
-        void newTab(fileUrl).catch(() => {});
-        const page = reader.page;
-        await page.setViewportSize({ width: 390, height: 900 });
-        for (const [hash, heading] of [["", undefined], ["#/users/createinsurance", "Create an insurance record"]] as const) {
-          if (hash !== "") await moveTo(page, hash);
-          if (heading !== undefined) await expectInView(expect, page, heading);
-          await waitForStill(page);
-          const covered = await page.evaluate(() => {
-            const button = document.querySelector('button[aria-label$="navigation menu"]') as HTMLElement | null;
-            if (button === null) return ["no menu button"];
-            const box = button.getBoundingClientRect();
-            const problems: string[] = [];
-            // A bar the width of the screen is its edge: text passes under it only while scrolling, as off the screen.
-            if (box.left > 1 || box.right < window.innerWidth - 1) problems.push(`the menu button is an island over the page (${box.left}-${box.right})`);
-            // Scrolled to the end, nothing is left under the bar.
-            window.scrollTo(0, document.documentElement.scrollHeight);
-            const end = button.getBoundingClientRect();
-            button.style.visibility = "hidden";
-            for (let x = end.left + 4; x < end.right; x += 12) {
-              for (let y = end.top + 4; y < end.bottom; y += 12) {
-                const under = document.elementFromPoint(x, y);
-                const walker = under ? document.createTreeWalker(under, NodeFilter.SHOW_TEXT) : undefined;
-                for (let node = walker?.nextNode(); node; node = walker!.nextNode()) {
-                  if (!node.textContent?.trim()) continue;
-                  const range = document.createRange();
-                  range.selectNodeContents(node);
-                  if (Array.from(range.getClientRects()).some((r) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom)) problems.push(`text under the bar: ${node.textContent.trim().slice(0, 40)}`);
+        // First on the place's page, as first loaded, narrowed as a reader narrows a window: the same CSS a 390 px load
+        // gets, without a load of its own (a load is most of a check's Chromium time). Widened again after.
+        it.sequential("at 390 px the menu bar covers no text and the title wraps between words; a screenshot at 390 px", async ({ expect }) => {
+          const { reader } = await first(fileUrl);
+          void newTab(fileUrl).catch(() => {});
+          const page = reader.page;
+          await page.setViewportSize({ width: 390, height: 900 });
+          for (const [hash, heading] of [
+            ["", undefined],
+            ["#/users/createinsurance", "Create an insurance record"],
+          ] as const) {
+            if (hash !== "") await moveTo(page, hash);
+            if (heading !== undefined) await expectInView(expect, page, heading);
+            await waitForStill(page);
+            const covered = await page.evaluate(() => {
+              const button = document.querySelector('button[aria-label$="navigation menu"]') as HTMLElement | null;
+              if (button === null) return ["no menu button"];
+              const box = button.getBoundingClientRect();
+              const problems: string[] = [];
+              // A bar the width of the screen is its edge: text passes under it only while scrolling, as off the screen.
+              if (box.left > 1 || box.right < window.innerWidth - 1) problems.push(`the menu button is an island over the page (${box.left}-${box.right})`);
+              // Scrolled to the end, nothing is left under the bar.
+              window.scrollTo(0, document.documentElement.scrollHeight);
+              const end = button.getBoundingClientRect();
+              button.style.visibility = "hidden";
+              for (let x = end.left + 4; x < end.right; x += 12) {
+                for (let y = end.top + 4; y < end.bottom; y += 12) {
+                  const under = document.elementFromPoint(x, y);
+                  const walker = under ? document.createTreeWalker(under, NodeFilter.SHOW_TEXT) : undefined;
+                  for (let node = walker?.nextNode(); node; node = walker!.nextNode()) {
+                    if (!node.textContent?.trim()) continue;
+                    const range = document.createRange();
+                    range.selectNodeContents(node);
+                    if (Array.from(range.getClientRects()).some((r) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom))
+                      problems.push(`text under the bar: ${node.textContent.trim().slice(0, 40)}`);
+                  }
                 }
               }
-            }
-            button.style.visibility = "";
-            window.scrollTo(0, 0);
-            return [...new Set(problems)];
-          });
-          expect(covered).toEqual([]);
-          if (hash === "") {
-            // Each word of the title on one line: a word broken across lines has two boxes.
-            const broken = await page.evaluate(() => {
-              const title = document.querySelector("h1");
-              const text = title?.firstChild;
-              if (!title || !text || text.nodeType !== Node.TEXT_NODE) return ["no title text"];
-              const words: string[] = [];
-              const content = text.textContent ?? "";
-              for (const match of content.matchAll(/\S+/g)) {
-                const range = document.createRange();
-                range.setStart(text, match.index!);
-                range.setEnd(text, match.index! + match[0].length);
-                if (new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size > 1) words.push(match[0]);
-              }
-              return words;
+              button.style.visibility = "";
+              window.scrollTo(0, 0);
+              return [...new Set(problems)];
             });
-            expect(broken).toEqual([]);
-            await page.screenshot({ path: path.join(outputDir, "introduction-390.png") });
+            expect(covered).toEqual([]);
+            if (hash === "") {
+              // Each word of the title on one line: a word broken across lines has two boxes.
+              const broken = await page.evaluate(() => {
+                const title = document.querySelector("h1");
+                const text = title?.firstChild;
+                if (!title || !text || text.nodeType !== Node.TEXT_NODE) return ["no title text"];
+                const words: string[] = [];
+                const content = text.textContent ?? "";
+                for (const match of content.matchAll(/\S+/g)) {
+                  const range = document.createRange();
+                  range.setStart(text, match.index!);
+                  range.setEnd(text, match.index! + match[0].length);
+                  if (new Set(Array.from(range.getClientRects()).map((r) => Math.round(r.top))).size > 1) words.push(match[0]);
+                }
+                return words;
+              });
+              expect(broken).toEqual([]);
+              await page.screenshot({ path: path.join(outputDir, "introduction-390.png") });
+            }
+            expect(reader.errors).toEqual([]);
           }
-          expect(reader.errors).toEqual([]);
-        }
-        await page.setViewportSize({ width: 1440, height: 900 });
-        // Back to the introduction, by the link the menu's title holds.
-        await moveTo(page, "#/");
-        await expectInView(expect, page, "Health Data, Lab Testing and Connection API");
-      });
+          await page.setViewportSize({ width: 1440, height: 900 });
+          // Back to the introduction, by the link the menu's title holds.
+          await moveTo(page, "#/");
+          await expectInView(expect, page, "Health Data, Lab Testing and Connection API");
+        });
       }
 
       if (where === "the file") {
-      // Opening every group of the menu is a second of Chromium's work a group: done once, on /docs, which serves these bytes.
-      it.sequential("is the page /docs serves, byte for byte (its navigation is checked there), and loads with fragment links, no console error and no outside request", async ({ expect }) => {
-        const { reader } = await first(fileUrl);
-        void newTab(fileUrl).catch(() => {});
-        const served = Buffer.from(await (await fetch(docsUrl)).arrayBuffer());
-        expect(served.equals(await readFile(referenceHtmlPath))).toBe(true);
-        // Visible links only, as the walk on /docs reads them: Redoc's attribution link is hidden (scripts/build/reference/reference.css).
-        const hrefs = await reader.page.$$eval(".menu-content a[href]", (all) => all.filter((a) => a.checkVisibility()).map((a) => a.getAttribute("href") ?? ""));
-        expect(hrefs.length).toBeGreaterThan(operationSummaries.length / 4);
-        expect(hrefs.filter((href) => !href.startsWith("#"))).toEqual([]);
-        expect(reader.outside).toEqual([]);
-        expect(reader.errors).toEqual([]);
-      });
+        // Opening every group of the menu is a second of Chromium's work a group: done once, on /docs, which serves these bytes.
+        it.sequential("is the page /docs serves, byte for byte (its navigation is checked there), and loads with fragment links, no console error and no outside request", async ({
+          expect,
+        }) => {
+          const { reader } = await first(fileUrl);
+          void newTab(fileUrl).catch(() => {});
+          const served = Buffer.from(await (await fetch(docsUrl)).arrayBuffer());
+          expect(served.equals(await readFile(referenceHtmlPath))).toBe(true);
+          // Visible links only, as the walk on /docs reads them: Redoc's attribution link is hidden (scripts/build/reference/reference.css).
+          const hrefs = await reader.page.$$eval(".menu-content a[href]", (all) =>
+            all.filter((a) => a.checkVisibility()).map((a) => a.getAttribute("href") ?? ""),
+          );
+          expect(hrefs.length).toBeGreaterThan(operationSummaries.length / 4);
+          expect(hrefs.filter((href) => !href.startsWith("#"))).toEqual([]);
+          expect(reader.outside).toEqual([]);
+          expect(reader.errors).toEqual([]);
+        });
       }
 
       it.sequential("a deep link, reloaded, and a menu link opened in a new tab land in the same place", async ({ expect }) => {
@@ -332,28 +368,33 @@ describe.skipIf(executable === undefined)("the reference in a browser, offline",
       });
 
       if (where === "the file") {
-      it.sequential("shows the health-data note where Redoc shows a field's description: beside a $ref (insured), and for anyOf its alternative's (race)", async ({ expect }) => {
-        const note = DATA_NOTES.phi.replace(/\*\*|`/g, "");
-        const { reader } = await first(fileUrl);
-        for (const [hash, response, field] of [["#/users/createinsurance", undefined, "insured"], ["#/users/getlatestuserinfo", "200", "race"]] as const) {
-          await moveTo(reader.page, hash);
-          // The field as a reader reads it, from its name on, once the response that holds it is opened.
-          const row = () =>
-            reader.page.evaluate(([name, status]) => {
-              for (const button of document.querySelectorAll("button")) {
-                if (status !== undefined && button.innerText.trim().startsWith(status) && button.getAttribute("aria-expanded") !== "true") button.click();
-              }
-              const text = document.body.innerText;
-              const start = text.indexOf(`\n${name}\n`);
-              return start < 0 ? "" : text.slice(start, start + 1500);
-            }, [field, response] as const);
-          await expect.poll(row, { message: `${hash} ${field}`, timeout: 10_000 }).toContain(note);
-        }
-      });
+        it.sequential("shows the health-data note where Redoc shows a field's description: beside a $ref (insured), and for anyOf its alternative's (race)", async ({
+          expect,
+        }) => {
+          const note = DATA_NOTES.phi.replace(/\*\*|`/g, "");
+          const { reader } = await first(fileUrl);
+          for (const [hash, response, field] of [
+            ["#/users/createinsurance", undefined, "insured"],
+            ["#/users/getlatestuserinfo", "200", "race"],
+          ] as const) {
+            await moveTo(reader.page, hash);
+            // The field as a reader reads it, from its name on, once the response that holds it is opened.
+            const row = () =>
+              reader.page.evaluate(
+                ([name, status]) => {
+                  for (const button of document.querySelectorAll("button")) {
+                    if (status !== undefined && button.innerText.trim().startsWith(status) && button.getAttribute("aria-expanded") !== "true") button.click();
+                  }
+                  const text = document.body.innerText;
+                  const start = text.indexOf(`\n${name}\n`);
+                  return start < 0 ? "" : text.slice(start, start + 1500);
+                },
+                [field, response] as const,
+              );
+            await expect.poll(row, { message: `${hash} ${field}`, timeout: 10_000 }).toContain(note);
+          }
+        });
       }
-
-
     });
   }
-
 });

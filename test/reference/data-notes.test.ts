@@ -39,7 +39,11 @@ describe("the reference's health-data and secret notes", () => {
   });
 
   it("show beside a $ref, after the property's own description (insured, medical_proxy)", () => {
-    for (const [schema, field] of [["Insurance", "insured"], ["InsuranceCreateRequest", "insured"], ["UserInfo", "medical_proxy"]] as const) {
+    for (const [schema, field] of [
+      ["Insurance", "insured"],
+      ["InsuranceCreateRequest", "insured"],
+      ["UserInfo", "medical_proxy"],
+    ] as const) {
       const written = property(contract, schema, field);
       expect(written.$ref, `${schema}.${field}`).toBeTypeOf("string");
       const shown = shownDescription(reference, property(reference, schema, field));
@@ -58,11 +62,15 @@ describe("the reference's health-data and secret notes", () => {
   });
 
   it("show on the alternative Redoc shows in place of an anyOf property's description (race, interpretation, provider_mfa)", () => {
-    for (const [schema, field] of [["UserInfo", "race"], ["Order", "interpretation"], ["LinkMfaResult", "provider_mfa"]] as const) {
+    for (const [schema, field] of [
+      ["UserInfo", "race"],
+      ["Order", "interpretation"],
+      ["LinkMfaResult", "provider_mfa"],
+    ] as const) {
       const written = property(contract, schema, field);
       const selected = (written.anyOf as JsonObject[])[0]!;
       const target = at(contract, String(selected.$ref).slice(1));
-      const shown = ((property(reference, schema, field).anyOf as JsonObject[])[0]!).description;
+      const shown = (property(reference, schema, field).anyOf as JsonObject[])[0]!.description;
       expect(String(shown).startsWith(unwrapMarkdown(String(target.description)).trimEnd()), `${schema}.${field}`).toBe(true);
       expect(String(shown).endsWith(DATA_NOTES.phi), `${schema}.${field}`).toBe(true);
     }
@@ -100,7 +108,16 @@ describe("the reference's health-data and secret notes", () => {
     const intro = String((reference.info as JsonObject).description);
     const section = intro.slice(intro.indexOf("## Health data and secrets"), intro.indexOf("## Paging"));
     expect(section.length).toBeGreaterThan(500);
-    for (const said of [`\`${DATA_MARK}\``, `\`${REMOVED.phi}\``, `\`${REMOVED.secret}\``, "mock's log", "never carry an answer's body", "--show-data", "npm run events", "last four characters"]) {
+    for (const said of [
+      `\`${DATA_MARK}\``,
+      `\`${REMOVED.phi}\``,
+      `\`${REMOVED.secret}\``,
+      "mock's log",
+      "never carry an answer's body",
+      "--show-data",
+      "npm run events",
+      "last four characters",
+    ]) {
       expect(section).toContain(said);
     }
     for (const { pointer } of markedNodes(contract).filter((entry) => entry.kind === "secret")) {

@@ -53,7 +53,7 @@ describe("the reference's document", () => {
     }
     const groups = reference["x-tagGroups"] as { name: string; tags: string[] }[];
     expect(groups.find((group) => group.name === "Events")!.tags).toEqual(Object.values(FAMILY_TAGS));
-    expect(groups.flatMap((group) => group.tags).sort()).toEqual(((reference.tags as { name: string }[]).map((tag) => tag.name)).sort());
+    expect(groups.flatMap((group) => group.tags).sort()).toEqual((reference.tags as { name: string }[]).map((tag) => tag.name).sort());
   });
 
   it("grows the bundle by at most 150 kB for the event operations", () => {
@@ -67,7 +67,8 @@ describe("the reference's document", () => {
     const intro = String((reference.info as JsonObject).description);
     for (const header of ["x-svc-api-key", "x-svc-link-token", "X-Management-Key", "X-Svc-Org-Key"]) expect(intro).toContain(`\`${header}\``);
     expect(intro).toMatch(/\| Org key \(`OrgKey`\) \| `X-Svc-Org-Key` \|[^\n]*\*\*Deprecated\*\*: send `X-Management-Key` instead \|/);
-    for (const heading of ["## Base URL", "## Authentication", "## Paging", "## Errors", "## Badges", "## Events", "## Service change history"]) expect(intro).toContain(heading);
+    for (const heading of ["## Base URL", "## Authentication", "## Paging", "## Errors", "## Badges", "## Events", "## Service change history"])
+      expect(intro).toContain(heading);
     expect(intro.indexOf("## Authentication")).toBeLessThan(intro.indexOf("## Service change history"));
     for (const field of ["`code`", "`message`", "`details`", "`pages`"]) expect(intro).toContain(field);
   });
@@ -76,7 +77,17 @@ describe("the reference's document", () => {
     const intro = String((reference.info as JsonObject).description);
     const mock = intro.slice(intro.indexOf("## The mock"), intro.indexOf("## Service change history"));
     expect(mock.length).toBeGreaterThan(500);
-    for (const said of [`\`${WRONG_MFA_CODE}\` is wrong`, `\`${ANOTHER_MFA_CODE}\` asks for another code`, "`MEDFED` becomes `MCR`", CONTROL_PATH, "--stateful", "mock_state_full", "`zip_code`, no country", "feature_not_enabled"]) expect(mock).toContain(said);
+    for (const said of [
+      `\`${WRONG_MFA_CODE}\` is wrong`,
+      `\`${ANOTHER_MFA_CODE}\` asks for another code`,
+      "`MEDFED` becomes `MCR`",
+      CONTROL_PATH,
+      "--stateful",
+      "mock_state_full",
+      "`zip_code`, no country",
+      "feature_not_enabled",
+    ])
+      expect(mock).toContain(said);
   });
 });
 

@@ -30,7 +30,10 @@ describe("request samples", () => {
   it("every operation has a curl and a client sample, with placeholder credentials only", () => {
     expect(operations.length).toBeGreaterThan(0);
     for (const { operationId, samples } of operations) {
-      expect(samples?.map((s) => s.label), operationId).toEqual(["curl", "Client"]);
+      expect(
+        samples?.map((s) => s.label),
+        operationId,
+      ).toEqual(["curl", "Client"]);
       for (const { source } of samples) expect(source, operationId).toMatch(/YOUR_(TEAM_API_KEY|LINK_TOKEN|MANAGEMENT_KEY)/);
     }
   });

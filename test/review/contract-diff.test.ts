@@ -20,7 +20,12 @@ function baseDocument(): Doc {
             { name: "size", in: "query", required: false, schema: { type: "integer", minimum: 1, maximum: 100 } },
             { name: "kind", in: "query", schema: { $ref: "#/components/schemas/ThingKind" } },
           ],
-          responses: { "200": { description: "The things.", content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Thing" } } } } } },
+          responses: {
+            "200": {
+              description: "The things.",
+              content: { "application/json": { schema: { type: "array", items: { $ref: "#/components/schemas/Thing" } } } },
+            },
+          },
         },
         post: {
           operationId: "createThing",
@@ -195,21 +200,36 @@ const CASES: Record<string, Case> = {
     change: (doc) => (doc.components.schemas.Shape.enum = ["round"]),
     expected: [
       { kind: "breaking", rule: "request-enum-value-removed", subjects: ["createThing"], where: "request body: shape" },
-      ...ALL_THING_READERS.map((subject) => ({ kind: "additive" as const, rule: "response-enum-value-removed", subjects: [subject], where: whereOfThing(subject, "shape") })),
+      ...ALL_THING_READERS.map((subject) => ({
+        kind: "additive" as const,
+        rule: "response-enum-value-removed",
+        subjects: [subject],
+        where: whereOfThing(subject, "shape"),
+      })),
     ],
   },
   "a value added to a closed enum is breaking where it is read, additive where it is sent": {
     change: (doc) => doc.components.schemas.Shape.enum.push("oval"),
     expected: [
       { kind: "additive", rule: "request-enum-value-added", subjects: ["createThing"], where: "request body: shape" },
-      ...ALL_THING_READERS.map((subject) => ({ kind: "breaking" as const, rule: "closed-enum-value-added", subjects: [subject], where: whereOfThing(subject, "shape") })),
+      ...ALL_THING_READERS.map((subject) => ({
+        kind: "breaking" as const,
+        rule: "closed-enum-value-added",
+        subjects: [subject],
+        where: whereOfThing(subject, "shape"),
+      })),
     ],
   },
   "a value added to a non-exhaustive enum is additive everywhere": {
     change: (doc) => doc.components.schemas.ThingKind.anyOf[0].enum.push("huge"),
     expected: [
       { kind: "additive", rule: "open-enum-value-added", subjects: ["listThings"], where: "query parameter kind" },
-      ...ALL_THING_READERS.map((subject) => ({ kind: "additive" as const, rule: "open-enum-value-added", subjects: [subject], where: whereOfThing(subject, "kind") })),
+      ...ALL_THING_READERS.map((subject) => ({
+        kind: "additive" as const,
+        rule: "open-enum-value-added",
+        subjects: [subject],
+        where: whereOfThing(subject, "kind"),
+      })),
     ],
   },
   "a const changed in a response is a closed value added and one removed": {
@@ -221,27 +241,57 @@ const CASES: Record<string, Case> = {
   },
   "a shared component's field removed is breaking for each of its three operations and two webhooks": {
     change: (doc) => delete doc.components.schemas.Thing.properties.label,
-    expected: ALL_THING_READERS.map((subject) => ({ kind: "breaking" as const, rule: "response-field-removed", subjects: [subject], where: whereOfThing(subject, "label") })),
+    expected: ALL_THING_READERS.map((subject) => ({
+      kind: "breaking" as const,
+      rule: "response-field-removed",
+      subjects: [subject],
+      where: whereOfThing(subject, "label"),
+    })),
   },
   "a response field made optional is breaking": {
     change: (doc) => (doc.components.schemas.Thing.required = ["id", "shape", "kind"]),
-    expected: ALL_THING_READERS.map((subject) => ({ kind: "breaking" as const, rule: "response-field-made-optional", subjects: [subject], where: whereOfThing(subject, "label") })),
+    expected: ALL_THING_READERS.map((subject) => ({
+      kind: "breaking" as const,
+      rule: "response-field-made-optional",
+      subjects: [subject],
+      where: whereOfThing(subject, "label"),
+    })),
   },
   "a response field made nullable through anyOf with null is breaking": {
     change: (doc) => (doc.components.schemas.Thing.properties.label = { anyOf: [{ type: "string" }, { type: "null" }] }),
-    expected: ALL_THING_READERS.map((subject) => ({ kind: "breaking" as const, rule: "response-made-nullable", subjects: [subject], where: whereOfThing(subject, "label") })),
+    expected: ALL_THING_READERS.map((subject) => ({
+      kind: "breaking" as const,
+      rule: "response-made-nullable",
+      subjects: [subject],
+      where: whereOfThing(subject, "label"),
+    })),
   },
   "a nullable reference made non-null is additive for readers": {
     change: (doc) => (doc.components.schemas.Thing.properties.owner = { $ref: "#/components/schemas/Owner" }),
-    expected: ALL_THING_READERS.map((subject) => ({ kind: "additive" as const, rule: "response-no-longer-null", subjects: [subject], where: whereOfThing(subject, "owner") })),
+    expected: ALL_THING_READERS.map((subject) => ({
+      kind: "additive" as const,
+      rule: "response-no-longer-null",
+      subjects: [subject],
+      where: whereOfThing(subject, "owner"),
+    })),
   },
   "a response type widened is breaking (integer to number)": {
     change: (doc) => (doc.components.schemas.Thing.properties.weight.type = "number"),
-    expected: ALL_THING_READERS.map((subject) => ({ kind: "breaking" as const, rule: "response-type-widened", subjects: [subject], where: whereOfThing(subject, "weight") })),
+    expected: ALL_THING_READERS.map((subject) => ({
+      kind: "breaking" as const,
+      rule: "response-type-widened",
+      subjects: [subject],
+      where: whereOfThing(subject, "weight"),
+    })),
   },
   "a response field added is additive": {
     change: (doc) => (doc.components.schemas.Thing.properties.colour = { type: "string" }),
-    expected: ALL_THING_READERS.map((subject) => ({ kind: "additive" as const, rule: "field-added", subjects: [subject], where: whereOfThing(subject, "colour") })),
+    expected: ALL_THING_READERS.map((subject) => ({
+      kind: "additive" as const,
+      rule: "field-added",
+      subjects: [subject],
+      where: whereOfThing(subject, "colour"),
+    })),
   },
   "a success status removed is breaking": {
     change: (doc) => {
@@ -256,7 +306,12 @@ const CASES: Record<string, Case> = {
   },
   "a webhook payload field removed is breaking (a payload is read like a response)": {
     change: (doc) => delete doc.components.schemas.ThingEventPayload.properties.source,
-    expected: ["thing.created", "thing.updated"].map((subject) => ({ kind: "breaking" as const, rule: "response-field-removed", subjects: [subject], where: "payload: source" })),
+    expected: ["thing.created", "thing.updated"].map((subject) => ({
+      kind: "breaking" as const,
+      rule: "response-field-removed",
+      subjects: [subject],
+      where: "payload: source",
+    })),
   },
   "a webhook payload field added, or made required, is additive": {
     change: (doc) => {
@@ -270,11 +325,21 @@ const CASES: Record<string, Case> = {
   },
   "a webhook payload field made optional is breaking": {
     change: (doc) => (doc.components.schemas.ThingEventPayload.required = ["event_type"]),
-    expected: ["thing.created", "thing.updated"].map((subject) => ({ kind: "breaking" as const, rule: "response-field-made-optional", subjects: [subject], where: "payload: data" })),
+    expected: ["thing.created", "thing.updated"].map((subject) => ({
+      kind: "breaking" as const,
+      rule: "response-field-made-optional",
+      subjects: [subject],
+      where: "payload: data",
+    })),
   },
   "a webhook header no longer sent is breaking": {
     change: (doc) => (doc.components.pathItems.ThingEvent.post.parameters = []),
-    expected: ["thing.created", "thing.updated"].map((subject) => ({ kind: "breaking" as const, rule: "webhook-header-removed", subjects: [subject], where: "header parameter webhook-id" })),
+    expected: ["thing.created", "thing.updated"].map((subject) => ({
+      kind: "breaking" as const,
+      rule: "webhook-header-removed",
+      subjects: [subject],
+      where: "header parameter webhook-id",
+    })),
   },
   "an operation moved into closed beta is breaking, out of it additive": {
     change: (doc) => {
@@ -288,7 +353,12 @@ const CASES: Record<string, Case> = {
   },
   "a field deprecated beside its $ref is a deprecation": {
     change: (doc) => (doc.components.schemas.ThingEventPayload.properties.data = { $ref: "#/components/schemas/Thing", deprecated: true }),
-    expected: ["thing.created", "thing.updated"].map((subject) => ({ kind: "deprecated" as const, rule: "deprecated", subjects: [subject], where: "payload: data" })),
+    expected: ["thing.created", "thing.updated"].map((subject) => ({
+      kind: "deprecated" as const,
+      rule: "deprecated",
+      subjects: [subject],
+      where: "payload: data",
+    })),
   },
   "a response header whose name changes only its case is no change": {
     change: (doc) => {
@@ -327,14 +397,29 @@ const CASES: Record<string, Case> = {
     expected: [{ kind: "additive", rule: "status-added", subjects: ["getThing"], where: "response 2XX" }],
   },
   "a field deprecated by wrapping its $ref in allOf is only a deprecation": {
-    change: (doc) => (doc.components.schemas.Thing.properties.shape = { allOf: [{ $ref: "#/components/schemas/Shape" }], deprecated: true, description: "Deprecated: use kind." }),
-    expected: ALL_THING_READERS.map((subject) => ({ kind: "deprecated" as const, rule: "deprecated", subjects: [subject], where: whereOfThing(subject, "shape") })),
+    change: (doc) =>
+      (doc.components.schemas.Thing.properties.shape = {
+        allOf: [{ $ref: "#/components/schemas/Shape" }],
+        deprecated: true,
+        description: "Deprecated: use kind.",
+      }),
+    expected: ALL_THING_READERS.map((subject) => ({
+      kind: "deprecated" as const,
+      rule: "deprecated",
+      subjects: [subject],
+      where: whereOfThing(subject, "shape"),
+    })),
   },
   "an allOf part moved into the schema it composes is no change": {
     change: (doc) => {
       doc.components.schemas.Base = { type: "object", required: ["label"], properties: { label: { type: "string", maxLength: 100 } } };
       const create = doc.components.schemas.ThingCreate;
-      doc.components.schemas.ThingCreate = { allOf: [{ $ref: "#/components/schemas/Base" }, { type: "object", properties: { shape: create.properties.shape, note: create.properties.note, count: create.properties.count } }] };
+      doc.components.schemas.ThingCreate = {
+        allOf: [
+          { $ref: "#/components/schemas/Base" },
+          { type: "object", properties: { shape: create.properties.shape, note: create.properties.note, count: create.properties.count } },
+        ],
+      };
     },
     expected: [],
   },
@@ -376,7 +461,12 @@ const CASES: Record<string, Case> = {
     },
     expected: [
       { kind: "deprecated", rule: "deprecated", subjects: ["deleteThing"], where: "operation" },
-      ...["thing.created", "thing.updated"].map((subject) => ({ kind: "deprecated" as const, rule: "deprecated", subjects: [subject], where: "payload: source" })),
+      ...["thing.created", "thing.updated"].map((subject) => ({
+        kind: "deprecated" as const,
+        rule: "deprecated",
+        subjects: [subject],
+        where: "payload: source",
+      })),
     ],
   },
 };
@@ -411,10 +501,20 @@ describe("the breaking-change detector", () => {
 
   it("reports a change inside mutual recursion for every operation, whichever the document lists first", () => {
     const recursive = (first: "/a" | "/b", withX: boolean): Doc => {
-      const get = (name: string) => ({ get: { operationId: `get${name}`, responses: { "200": { description: "It.", content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } } } } } });
+      const get = (name: string) => ({
+        get: {
+          operationId: `get${name}`,
+          responses: { "200": { description: "It.", content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } } } },
+        },
+      });
       const paths = first === "/a" ? { "/a": get("A"), "/b": get("B") } : { "/b": get("B"), "/a": get("A") };
       const a = { type: "object", properties: { b: { $ref: "#/components/schemas/B" }, ...(withX ? { x: { type: "string" } } : {}) } };
-      return { openapi: "3.1.0", info: { title: "Recursion", version: "1.0.0" }, paths, components: { schemas: { A: a, B: { type: "object", properties: { a: { $ref: "#/components/schemas/A" } } } } } };
+      return {
+        openapi: "3.1.0",
+        info: { title: "Recursion", version: "1.0.0" },
+        paths,
+        components: { schemas: { A: a, B: { type: "object", properties: { a: { $ref: "#/components/schemas/A" } } } } },
+      };
     };
     for (const first of ["/a", "/b"] as const) {
       const found = diffContracts(recursive(first, true), recursive(first, false)).map((change) => `${change.subject.key} ${change.where}`);

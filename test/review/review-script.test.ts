@@ -82,7 +82,9 @@ describe("npm run review", () => {
     const dir = await repository((edit) => edit(GET_THING, "summary: Get a thing", "summary: Get a thing."));
     const result = await review({ root: dir, base: "HEAD" });
     expect(result.passed).toBe(false);
-    expect(result.lint.map((finding) => [finding.tool, finding.rule, finding.file, finding.line, finding.exact])).toEqual([["spectral", "svc-summary-style", GET_THING, 10, true]]);
+    expect(result.lint.map((finding) => [finding.tool, finding.rule, finding.file, finding.line, finding.exact])).toEqual([
+      ["spectral", "svc-summary-style", GET_THING, 10, true],
+    ]);
   });
 
   it("annotates a removed operation on its former line in openapi/openapi.yaml, writes the job summary, and exits 1", async () => {
@@ -92,16 +94,24 @@ describe("npm run review", () => {
     const summary = path.join(dir, "..", `${path.basename(dir)}-summary.md`);
     made.push(summary);
     const env = { ...process.env, GITHUB_STEP_SUMMARY: summary };
-    const cli = await run(process.execPath, ["--import", "tsx", path.join(repoRoot, "scripts/commands/review.ts"), "--root", dir, "--base", "HEAD", "--format", "github-actions"], { cwd: repoRoot, env }).then(
+    const cli = await run(
+      process.execPath,
+      ["--import", "tsx", path.join(repoRoot, "scripts/commands/review.ts"), "--root", dir, "--base", "HEAD", "--format", "github-actions"],
+      { cwd: repoRoot, env },
+    ).then(
       () => ({ code: 0, stdout: "" }),
       (error: { code: number; stdout: string }) => error,
     );
     expect(cli.code).toBe(1);
-    expect(cli.stdout).toContain("::error file=openapi/openapi.yaml,line=19,title=Breaking change::operation: operation removed (affects getThing (GET /v2/things/{thing_id})) (line 19 in the base revision)");
+    expect(cli.stdout).toContain(
+      "::error file=openapi/openapi.yaml,line=19,title=Breaking change::operation: operation removed (affects getThing (GET /v2/things/{thing_id})) (line 19 in the base revision)",
+    );
     // The full report goes to the job summary, since GitHub shows only about ten annotations per step.
     const report = await readFile(summary, "utf8");
     expect(report).toContain("**Failed:** 1 breaking");
-    expect(report).toContain("| `getThing (GET /v2/things/{thing_id})` | operation | operation removed | `operation-removed` | `openapi/openapi.yaml:19` (in the base revision) |");
+    expect(report).toContain(
+      "| `getThing (GET /v2/things/{thing_id})` | operation | operation removed | `operation-removed` | `openapi/openapi.yaml:19` (in the base revision) |",
+    );
   });
 
   it("fails in one line, naming the revision, when the base revision does not bundle", async () => {
@@ -144,8 +154,12 @@ describe("npm run review", () => {
     });
     const result = await review({ root: dir, base: "HEAD" });
     expect(result.passed).toBe(false);
-    expect(result.problems).toEqual(["Breaking changes are accepted, but an intended break ships in a new major version (for 0.x, a new minor): info.version is 1.0.0, the base's 1.0.0."]);
-    expect(result.changes.filter((change) => change.kind === "breaking" && !change.accepted).map((change) => change.subject.label)).toEqual(["listThings (GET /v2/things)"]);
+    expect(result.problems).toEqual([
+      "Breaking changes are accepted, but an intended break ships in a new major version (for 0.x, a new minor): info.version is 1.0.0, the base's 1.0.0.",
+    ]);
+    expect(result.changes.filter((change) => change.kind === "breaking" && !change.accepted).map((change) => change.subject.label)).toEqual([
+      "listThings (GET /v2/things)",
+    ]);
   });
 
   it("accepts every break under the pull request's breaking-change label, in a new major version", async () => {
@@ -154,7 +168,9 @@ describe("npm run review", () => {
       await bumpVersion(edit);
     });
     const result = await review({ root: dir, base: "HEAD", acceptBreaking: true });
-    expect(result.changes.filter((change) => change.kind === "breaking").every((change) => change.accepted === "pull-request label breaking-change")).toBe(true);
+    expect(result.changes.filter((change) => change.kind === "breaking").every((change) => change.accepted === "pull-request label breaking-change")).toBe(
+      true,
+    );
     expect(result.passed).toBe(true);
   });
 });

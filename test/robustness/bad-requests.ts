@@ -58,7 +58,8 @@ export function fault(bad: Bad, outcome: RawOutcome): string | undefined {
   const { status, headers, body } = outcome.answer;
   if (bad.expectStatus !== undefined && status !== bad.expectStatus) return `status ${status}, not ${bad.expectStatus}: ${body.slice(0, 300)}`;
   if (status < 400 || status > 499) return `status ${status}, not a 4xx: ${body.slice(0, 300)}`;
-  if (!/^application\/(.+\+)?json\b/i.test(headers["content-type"] ?? "")) return `${status} with content-type ${String(headers["content-type"])}: ${body.slice(0, 300)}`;
+  if (!/^application\/(.+\+)?json\b/i.test(headers["content-type"] ?? ""))
+    return `${status} with content-type ${String(headers["content-type"])}: ${body.slice(0, 300)}`;
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -101,10 +102,11 @@ function resolve(schema: unknown): JsonObject {
 function enumValues(schema: JsonObject): unknown[] | undefined {
   if (openEnumValues(schema) !== undefined) return undefined;
   if (Array.isArray(schema.enum)) return schema.enum;
-  if (Array.isArray(schema.anyOf)) for (const part of schema.anyOf) {
-    const values = enumValues(resolve(part));
-    if (values) return values;
-  }
+  if (Array.isArray(schema.anyOf))
+    for (const part of schema.anyOf) {
+      const values = enumValues(resolve(part));
+      if (values) return values;
+    }
   return undefined;
 }
 
@@ -170,7 +172,14 @@ function breakValue(schema: JsonObject): fc.Arbitrary<unknown> | undefined {
   if (typeof schema.maxLength === "number") options.push(fc.integer({ min: 1, max: 5_000 }).map((d) => "x".repeat((schema.maxLength as number) + d)));
   if (typeof schema.minLength === "number" && schema.minLength > 0) options.push(fc.constant(""));
   if (typeof schema.format === "string" && FORMAT_BREAKERS[schema.format]) options.push(fc.constantFrom(...FORMAT_BREAKERS[schema.format]!));
-  if (typeof schema.maxItems === "number") options.push(fc.constant(`${RAW}[${Array((schema.maxItems as number) + 1).fill("null").join(",")}]`));
+  if (typeof schema.maxItems === "number")
+    options.push(
+      fc.constant(
+        `${RAW}[${Array((schema.maxItems as number) + 1)
+          .fill("null")
+          .join(",")}]`,
+      ),
+    );
   return options.length > 0 ? fc.oneof(...options) : undefined;
 }
 
@@ -199,14 +208,23 @@ function bodyBreaks(op: ContractOperation): fc.Arbitrary<BodyBreak> | undefined 
       for (const [innerName, innerSchema] of Object.entries(inner.properties as JsonObject)) {
         const brokenInner = breakValue(resolve(innerSchema));
         if (brokenInner) {
-          options.push(brokenInner.map((value) => ({ what: `property ${name}.${innerName} broken`, text: toJsonText({ ...valid, [name]: { ...(valid[name] as object), [innerName]: value } }) })));
+          options.push(
+            brokenInner.map((value) => ({
+              what: `property ${name}.${innerName} broken`,
+              text: toJsonText({ ...valid, [name]: { ...(valid[name] as object), [innerName]: value } }),
+            })),
+          );
         }
       }
     }
   }
   const required = ((schema.required ?? []) as string[]).filter((name) => name in valid);
   if (required.length > 0) {
-    options.push(fc.constantFrom(...required).map((name) => ({ what: `required ${name} missing`, text: JSON.stringify(Object.fromEntries(Object.entries(valid).filter(([k]) => k !== name))) })));
+    options.push(
+      fc
+        .constantFrom(...required)
+        .map((name) => ({ what: `required ${name} missing`, text: JSON.stringify(Object.fromEntries(Object.entries(valid).filter(([k]) => k !== name))) })),
+    );
   }
   if (schema.additionalProperties === false || schema.unevaluatedProperties === false) {
     options.push(unlisted.map((name) => ({ what: "an unknown property", text: JSON.stringify({ ...valid, [name]: 1 }) })));
@@ -214,8 +232,11 @@ function bodyBreaks(op: ContractOperation): fc.Arbitrary<BodyBreak> | undefined 
   options.push(
     fc.constantFrom("[1]", "null", "42", '"text"', "true", "[]").map((text) => ({ what: "a body that is not an object", text })),
     fc.integer({ min: 1, max: validText.length - 1 }).map((cut) => ({ what: "truncated JSON", text: validText.slice(0, cut) })),
-    fc.string({ minLength: 1, maxLength: 40 }).filter((text) => text.trim() !== "" && !parses(text)).map((text) => ({ what: "malformed JSON", text })),
-    fc.constantFrom("{", "{'a':1}", '{"a":1,}', "{\"a\":NaN}", '{"a":Infinity}', '{"a":"\\x"}').map((text) => ({ what: "malformed JSON", text })),
+    fc
+      .string({ minLength: 1, maxLength: 40 })
+      .filter((text) => text.trim() !== "" && !parses(text))
+      .map((text) => ({ what: "malformed JSON", text })),
+    fc.constantFrom("{", "{'a':1}", '{"a":1,}', '{"a":NaN}', '{"a":Infinity}', '{"a":"\\x"}').map((text) => ({ what: "malformed JSON", text })),
     fc.integer({ min: 1_000, max: 30_000 }).map((depth) => ({ what: "deep nesting", text: `${"[".repeat(depth)}${"]".repeat(depth)}` })),
     fc.integer({ min: 1_000, max: 30_000 }).map((depth) => ({ what: "deep unclosed nesting", text: '{"a":'.repeat(depth) })),
     // Nesting past the mock's limit inside a body that is otherwise valid: refused before anything walks it.
@@ -261,7 +282,13 @@ function paramBreaks(op: ContractOperation): fc.Arbitrary<{ what: string; target
     if (allowed.includes("boolean")) texts.push(fc.stringMatching(/^[a-z]{2,8}$/).filter((s) => s !== "true" && s !== "false"));
     const listed = enumValues(schema);
     if (listed?.every((v) => typeof v === "string")) texts.push(unlisted);
-    if (listed?.every((v) => typeof v === "number")) texts.push(fc.integer({ min: -1000, max: 100_000 }).filter((n) => !listed.includes(n)).map(String));
+    if (listed?.every((v) => typeof v === "number"))
+      texts.push(
+        fc
+          .integer({ min: -1000, max: 100_000 })
+          .filter((n) => !listed.includes(n))
+          .map(String),
+      );
     if (schema.type === "array") {
       const items = resolve(schema.items);
       const itemValues = enumValues(items);
@@ -275,7 +302,12 @@ function paramBreaks(op: ContractOperation): fc.Arbitrary<{ what: string; target
     // Percent-encoded odd bytes where the value must be a uuid, a listed value or match a pattern.
     if (schema.format === "uuid" || listed || typeof schema.pattern === "string") {
       // At least one byte that decodes to no character a listed value, a uuid or the pattern could hold.
-      texts.push(fc.uint8Array({ minLength: 1, maxLength: 12 }).filter((bytes) => bytes.some((b) => !/[a-z0-9_-]/.test(String.fromCharCode(b)))).map((bytes) => [...bytes].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("")));
+      texts.push(
+        fc
+          .uint8Array({ minLength: 1, maxLength: 12 })
+          .filter((bytes) => bytes.some((b) => !/[a-z0-9_-]/.test(String.fromCharCode(b))))
+          .map((bytes) => [...bytes].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("")),
+      );
       texts.push(fc.constantFrom("%ZZ", "%", "%E0%A4%A", "%00", "%C0%AF"));
     }
     if (texts.length === 0) continue;
@@ -284,13 +316,26 @@ function paramBreaks(op: ContractOperation): fc.Arbitrary<{ what: string; target
       options.push(
         value.map((text) => ({
           what: `path parameter ${name} broken`,
-          target: op.template.replace(/\{([^}]+)\}/g, (_, n: string) => (n === name ? (/%/.test(text) ? text : encodeURIComponent(text)) : encodeURIComponent(String(call.params?.path?.[n])))) + withQuery("").slice(validTarget(op, {}).length),
+          target:
+            op.template.replace(/\{([^}]+)\}/g, (_, n: string) =>
+              n === name ? (/%/.test(text) ? text : encodeURIComponent(text)) : encodeURIComponent(String(call.params?.path?.[n])),
+            ) + withQuery("").slice(validTarget(op, {}).length),
         })),
       );
     } else if (parameter.in === "query") {
-      options.push(value.map((text) => ({ what: `query parameter ${name} broken`, target: withQuery(`${name}=${/%/.test(text) ? text : encodeURIComponent(text)}`, name) })));
+      options.push(
+        value.map((text) => ({
+          what: `query parameter ${name} broken`,
+          target: withQuery(`${name}=${/%/.test(text) ? text : encodeURIComponent(text)}`, name),
+        })),
+      );
       if (schema.type !== "array") {
-        options.push(fc.constant({ what: `query parameter ${name} repeated`, target: withQuery(`${name}=${encodeURIComponent(String(call.params?.query?.[name] ?? "1"))}&${name}=2`, name) }));
+        options.push(
+          fc.constant({
+            what: `query parameter ${name} repeated`,
+            target: withQuery(`${name}=${encodeURIComponent(String(call.params?.query?.[name] ?? "1"))}&${name}=2`, name),
+          }),
+        );
       }
     }
     if (parameter.in === "query" && parameter.required === true) {
@@ -312,7 +357,13 @@ function replaceHeader(request: RawRequest, name: string, value: string | undefi
 }
 
 const badBodies: PerOperation = (op) =>
-  bodyBreaks(op)?.map((broken) => ({ what: broken.what, op, declared: true, expectStatus: broken.expectStatus, request: { ...validRequest(op), body: Buffer.from(broken.text) } }));
+  bodyBreaks(op)?.map((broken) => ({
+    what: broken.what,
+    op,
+    declared: true,
+    expectStatus: broken.expectStatus,
+    request: { ...validRequest(op), body: Buffer.from(broken.text) },
+  }));
 
 const badParams: PerOperation = (op) =>
   paramBreaks(op)?.map((broken) => ({ what: broken.what, op, declared: true, request: { ...validRequest(op), target: broken.target } }));
@@ -325,7 +376,7 @@ const ODD_CONTENT_TYPES = [
   "application/json; charset=",
   "application/json, text/plain",
   "application/json; charset=\xff\xfe",
-  "application/json; charset=\"utf-8",
+  'application/json; charset="utf-8',
   "application/jsonx",
   "json",
   "application/octet-stream",
@@ -335,38 +386,62 @@ const badContentTypes: PerOperation = (op) =>
     ? undefined
     : fc
         .oneof(
-      fc.constantFrom(...ODD_CONTENT_TYPES),
-      fc.stringMatching(/^[a-z]{1,10}\/[a-z]{1,10}$/).filter((t) => !/(^|\/|\+)json$|^\*\//.test(t) && !t.endsWith("/*")),
-      fc.stringMatching(/^[a-z0-9-]{1,12}$/).map((cs) => `application/json; charset=x-unknown-${cs}`),
-      fc.uint8Array({ minLength: 1, maxLength: 8 }).map((bytes) => `application/json; charset=${Buffer.from(bytes.map((b) => 0x80 | b)).toString("latin1")}`),
+          fc.constantFrom(...ODD_CONTENT_TYPES),
+          fc.stringMatching(/^[a-z]{1,10}\/[a-z]{1,10}$/).filter((t) => !/(^|\/|\+)json$|^\*\//.test(t) && !t.endsWith("/*")),
+          fc.stringMatching(/^[a-z0-9-]{1,12}$/).map((cs) => `application/json; charset=x-unknown-${cs}`),
+          fc
+            .uint8Array({ minLength: 1, maxLength: 8 })
+            .map((bytes) => `application/json; charset=${Buffer.from(bytes.map((b) => 0x80 | b)).toString("latin1")}`),
         )
         .map((type) => ({ what: `content-type ${JSON.stringify(type)}`, op, declared: true, request: replaceHeader(validRequest(op), "Content-Type", type) }));
 
 function declaredCodes(op: ContractOperation): number[] {
-  return Object.keys(op.operation.responses as JsonObject).filter((s) => /^\d{3}$/.test(s)).map(Number);
+  return Object.keys(op.operation.responses as JsonObject)
+    .filter((s) => /^\d{3}$/.test(s))
+    .map(Number);
 }
 
 const badNegotiation: PerOperation = (op) =>
   fc
     .oneof(
-      fc.constantFrom("invalid", "text/html", "application/xml", "image/png", "text/*", "text/html;q=1", ";;;", "application/", "\xe9/\xe9").map((v) => ({ what: `Accept: ${v}`, header: "Accept", value: v })),
-      fc.stringMatching(/^[a-z]{1,8}\/[a-z]{1,8}$/).filter((t) => !/json$/.test(t)).map((v) => ({ what: `Accept: ${v}`, header: "Accept", value: v })),
+      fc
+        .constantFrom("invalid", "text/html", "application/xml", "image/png", "text/*", "text/html;q=1", ";;;", "application/", "\xe9/\xe9")
+        .map((v) => ({ what: `Accept: ${v}`, header: "Accept", value: v })),
+      fc
+        .stringMatching(/^[a-z]{1,8}\/[a-z]{1,8}$/)
+        .filter((t) => !/json$/.test(t))
+        .map((v) => ({ what: `Accept: ${v}`, header: "Accept", value: v })),
       unlisted.map((name) => ({ what: "Prefer: an example that does not exist", header: "Prefer", value: `example=${name}` })),
-      fc.tuple(fc.constantFrom(...declaredCodes(op).filter((c) => c < 300)), unlisted).map(([code, name]) => ({ what: "Prefer: a declared code, an example that does not exist", header: "Prefer", value: `code=${code}, example=${name}` })),
-      fc.integer({ min: 100, max: 999 }).filter((c) => !declaredCodes(op).includes(c)).map((code) => ({ what: "Prefer: a code the operation does not declare", header: "Prefer", value: `code=${code}` })),
+      fc
+        .tuple(fc.constantFrom(...declaredCodes(op).filter((c) => c < 300)), unlisted)
+        .map(([code, name]) => ({ what: "Prefer: a declared code, an example that does not exist", header: "Prefer", value: `code=${code}, example=${name}` })),
+      fc
+        .integer({ min: 100, max: 999 })
+        .filter((c) => !declaredCodes(op).includes(c))
+        .map((code) => ({ what: "Prefer: a code the operation does not declare", header: "Prefer", value: `code=${code}` })),
     )
     .map(({ what, header, value }) => ({ what, op, declared: true, request: replaceHeader(validRequest(op), header, value) }));
 
 const badCredentials: PerOperation = (op) => {
   const own = validator.credentialHeader(op)!;
-  const accepted = new Set(op.securityAlternatives.flat().map((scheme) => String(deref(contract, ((contract.components as JsonObject).securitySchemes as JsonObject)[scheme]).name).toLowerCase()));
+  const accepted = new Set(
+    op.securityAlternatives
+      .flat()
+      .map((scheme) => String(deref(contract, ((contract.components as JsonObject).securitySchemes as JsonObject)[scheme]).name).toLowerCase()),
+  );
   const others = Object.keys(CREDENTIALS).filter((h) => !accepted.has(h));
   const without = replaceHeader(validRequest(op), own, undefined);
   return fc
     .oneof(
       fc.constant({ what: "no credential", request: without }),
       fc.constantFrom("", " ", "\t").map((v) => ({ what: "an empty credential", request: replaceHeader(without, own, v) })),
-      ...(others.length > 0 ? [fc.constantFrom(...others).map((h) => ({ what: `only ${h}, which ${op.operationId} does not take`, request: replaceHeader(without, h, CREDENTIALS[h]!) }))] : []),
+      ...(others.length > 0
+        ? [
+            fc
+              .constantFrom(...others)
+              .map((h) => ({ what: `only ${h}, which ${op.operationId} does not take`, request: replaceHeader(without, h, CREDENTIALS[h]!) })),
+          ]
+        : []),
     )
     .map(({ what, request }) => ({ what, op, declared: true, request }));
 };
@@ -380,30 +455,66 @@ const badTransport: PerOperation = (op) => {
   const otherMethods = HTTP_METHODS.map((m) => m.toUpperCase()).filter((m) => !taken.includes(m) && m !== "HEAD" && m !== "OPTIONS");
   const literal = op.template.split("/").filter((s) => s !== "" && !s.startsWith("{"));
   return fc.oneof(
-    fc.stringMatching(/^[a-z0-9_]{1,12}(\/[a-z0-9_]{1,12}){0,3}$/).map((p) => `/v3/${p}`).filter((p) => !router.pathExists(p)).map((target) => ({ what: "an unknown path", op, declared: false, request: { ...valid, target } })),
-    fc.constantFrom(...otherMethods).map((method) => ({ what: `${method}, which the path does not answer`, op, declared: true, request: { ...valid, method } })),
-    fc.stringMatching(/^[A-Z]{3,12}$/).filter((m) => !KNOWN_METHODS.has(m)).map((method) => ({ what: "an unknown method", op, declared: false, request: { ...valid, method } })),
+    fc
+      .stringMatching(/^[a-z0-9_]{1,12}(\/[a-z0-9_]{1,12}){0,3}$/)
+      .map((p) => `/v3/${p}`)
+      .filter((p) => !router.pathExists(p))
+      .map((target) => ({ what: "an unknown path", op, declared: false, request: { ...valid, target } })),
+    fc
+      .constantFrom(...otherMethods)
+      .map((method) => ({ what: `${method}, which the path does not answer`, op, declared: true, request: { ...valid, method } })),
+    fc
+      .stringMatching(/^[A-Z]{3,12}$/)
+      .filter((m) => !KNOWN_METHODS.has(m))
+      .map((method) => ({ what: "an unknown method", op, declared: false, request: { ...valid, method } })),
     // Only bytes that decode to no letter, digit or URL-unreserved mark, so the segment cannot turn into another one.
-    fc.tuple(fc.constantFrom(...literal), fc.uint8Array({ minLength: 1, maxLength: 6 }).filter((bytes) => bytes.every((b) => !/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b))))).map(([segment, bytes]) => ({
-      what: "percent-encoded odd bytes in a literal path segment",
+    fc
+      .tuple(
+        fc.constantFrom(...literal),
+        fc.uint8Array({ minLength: 1, maxLength: 6 }).filter((bytes) => bytes.every((b) => !/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)))),
+      )
+      .map(([segment, bytes]) => ({
+        what: "percent-encoded odd bytes in a literal path segment",
+        op,
+        declared: false,
+        request: {
+          ...valid,
+          target: valid.target.replace(`/${segment}`, `/${segment}${[...bytes].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("")}`),
+        },
+      })),
+    fc
+      .tuple(fc.constantFrom(...literal), fc.array(oddByte, { minLength: 1, maxLength: 6 }))
+      .filter(([, bytes]) => bytes.every((b) => !/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b))))
+      .map(([segment, bytes]) => ({
+        what: "raw odd bytes in a literal path segment",
+        op,
+        declared: false,
+        request: { ...valid, target: valid.target.replace(`/${segment}`, `/${segment}${Buffer.from(bytes).toString("latin1")}`) },
+      })),
+    fc
+      .tuple(
+        fc.stringMatching(/^[A-Za-z-]{1,10}$/),
+        fc.integer({ min: 0, max: 31 }).filter((b) => b !== 9 && b !== 10 && b !== 13),
+      )
+      .map(([name, control]) => ({
+        what: "a control byte in a header value",
+        op,
+        declared: false,
+        request: { ...valid, headers: [...valid.headers, [`X-${name}`, `a${String.fromCharCode(control)}b`]] as [string, string][] },
+      })),
+    fc.constantFrom("X Odd", "X(Odd)", "X\u00e9", "X@Odd", "").map((name) => ({
+      what: "an invalid header name",
       op,
       declared: false,
-      request: { ...valid, target: valid.target.replace(`/${segment}`, `/${segment}${[...bytes].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("")}`) },
+      request: { ...valid, headers: [...valid.headers, [name, "1"]] as [string, string][] },
     })),
-    fc.tuple(fc.constantFrom(...literal), fc.array(oddByte, { minLength: 1, maxLength: 6 })).filter(([, bytes]) => bytes.every((b) => !/[A-Za-z0-9_.~-]/.test(String.fromCharCode(b)))).map(([segment, bytes]) => ({
-      what: "raw odd bytes in a literal path segment",
+    fc.integer({ min: 17 * 1024, max: 64 * 1024 }).map((size) => ({
+      what: "headers over 16 KB",
       op,
-      declared: false,
-      request: { ...valid, target: valid.target.replace(`/${segment}`, `/${segment}${Buffer.from(bytes).toString("latin1")}`) },
+      declared: true,
+      expectStatus: 431,
+      request: { ...valid, headers: [...valid.headers, ["X-Padding", "a".repeat(size)]] as [string, string][] },
     })),
-    fc.tuple(fc.stringMatching(/^[A-Za-z-]{1,10}$/), fc.integer({ min: 0, max: 31 }).filter((b) => b !== 9 && b !== 10 && b !== 13)).map(([name, control]) => ({
-      what: "a control byte in a header value",
-      op,
-      declared: false,
-      request: { ...valid, headers: [...valid.headers, [`X-${name}`, `a${String.fromCharCode(control)}b`]] as [string, string][] },
-    })),
-    fc.constantFrom("X Odd", "X(Odd)", "X\u00e9", "X@Odd", "").map((name) => ({ what: "an invalid header name", op, declared: false, request: { ...valid, headers: [...valid.headers, [name, "1"]] as [string, string][] } })),
-    fc.integer({ min: 17 * 1024, max: 64 * 1024 }).map((size) => ({ what: "headers over 16 KB", op, declared: true, expectStatus: 431, request: { ...valid, headers: [...valid.headers, ["X-Padding", "a".repeat(size)]] as [string, string][] } })),
     fc.integer({ min: 17 * 1024, max: 64 * 1024 }).map((size) => ({
       what: "a request target over 16 KB",
       op,
@@ -411,19 +522,35 @@ const badTransport: PerOperation = (op) => {
       expectStatus: 414,
       request: { ...valid, target: `${valid.target}${valid.target.includes("?") ? "&" : "?"}zz_padding=${"a".repeat(size)}` },
     })),
-    fc.stringMatching(/^[a-z0-9-]{1,16}$/).filter((v) => v !== "100-continue").map((value) => ({ what: `Expect: ${value}`, op, declared: false, request: { ...valid, headers: [...valid.headers, ["Expect", value]] as [string, string][] } })),
-    fc.constantFrom<[string, string][][]>(
-      [["Content-Length", "2"], ["Content-Length", "3"]],
-      [["Content-Length", "2"], ["Transfer-Encoding", "chunked"]],
-      [["Transfer-Encoding", "chunked, identity"]],
-      [["Content-Length", "-1"]],
-      [["Content-Length", "abc"]],
-    ).map((framing) => ({
-      what: `conflicting or invalid framing ${JSON.stringify(framing)}`,
-      op,
-      declared: false,
-      request: { ...valid, headers: [...valid.headers, ...framing], body: Buffer.from("{}"), noLength: true },
-    })),
+    fc
+      .stringMatching(/^[a-z0-9-]{1,16}$/)
+      .filter((v) => v !== "100-continue")
+      .map((value) => ({
+        what: `Expect: ${value}`,
+        op,
+        declared: false,
+        request: { ...valid, headers: [...valid.headers, ["Expect", value]] as [string, string][] },
+      })),
+    fc
+      .constantFrom<[string, string][][]>(
+        [
+          ["Content-Length", "2"],
+          ["Content-Length", "3"],
+        ],
+        [
+          ["Content-Length", "2"],
+          ["Transfer-Encoding", "chunked"],
+        ],
+        [["Transfer-Encoding", "chunked, identity"]],
+        [["Content-Length", "-1"]],
+        [["Content-Length", "abc"]],
+      )
+      .map((framing) => ({
+        what: `conflicting or invalid framing ${JSON.stringify(framing)}`,
+        op,
+        declared: false,
+        request: { ...valid, headers: [...valid.headers, ...framing], body: Buffer.from("{}"), noLength: true },
+      })),
   );
 };
 
@@ -496,31 +623,120 @@ const insurance = op("createInsurance");
 const orderParams = listOrders.parameters.filter((p) => p.in === "query" && types(resolve(p.schema))?.includes("integer")).map((p) => String(p.name));
 
 export const HOSTILE: Bad[] = [
-  { what: "content-type application/json; charset=", op: link, declared: true, request: replaceHeader(validRequest(link), "Content-Type", "application/json; charset=") },
-  { what: "content-type application/json, text/plain", op: link, declared: true, request: replaceHeader(validRequest(link), "Content-Type", "application/json, text/plain") },
-  { what: "a charset with non-ASCII bytes", op: link, declared: true, request: replaceHeader(validRequest(link), "Content-Type", "application/json; charset=\xe9\xff") },
-  { what: "Prefer naming an example that does not exist", op: labs, declared: true, request: replaceHeader(validRequest(labs), "Prefer", "code=200, example=no_such_example") },
+  {
+    what: "content-type application/json; charset=",
+    op: link,
+    declared: true,
+    request: replaceHeader(validRequest(link), "Content-Type", "application/json; charset="),
+  },
+  {
+    what: "content-type application/json, text/plain",
+    op: link,
+    declared: true,
+    request: replaceHeader(validRequest(link), "Content-Type", "application/json, text/plain"),
+  },
+  {
+    what: "a charset with non-ASCII bytes",
+    op: link,
+    declared: true,
+    request: replaceHeader(validRequest(link), "Content-Type", "application/json; charset=\xe9\xff"),
+  },
+  {
+    what: "Prefer naming an example that does not exist",
+    op: labs,
+    declared: true,
+    request: replaceHeader(validRequest(labs), "Prefer", "code=200, example=no_such_example"),
+  },
   { what: "Accept: text/html", op: labs, declared: true, request: replaceHeader(validRequest(labs), "Accept", "text/html") },
-  { what: "an absolute-form request line with a broken host", op: labs, declared: false, request: { ...validRequest(labs), target: `http://[${validTarget(labs)}` } },
+  {
+    what: "an absolute-form request line with a broken host",
+    op: labs,
+    declared: false,
+    request: { ...validRequest(labs), target: `http://[${validTarget(labs)}` },
+  },
   { what: "CONNECT", op: labs, declared: false, request: { ...validRequest(labs), method: "CONNECT", target: "127.0.0.1:1" } },
   { what: "CONNECT to an API path", op: labs, declared: false, request: { ...validRequest(labs), method: "CONNECT" } },
-  { what: "headers over 16 KB", op: labs, declared: true, expectStatus: 431, request: { ...validRequest(labs), headers: [...validRequest(labs).headers, ["X-Padding", "a".repeat(20_000)]] } },
-  { what: "a request target over 16 KB", op: labs, declared: true, expectStatus: 414, request: { ...validRequest(labs), target: `${validRequest(labs).target}?zz_padding=${"a".repeat(17_000)}` } },
-  { what: "nesting beyond 64 levels inside a valid body", op: link, declared: true, expectStatus: 400, request: { ...validRequest(link), body: Buffer.from(`{"user_id":"3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f","zz_deep":${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}}`) } },
-  { what: "a control byte in a header", op: labs, declared: false, request: { ...validRequest(labs), headers: [...validRequest(labs).headers, ["X-Odd", "a\x01b"]] } },
+  {
+    what: "headers over 16 KB",
+    op: labs,
+    declared: true,
+    expectStatus: 431,
+    request: { ...validRequest(labs), headers: [...validRequest(labs).headers, ["X-Padding", "a".repeat(20_000)]] },
+  },
+  {
+    what: "a request target over 16 KB",
+    op: labs,
+    declared: true,
+    expectStatus: 414,
+    request: { ...validRequest(labs), target: `${validRequest(labs).target}?zz_padding=${"a".repeat(17_000)}` },
+  },
+  {
+    what: "nesting beyond 64 levels inside a valid body",
+    op: link,
+    declared: true,
+    expectStatus: 400,
+    request: {
+      ...validRequest(link),
+      body: Buffer.from(`{"user_id":"3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f","zz_deep":${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}}`),
+    },
+  },
+  {
+    what: "a control byte in a header",
+    op: labs,
+    declared: false,
+    request: { ...validRequest(labs), headers: [...validRequest(labs).headers, ["X-Odd", "a\x01b"]] },
+  },
   { what: "an unknown method", op: labs, declared: false, request: { ...validRequest(labs), method: "FROB" } },
-  { what: "conflicting length headers", op: link, declared: false, request: { ...validRequest(link), headers: [...validRequest(link).headers, ["Content-Length", "2"], ["Transfer-Encoding", "chunked"]], body: Buffer.from("{}"), noLength: true } },
-  { what: "two different content-lengths", op: link, declared: false, request: { ...validRequest(link), headers: [...validRequest(link).headers, ["Content-Length", "2"], ["Content-Length", "3"]], body: Buffer.from("{}"), noLength: true } },
-  { what: "Expect: something-else", op: labs, declared: false, request: { ...validRequest(labs), headers: [...validRequest(labs).headers, ["Expect", "something-else"]] } },
+  {
+    what: "conflicting length headers",
+    op: link,
+    declared: false,
+    request: {
+      ...validRequest(link),
+      headers: [...validRequest(link).headers, ["Content-Length", "2"], ["Transfer-Encoding", "chunked"]],
+      body: Buffer.from("{}"),
+      noLength: true,
+    },
+  },
+  {
+    what: "two different content-lengths",
+    op: link,
+    declared: false,
+    request: {
+      ...validRequest(link),
+      headers: [...validRequest(link).headers, ["Content-Length", "2"], ["Content-Length", "3"]],
+      body: Buffer.from("{}"),
+      noLength: true,
+    },
+  },
+  {
+    what: "Expect: something-else",
+    op: labs,
+    declared: false,
+    request: { ...validRequest(labs), headers: [...validRequest(labs).headers, ["Expect", "something-else"]] },
+  },
   ...["1e309", "-1e309", "Infinity"].flatMap((value) =>
-    orderParams.map((name) => ({ what: `${name}=${value}`, op: listOrders, declared: true, request: { ...validRequest(listOrders), target: `${validTarget(listOrders)}${validTarget(listOrders).includes("?") ? "&" : "?"}${name}=${value}` } })),
+    orderParams.map((name) => ({
+      what: `${name}=${value}`,
+      op: listOrders,
+      declared: true,
+      request: { ...validRequest(listOrders), target: `${validTarget(listOrders)}${validTarget(listOrders).includes("?") ? "&" : "?"}${name}=${value}` },
+    })),
   ),
-  { what: "radius=1e309", op: psc, declared: true, request: { ...validRequest(psc), target: `${validTarget(psc)}${validTarget(psc).includes("?") ? "&" : "?"}radius=1e309` } },
+  {
+    what: "radius=1e309",
+    op: psc,
+    declared: true,
+    request: { ...validRequest(psc), target: `${validTarget(psc)}${validTarget(psc).includes("?") ? "&" : "?"}radius=1e309` },
+  },
   ...["1e309", "-1e309"].map((number) => ({
     what: `${number} as a number in a JSON body (guarantor.household_size)`,
     op: insurance,
     declared: true,
-    request: { ...validRequest(insurance), body: Buffer.from(JSON.stringify(VALID_CALLS.createInsurance!.body).replace(/"household_size":[^,}]+/, `"household_size":${number}`)) },
+    request: {
+      ...validRequest(insurance),
+      body: Buffer.from(JSON.stringify(VALID_CALLS.createInsurance!.body).replace(/"household_size":[^,}]+/, `"household_size":${number}`)),
+    },
   })),
   { what: "1e309 in a JSON body, where a string is due", op: link, declared: true, request: { ...validRequest(link), body: Buffer.from('{"user_id":1e309}') } },
   {

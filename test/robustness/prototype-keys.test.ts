@@ -75,7 +75,18 @@ const SEED: SeedData = {
           custom_credentials: ["oura"],
           api_keys: [{ id: API_KEY_ID, team_id: TEAM_ID, label: "suite", key_preview: `${ORG_TEAM_KEY.slice(0, 20)}…`, created_at: AT, api_key: ORG_TEAM_KEY }],
           webhook_endpoints: [
-            { id: WEBHOOK_ID, team_id: TEAM_ID, url: "https://hooks.example.com/svc", event_types: null, headers: {}, enabled: true, description: null, created_at: AT, updated_at: AT, secret: "whsec_ZmFrZS1zZWNyZXQ=" },
+            {
+              id: WEBHOOK_ID,
+              team_id: TEAM_ID,
+              url: "https://hooks.example.com/svc",
+              event_types: null,
+              headers: {},
+              enabled: true,
+              description: null,
+              created_at: AT,
+              updated_at: AT,
+              secret: "whsec_ZmFrZS1zZWNyZXQ=",
+            },
           ],
         },
         { id: SECOND_TEAM_ID, org_id: ORG_ID, name: "Second org team", created_at: AT },
@@ -142,7 +153,12 @@ function queryOf(query: Record<string, unknown>): [string, string][] {
 /** Every place of every operation's valid call where a request carries a name or a value. */
 function casesOf(op: ContractOperation): Case[] {
   const valid = VALID[op.operationId]!;
-  const base = (): Parts => ({ template: op.template, path: { ...valid.path }, query: queryOf(valid.query), ...(valid.body === undefined ? {} : { body: structuredClone(valid.body) }) });
+  const base = (): Parts => ({
+    template: op.template,
+    path: { ...valid.path },
+    query: queryOf(valid.query),
+    ...(valid.body === undefined ? {} : { body: structuredClone(valid.body) }),
+  });
   const cases: Case[] = [];
   const add = (place: string, make: (value: string) => Parts) => cases.push({ op, place, make });
   if (valid.body !== undefined) {
@@ -153,7 +169,8 @@ function casesOf(op: ContractOperation): Case[] {
   add("query parameter name", (value) => ({ ...base(), query: [...queryOf(valid.query), [value, "zz"]] }));
   for (const parameter of op.parameters) {
     const name = String(parameter.name);
-    if (parameter.in === "query") add(`query ${name}`, (value) => ({ ...base(), query: [...queryOf(valid.query).filter(([each]) => each !== name), [name, value]] }));
+    if (parameter.in === "query")
+      add(`query ${name}`, (value) => ({ ...base(), query: [...queryOf(valid.query).filter(([each]) => each !== name), [name, value]] }));
     if (parameter.in === "path") add(`path ${name}`, (value) => ({ ...base(), path: { ...valid.path, [name]: value } }));
   }
   const segments = op.template.split("/");
@@ -214,12 +231,16 @@ function difference(name: string, named: Seen, plain: Seen): string | undefined 
   const base = ordinary(name);
   if (named.status >= 500) return `${named.status}: ${named.text.slice(0, 200)}`;
   if (named.status !== plain.status) return `${named.status}, where ${base} gets ${plain.status}: ${named.text.slice(0, 200)}`;
-  if (named.warning !== (plain.warning === null ? null : plain.warning.replaceAll(base, name))) return `warning ${named.warning}, where ${base} gets ${plain.warning}`;
+  if (named.warning !== (plain.warning === null ? null : plain.warning.replaceAll(base, name)))
+    return `warning ${named.warning}, where ${base} gets ${plain.warning}`;
   // A refusal says the same of both; an answer keeps the name wherever it keeps the ordinary string (ids and dates differ).
-  if (named.status >= 400) return named.text === plain.text.replaceAll(base, name) ? undefined : `${named.text.slice(0, 300)}, where ${base} gets ${plain.text.slice(0, 300)}`;
+  if (named.status >= 400)
+    return named.text === plain.text.replaceAll(base, name) ? undefined : `${named.text.slice(0, 300)}, where ${base} gets ${plain.text.slice(0, 300)}`;
   const kept = markerPlaces(named.text, name);
   const expected = markerPlaces(plain.text, base);
-  return JSON.stringify(kept) === JSON.stringify(expected) ? undefined : `${name} stands at ${JSON.stringify(kept)}, where ${base} stands at ${JSON.stringify(expected)}`;
+  return JSON.stringify(kept) === JSON.stringify(expected)
+    ? undefined
+    : `${name} stands at ${JSON.stringify(kept)}, where ${base} stands at ${JSON.stringify(expected)}`;
 }
 
 /** Everything a shared object could be changed in: Object.prototype, and the tables the mock reads. */
@@ -229,7 +250,11 @@ function sharedState() {
     prototypeNames: Object.getOwnPropertyNames(Object.prototype).sort(),
     prototypeKeys: Object.keys(Object.prototype),
     prototypeOfPrototype: Object.getPrototypeOf(Object.prototype),
-    reads: [...NAMES, ...NAMES.map(ordinary), "zz", "polluted"].map((name) => [name, typeof probe[name], probe[name] === (Object.prototype as Record<string, unknown>)[name]]),
+    reads: [...NAMES, ...NAMES.map(ordinary), "zz", "polluted"].map((name) => [
+      name,
+      typeof probe[name],
+      probe[name] === (Object.prototype as Record<string, unknown>)[name],
+    ]),
     functions: [Object.prototype.toString, Object.prototype.hasOwnProperty, Object.prototype.valueOf, Object.prototype.constructor],
     arrayNames: Object.getOwnPropertyNames(Array.prototype).sort(),
     functionNames: Object.getOwnPropertyNames(Function.prototype).sort(),
@@ -251,7 +276,11 @@ describe("the names of Object.prototype's properties, sent to every operation of
         const reply = await pipeline(request);
         changed = stateful && reply.status < 300 && request.method !== "GET";
         const warning = reply.headers.indexOf("x-svc-mock-warning");
-        return { status: reply.status, text: reply.body === undefined ? "" : decoder.decode(reply.body), warning: warning < 0 ? null : reply.headers[warning + 1]! };
+        return {
+          status: reply.status,
+          text: reply.body === undefined ? "" : decoder.decode(reply.body),
+          warning: warning < 0 ? null : reply.headers[warning + 1]!,
+        };
       };
       const problems: string[] = [];
       const reached = new Set<string>();
@@ -282,7 +311,14 @@ describe("the names of Object.prototype's properties, sent to every operation of
     const company = (responseExample("createInsurance", 200, "commercial_plan") as JsonObject).company;
     const createInsurance = operations.find((op) => op.operationId === "createInsurance")!;
     for (const payor of [...NAMES, "zz-unknown"]) {
-      const reply = await pipeline(requestOf(createInsurance, { template: createInsurance.template, path: { user_id: USER_ID }, query: [], body: { ...(VALID.createInsurance!.body as JsonObject), payor_code: payor } }));
+      const reply = await pipeline(
+        requestOf(createInsurance, {
+          template: createInsurance.template,
+          path: { user_id: USER_ID },
+          query: [],
+          body: { ...(VALID.createInsurance!.body as JsonObject), payor_code: payor },
+        }),
+      );
       const body = JSON.parse(decoder.decode(reply.body)) as JsonObject;
       expect([payor, reply.status, body.payor_code, body.company]).toEqual([payor, 200, payor, company]);
     }
@@ -292,22 +328,40 @@ describe("the names of Object.prototype's properties, sent to every operation of
     const pipeline = createPipeline({ document: contract, log: () => {}, stateful: { data: SEED } });
     const call = async (method: string, target: string, body?: unknown) => {
       const text = body === undefined ? "" : JSON.stringify(body);
-      const reply = await pipeline({ method, target, headers: { "x-management-key": MANAGEMENT_KEY, "content-type": "application/json", "content-length": String(text.length) }, body: () => text });
+      const reply = await pipeline({
+        method,
+        target,
+        headers: { "x-management-key": MANAGEMENT_KEY, "content-type": "application/json", "content-length": String(text.length) },
+        body: () => text,
+      });
       return { status: reply.status, body: JSON.parse(decoder.decode(reply.body)) as any };
     };
-    const hook = (names: readonly string[]) => ({ ...(VALID.createWebhookEndpoint!.body as JsonObject), headers: JSON.parse(`{${names.map((name) => `${JSON.stringify(name)}: "value of ${name}"`).join(", ")}}`) });
+    const hook = (names: readonly string[]) => ({
+      ...(VALID.createWebhookEndpoint!.body as JsonObject),
+      headers: JSON.parse(`{${names.map((name) => `${JSON.stringify(name)}: "value of ${name}"`).join(", ")}}`),
+    });
     // A header's name starts with a letter or a digit (WebhookHeaders' propertyNames): `__proto__` is no header's name.
     const named = NAMES.filter((name) => /^[A-Za-z0-9]/.test(name));
     const created = await call("POST", `/v2/management/teams/${TEAM_ID}/webhooks`, hook(named));
     const read = await call("GET", `/v2/management/teams/${TEAM_ID}/webhooks/${created.body.id}`);
     const exported = await call("GET", "/_mock/data");
-    const kept = exported.body.orgs[0].teams.flatMap((team: { webhook_endpoints: { id: string }[] }) => team.webhook_endpoints).find((each: { id: string }) => each.id === created.body.id);
+    const kept = exported.body.orgs[0].teams
+      .flatMap((team: { webhook_endpoints: { id: string }[] }) => team.webhook_endpoints)
+      .find((each: { id: string }) => each.id === created.body.id);
     expect([created.status, read.status, exported.status]).toEqual([201, 200, 200]);
-    for (const [what, headers] of [["created", created.body.headers], ["read", read.body.headers], ["exported", kept.headers]]) {
+    for (const [what, headers] of [
+      ["created", created.body.headers],
+      ["read", read.body.headers],
+      ["exported", kept.headers],
+    ]) {
       expect([what, Object.keys(headers).sort()]).toEqual([what, [...named].sort()]);
     }
-    const refused = await Promise.all(["__proto__", ordinary("__proto__")].map((name) => call("POST", `/v2/management/teams/${TEAM_ID}/webhooks`, hook([name]))));
-    expect(refused.map(({ status, body }) => [status, body.details])).toEqual([0, 1].map(() => [422, [{ location: "body", field: "/headers", message: 'must match pattern "^[A-Za-z0-9][A-Za-z0-9-]*$"' }]]));
+    const refused = await Promise.all(
+      ["__proto__", ordinary("__proto__")].map((name) => call("POST", `/v2/management/teams/${TEAM_ID}/webhooks`, hook([name]))),
+    );
+    expect(refused.map(({ status, body }) => [status, body.details])).toEqual(
+      [0, 1].map(() => [422, [{ location: "body", field: "/headers", message: 'must match pattern "^[A-Za-z0-9][A-Za-z0-9-]*$"' }]]),
+    );
   });
 });
 
@@ -316,12 +370,22 @@ describe("the pieces that look a name up, called alone", () => {
     const pipeline = createPipeline({ document: contract, log: () => {}, stateful: {} });
     const handle = fetchHandler(pipeline);
     const state = (method: string, body?: string) =>
-      handle(new Request("http://mock.invalid/_mock/state", { method, headers: { "x-svc-api-key": TEAM_KEY, "content-type": "application/json" }, ...(body === undefined ? {} : { body }) }));
+      handle(
+        new Request("http://mock.invalid/_mock/state", {
+          method,
+          headers: { "x-svc-api-key": TEAM_KEY, "content-type": "application/json" },
+          ...(body === undefined ? {} : { body }),
+        }),
+      );
     // The team is made by a PATCH it takes; the refused ones then change nothing of it.
     expect((await state("PATCH", '{"settings": {"closed_beta_enabled": true}}')).status).toBe(200);
     for (const name of NAMES) {
       const refused = await state("PATCH", `{"settings": {${JSON.stringify(name)}: 1}}`);
-      expect([name, refused.status, ((await refused.json()) as { details: { field: string }[] }).details.map((detail) => detail.field)]).toEqual([name, 422, [`/settings/${name}`]]);
+      expect([name, refused.status, ((await refused.json()) as { details: { field: string }[] }).details.map((detail) => detail.field)]).toEqual([
+        name,
+        422,
+        [`/settings/${name}`],
+      ]);
     }
     const read = (await (await state("GET")).json()) as { team: { settings: object } };
     expect(read.team.settings).toEqual(DEFAULT_SETTINGS);
@@ -336,8 +400,16 @@ describe("the pieces that look a name up, called alone", () => {
 
   it("the contract model finds an unlisted value under a property named after each name", () => {
     const open = { "x-svc-non-exhaustive": true, anyOf: [{ type: "string", enum: ["listed"] }, { type: "string" }] };
-    const document: JsonObject = { openapi: "3.1.0", paths: {}, components: { schemas: { Tags: { type: "object", properties: { id: { type: "string" } }, additionalProperties: open } } } };
-    const op = { operationId: "tag", parameters: [], requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Tags" } } } } } as unknown as ContractOperation;
+    const document: JsonObject = {
+      openapi: "3.1.0",
+      paths: {},
+      components: { schemas: { Tags: { type: "object", properties: { id: { type: "string" } }, additionalProperties: open } } },
+    };
+    const op = {
+      operationId: "tag",
+      parameters: [],
+      requestBody: { content: { "application/json": { schema: { $ref: "#/components/schemas/Tags" } } } },
+    } as unknown as ContractOperation;
     const input = { pathParams: {}, query: new URLSearchParams(), headers: {}, body: undefined, contentType: undefined };
     for (const name of NAMES) {
       const body = JSON.parse(`{${JSON.stringify(name)}: "zz"}`);
@@ -348,7 +420,9 @@ describe("the pieces that look a name up, called alone", () => {
   it("the mock's fetch adapter keeps a header of each name", () => {
     const request = new Request("http://mock.invalid/v2/providers", { headers: NAMES.map((name): [string, string] => [name, `value of ${name}`]) });
     const headers = fetchRequest(request).headers;
-    expect(NAMES.map((name) => [name, Object.hasOwn(headers, name.toLowerCase()) ? headers[name.toLowerCase()] : "missing"])).toEqual(NAMES.map((name) => [name, `value of ${name}`]));
+    expect(NAMES.map((name) => [name, Object.hasOwn(headers, name.toLowerCase()) ? headers[name.toLowerCase()] : "missing"])).toEqual(
+      NAMES.map((name) => [name, `value of ${name}`]),
+    );
   });
 
   it("the proxy forwards a header of each name, and does not undo a Content-Encoding of each name", async () => {
@@ -356,7 +430,9 @@ describe("the pieces that look a name up, called alone", () => {
     for (const name of NAMES) sent[name] = `value of ${name}`;
     expect(Object.entries(forwardedHeaders(sent))).toEqual(NAMES.map((name) => [name, `value of ${name}`]));
     for (const name of NAMES) {
-      expect(await decodedText(Buffer.from("{}"), name, 1024)).toEqual({ unread: `the body is in Content-Encoding ${name.toLowerCase()}, which the proxy does not undo; not checked` });
+      expect(await decodedText(Buffer.from("{}"), name, 1024)).toEqual({
+        unread: `the body is in Content-Encoding ${name.toLowerCase()}, which the proxy does not undo; not checked`,
+      });
     }
   });
 
@@ -371,7 +447,9 @@ describe("the pieces that look a name up, called alone", () => {
     const sender = { send: async () => ({ kind: "answer", status: 200, statusText: "OK", headers: answerHeaders, text: "{}", ms: 1 }) } as unknown as Sender;
     const proxy = await startWorkflowProxy("http://127.0.0.1:9", sender);
     try {
-      const raw = await new Promise<string[]>((resolve, reject) => http.get(`${proxy.url}/v2/providers`, (res) => (res.resume(), resolve(res.rawHeaders))).on("error", reject));
+      const raw = await new Promise<string[]>((resolve, reject) =>
+        http.get(`${proxy.url}/v2/providers`, (res) => (res.resume(), resolve(res.rawHeaders))).on("error", reject),
+      );
       const names = raw.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase());
       expect(NAMES.map((name) => name.toLowerCase()).filter((name) => !names.includes(name))).toEqual([]);
     } finally {
@@ -387,7 +465,9 @@ describe("the pieces that look a name up, called alone", () => {
     // A query made from another object keeps that object's properties to itself.
     const inherited = Object.assign(Object.create({ inherited: "x" }) as Record<string, unknown>, { size: 1 });
     expect(urlOf("http://api.invalid", "/v3/orders", { query: inherited })).toBe("http://api.invalid/v3/orders?size=1");
-    const client = makeClient("createClient", table, { baseUrl: "http://api.invalid", apiKey: TEAM_KEY } as never) as { paginate(method: string, path: string): AsyncGenerator<unknown> };
+    const client = makeClient("createClient", table, { baseUrl: "http://api.invalid", apiKey: TEAM_KEY } as never) as {
+      paginate(method: string, path: string): AsyncGenerator<unknown>;
+    };
     for (const name of NAMES) {
       await expect(client.paginate(name, "/v2/link/bulk_op").next(), name).rejects.toThrow(`${name} /v2/link/bulk_op${table.unknown}`);
     }

@@ -15,7 +15,10 @@ const ANSWER_MS = 10_000;
 let mock: RunningMock;
 beforeAll(async () => {
   // Small caps, so the runs reach them; the bulk wait is kept short so a wait_for_completion answers quickly.
-  mock = await startMock({ port: 0, stateful: { caps: { teams: 40, recordsPerTeam: 25, records: 400 }, defaults: { bulk_import_duration_ms: 20, bulk_import_wait_ms: 30 } } });
+  mock = await startMock({
+    port: 0,
+    stateful: { caps: { teams: 40, recordsPerTeam: 25, records: 400 }, defaults: { bulk_import_duration_ms: 20, bulk_import_wait_ms: 30 } },
+  });
 });
 afterAll(() => mock.stop());
 
@@ -33,15 +36,46 @@ type Step = (world: World, pick: (n: number) => number) => { method: string; pat
 
 const json = { "content-type": "application/json" };
 const address = (state: string) => ({ first_line: "1 Main St", second_line: null, city: "Town", state, zip: "00001", country: "US" });
-const person = (state: string) => ({ first_name: "A", last_name: "B", gender: "female", dob: "1970-01-01", email: "a@example.com", phone_number: "+10000000000", address: address(state) });
-const among = <T>(items: T[], pick: (n: number) => number, otherwise: () => T): T => (items.length === 0 || pick(4) === 0 ? otherwise() : items[pick(items.length)]!);
+const person = (state: string) => ({
+  first_name: "A",
+  last_name: "B",
+  gender: "female",
+  dob: "1970-01-01",
+  email: "a@example.com",
+  phone_number: "+10000000000",
+  address: address(state),
+});
+const among = <T>(items: T[], pick: (n: number) => number, otherwise: () => T): T =>
+  items.length === 0 || pick(4) === 0 ? otherwise() : items[pick(items.length)]!;
 
 const STEPS: Record<string, Step> = {
-  createUser: (w, pick) => ({ method: "POST", path: "/v2/user", headers: { ...json, "x-svc-api-key": w.keys[pick(w.keys.length)]! }, body: { client_user_id: `c${pick(6)}` } }),
-  deleteUser: (w, pick) => ({ method: "DELETE", path: `/v2/user/${among(w.users, pick, randomUUID)}`, headers: { "x-svc-api-key": w.keys[pick(w.keys.length)]! } }),
-  undoUserDeletion: (w, pick) => ({ method: "POST", path: `/v2/user/${among(w.users, pick, randomUUID)}/undo_delete`, headers: { "x-svc-api-key": w.keys[pick(w.keys.length)]! } }),
-  createSignInToken: (w, pick) => ({ method: "POST", path: `/v2/user/${among(w.users, pick, randomUUID)}/sign_in_token`, headers: { "x-svc-api-key": w.keys[pick(w.keys.length)]! } }),
-  createLinkToken: (w, pick) => ({ method: "POST", path: "/v2/link/token", headers: { ...json, "x-svc-api-key": w.keys[pick(w.keys.length)]! }, body: { user_id: among(w.users, pick, randomUUID), provider: ["whoop", null, "oura"][pick(3)] } }),
+  createUser: (w, pick) => ({
+    method: "POST",
+    path: "/v2/user",
+    headers: { ...json, "x-svc-api-key": w.keys[pick(w.keys.length)]! },
+    body: { client_user_id: `c${pick(6)}` },
+  }),
+  deleteUser: (w, pick) => ({
+    method: "DELETE",
+    path: `/v2/user/${among(w.users, pick, randomUUID)}`,
+    headers: { "x-svc-api-key": w.keys[pick(w.keys.length)]! },
+  }),
+  undoUserDeletion: (w, pick) => ({
+    method: "POST",
+    path: `/v2/user/${among(w.users, pick, randomUUID)}/undo_delete`,
+    headers: { "x-svc-api-key": w.keys[pick(w.keys.length)]! },
+  }),
+  createSignInToken: (w, pick) => ({
+    method: "POST",
+    path: `/v2/user/${among(w.users, pick, randomUUID)}/sign_in_token`,
+    headers: { "x-svc-api-key": w.keys[pick(w.keys.length)]! },
+  }),
+  createLinkToken: (w, pick) => ({
+    method: "POST",
+    path: "/v2/link/token",
+    headers: { ...json, "x-svc-api-key": w.keys[pick(w.keys.length)]! },
+    body: { user_id: among(w.users, pick, randomUUID), provider: ["whoop", null, "oura"][pick(3)] },
+  }),
   completeProviderMfa: (w, pick) => ({
     method: "POST",
     path: `/v2/link/provider/password/${["whoop", "peloton"][pick(2)]}/complete_mfa`,
@@ -52,9 +86,19 @@ const STEPS: Record<string, Step> = {
     method: "POST",
     path: `/v2/user/${among(w.users, pick, randomUUID)}/insurance`,
     headers: { ...json, "x-svc-api-key": w.keys[pick(w.keys.length)]! },
-    body: { payor_code: ["ACMEHP", "MEDFED", "MAIDFED"][pick(3)], member_id: "M1", relationship: ["Self", "Spouse"][pick(2)], is_primary: pick(2) === 0, insured: person(["CA", "NY", "ZZ", "dc", ""][pick(5)]!) },
+    body: {
+      payor_code: ["ACMEHP", "MEDFED", "MAIDFED"][pick(3)],
+      member_id: "M1",
+      relationship: ["Self", "Spouse"][pick(2)],
+      is_primary: pick(2) === 0,
+      insured: person(["CA", "NY", "ZZ", "dc", ""][pick(5)]!),
+    },
   }),
-  getLatestInsurance: (w, pick) => ({ method: "GET", path: `/v2/user/${among(w.users, pick, randomUUID)}/insurance/latest?is_primary=${["true", "false", "0", "1"][pick(4)]}`, headers: { "x-svc-api-key": w.keys[pick(w.keys.length)]! } }),
+  getLatestInsurance: (w, pick) => ({
+    method: "GET",
+    path: `/v2/user/${among(w.users, pick, randomUUID)}/insurance/latest?is_primary=${["true", "false", "0", "1"][pick(4)]}`,
+    headers: { "x-svc-api-key": w.keys[pick(w.keys.length)]! },
+  }),
   bulkImportConnections: (w, pick) => ({
     method: "POST",
     path: "/v2/link/bulk_import",
@@ -62,23 +106,46 @@ const STEPS: Record<string, Step> = {
     body: {
       provider: "oura",
       wait_for_completion: pick(2) === 0,
-      connections: Array.from({ length: pick(3) }, () => ({ user_id: among(w.users, pick, randomUUID), access_token: "a", refresh_token: "r", provider_id: "p", expires_at: 1, oauth_scopes: [] })),
+      connections: Array.from({ length: pick(3) }, () => ({
+        user_id: among(w.users, pick, randomUUID),
+        access_token: "a",
+        refresh_token: "r",
+        provider_id: "p",
+        expires_at: 1,
+        oauth_scopes: [],
+      })),
     },
   }),
-  listBulkOps: (w, pick) => ({ method: "GET", path: `/v2/link/bulk_op?page=${1 + pick(3)}&size=${1 + pick(3)}`, headers: { "x-svc-api-key": w.keys[pick(w.keys.length)]! } }),
+  listBulkOps: (w, pick) => ({
+    method: "GET",
+    path: `/v2/link/bulk_op?page=${1 + pick(3)}&size=${1 + pick(3)}`,
+    headers: { "x-svc-api-key": w.keys[pick(w.keys.length)]! },
+  }),
   createTeam: (w) => ({ method: "POST", path: "/v2/management/teams", headers: { ...json, "x-management-key": w.management }, body: { name: "T" } }),
-  createTeamApiKey: (w, pick) => ({ method: "POST", path: `/v2/management/teams/${among(w.teams, pick, randomUUID)}/api_keys`, headers: { ...json, "x-management-key": w.management }, body: { label: "k" } }),
+  createTeamApiKey: (w, pick) => ({
+    method: "POST",
+    path: `/v2/management/teams/${among(w.teams, pick, randomUUID)}/api_keys`,
+    headers: { ...json, "x-management-key": w.management },
+    body: { label: "k" },
+  }),
   createWebhookEndpoint: (w, pick) => ({
     method: "POST",
     path: `/v2/management/teams/${among(w.teams, pick, randomUUID)}/webhooks`,
     headers: { ...json, "x-management-key": w.management },
-    body: { url: ["http://127.0.0.1:9/x", "https://example.com/x", "http://example.com/x"][pick(3)], event_types: pick(2) === 0 ? null : ["provider.connection.created"] },
+    body: {
+      url: ["http://127.0.0.1:9/x", "https://example.com/x", "http://example.com/x"][pick(3)],
+      event_types: pick(2) === 0 ? null : ["provider.connection.created"],
+    },
   }),
   deleteWebhookEndpoint: (w, pick) => {
     const hook = w.hooks.length === 0 ? { team: among(w.teams, pick, randomUUID), id: randomUUID() } : w.hooks[pick(w.hooks.length)]!;
     return { method: "DELETE", path: `/v2/management/teams/${hook.team}/webhooks/${hook.id}`, headers: { "x-management-key": w.management } };
   },
-  deleteTeam: (w, pick) => ({ method: "DELETE", path: `/v2/management/teams/${among(w.teams, pick, randomUUID)}`, headers: { "x-management-key": w.management } }),
+  deleteTeam: (w, pick) => ({
+    method: "DELETE",
+    path: `/v2/management/teams/${among(w.teams, pick, randomUUID)}`,
+    headers: { "x-management-key": w.management },
+  }),
   patchState: (w, pick) => ({
     method: "PATCH",
     path: "/_mock/state",
@@ -92,7 +159,11 @@ const STEPS: Record<string, Step> = {
       "text",
     ][pick(6)],
   }),
-  resetState: (w, pick) => ({ method: "DELETE", path: "/_mock/state", headers: pick(2) === 0 ? { "x-svc-api-key": w.keys[pick(w.keys.length)]! } : ({ "x-management-key": w.management } as Record<string, string>) }),
+  resetState: (w, pick) => ({
+    method: "DELETE",
+    path: "/_mock/state",
+    headers: pick(2) === 0 ? { "x-svc-api-key": w.keys[pick(w.keys.length)]! } : ({ "x-management-key": w.management } as Record<string, string>),
+  }),
 };
 
 const operationOf = new Map(operations.map((op) => [op.operationId, op]));
@@ -115,7 +186,14 @@ describe("the stateful mock under random sequences of calls", () => {
     const sequence = fc.array(fc.tuple(fc.constantFrom(...names), fc.array(fc.nat(1_000), { minLength: 12, maxLength: 12 })), { minLength: 5, maxLength: 25 });
     await fc.assert(
       fc.asyncProperty(sequence, async (calls) => {
-        const world: World = { keys: [`sk_test_${randomUUID()}`, `sk_test_${randomUUID()}`], management: `mk_test_${randomUUID()}`, users: [], tokens: [], teams: [], hooks: [] };
+        const world: World = {
+          keys: [`sk_test_${randomUUID()}`, `sk_test_${randomUUID()}`],
+          management: `mk_test_${randomUUID()}`,
+          users: [],
+          tokens: [],
+          teams: [],
+          hooks: [],
+        };
         for (const [name, numbers] of calls) {
           let next = 0;
           const pick = (n: number) => numbers[next++ % numbers.length]! % n;

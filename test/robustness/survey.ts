@@ -28,7 +28,10 @@ const found = new Map<string, Found>();
 await startMockUnderTest();
 try {
   const sets: [string, Bad[]][] = [
-    ...PROPERTIES.map(({ name, arbitrary, examples }, index) => [name, [...examples(seed + index), ...fc.sample(arbitrary, { numRuns: runs, seed: seed + index })]] as [string, Bad[]]),
+    ...PROPERTIES.map(
+      ({ name, arbitrary, examples }, index) =>
+        [name, [...examples(seed + index), ...fc.sample(arbitrary, { numRuns: runs, seed: seed + index })]] as [string, Bad[]],
+    ),
     ["the hostile inputs found before", HOSTILE],
   ];
   for (const [property, bads] of sets) {
@@ -39,7 +42,15 @@ try {
         const key = `${property}|${bad.what.replace(/(["=:[]|charset).*$/s, "").replace(/\d+/g, "N")}|${kind(problem)}`;
         const bytes = Buffer.isBuffer(bad.request) ? bad.request.length : serialize(bad.request, "h").length;
         const seen = found.get(key);
-        if (seen === undefined || bytes < seen.bytes) found.set(key, { property, what: bad.what, problem: problem.slice(0, 400), bytes, request: describeRequest(bad.request), count: (seen?.count ?? 0) + 1 });
+        if (seen === undefined || bytes < seen.bytes)
+          found.set(key, {
+            property,
+            what: bad.what,
+            problem: problem.slice(0, 400),
+            bytes,
+            request: describeRequest(bad.request),
+            count: (seen?.count ?? 0) + 1,
+          });
         else seen.count++;
       }
       if (problems.length > 0) await ensureHealthy();
@@ -52,4 +63,3 @@ for (const f of found.values()) {
   console.log(`\n## ${f.property}\n- ${f.what} (${f.count}×): ${f.problem}\n\`\`\`\n${f.request}\n\`\`\``);
 }
 console.log(`\n${found.size} kinds of fault`);
-

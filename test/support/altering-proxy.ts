@@ -25,7 +25,10 @@ export interface AlteredAnswer {
 }
 
 /** Returns the answer to send instead, or undefined to pass the server's answer through. */
-export type Alter = (exchange: Exchange, upstream: (method: string, target: string) => Promise<{ status: number; body: string }>) => AlteredAnswer | undefined | Promise<AlteredAnswer | undefined>;
+export type Alter = (
+  exchange: Exchange,
+  upstream: (method: string, target: string) => Promise<{ status: number; body: string }>,
+) => AlteredAnswer | undefined | Promise<AlteredAnswer | undefined>;
 
 export interface AlteringProxy {
   url: string;
@@ -58,9 +61,27 @@ export async function startAlteringProxy(targetUrl: string, alter: Alter): Promi
         const method = req.method ?? "GET";
         const target = req.url ?? "/";
         const answer = await upstream(method, target);
-        const exchange: Exchange = { method, target, pathname: new URL(target, "http://proxy").pathname, headers, body, status: answer.status, contentType: answer.contentType, answer: answer.body };
-        const altered = (await alter(exchange, upstream)) ?? { status: answer.status, body: answer.body, contentType: answer.contentType, headers: answer.headers };
-        res.writeHead(altered.status, { ...altered.headers, "content-type": altered.contentType ?? "application/json", "content-length": Buffer.byteLength(altered.body) });
+        const exchange: Exchange = {
+          method,
+          target,
+          pathname: new URL(target, "http://proxy").pathname,
+          headers,
+          body,
+          status: answer.status,
+          contentType: answer.contentType,
+          answer: answer.body,
+        };
+        const altered = (await alter(exchange, upstream)) ?? {
+          status: answer.status,
+          body: answer.body,
+          contentType: answer.contentType,
+          headers: answer.headers,
+        };
+        res.writeHead(altered.status, {
+          ...altered.headers,
+          "content-type": altered.contentType ?? "application/json",
+          "content-length": Buffer.byteLength(altered.body),
+        });
         res.end(altered.body);
       })().catch((error: unknown) => res.destroy(error as Error));
     });

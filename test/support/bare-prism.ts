@@ -32,7 +32,12 @@ export async function startPrism(options: { specPath: string; port: number; host
   if (pid === undefined) throw new Error("prism did not start");
 
   let exited = false;
-  const exitedPromise = new Promise<void>((resolve) => child.on("exit", () => { exited = true; resolve(); }));
+  const exitedPromise = new Promise<void>((resolve) =>
+    child.on("exit", () => {
+      exited = true;
+      resolve();
+    }),
+  );
   const stop = async () => {
     if (exited) return;
     killGroup(pid, "SIGTERM");

@@ -66,8 +66,12 @@ export async function waitForStill(page: Page): Promise<void> {
 
 /** Waits until Redoc has hydrated the page (React marks its root) and the navigation is there. */
 export async function waitForReference(page: Page): Promise<void> {
-  await page.waitForFunction(() => {
-    const root = document.getElementById("redoc");
-    return root !== null && Object.keys(root).some((key) => key.startsWith("__reactContainer")) && document.querySelector(".menu-content a") !== null;
-  }, undefined, { timeout: 20_000 });
+  await page.waitForFunction(
+    () => {
+      const root = document.getElementById("redoc");
+      return root !== null && Object.keys(root).some((key) => key.startsWith("__reactContainer")) && document.querySelector(".menu-content a") !== null;
+    },
+    undefined,
+    { timeout: 20_000 },
+  );
 }

@@ -49,7 +49,11 @@ export interface CallResult {
 }
 
 /** Calls an operation by its id through a package client (or bare openapi-fetch), with its valid call merged with `init`. */
-export async function callOperation(api: SvcClient | ManagementClient | ReturnType<typeof bareClient>, operationId: string, init: CallInit = {}): Promise<CallResult> {
+export async function callOperation(
+  api: SvcClient | ManagementClient | ReturnType<typeof bareClient>,
+  operationId: string,
+  init: CallInit = {},
+): Promise<CallResult> {
   const { method, template } = operation(operationId);
   const base = VALID_CALLS[operationId] ?? {};
   const merged = {

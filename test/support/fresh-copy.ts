@@ -27,7 +27,6 @@ export async function freshCopy(): Promise<string> {
   return dir;
 }
 
-
 /** A temporary folder holding copies of some of the tree's folders (the sources alone, say), for a script run on them. */
 export async function copyOf(folders: string[]): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "svc-copy-"));

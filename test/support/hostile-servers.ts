@@ -66,7 +66,9 @@ function answer(kind: HostileKind, socket: net.Socket, request: string, options:
   const json = (status: string, body: Buffer | string, extra: Record<string, string | number> = {}) => {
     const bytes = Buffer.from(body);
     // One answer per connection, said so: a client sends its next request on a new one rather than wait on this.
-    socket.end(Buffer.concat([Buffer.from(head(status, { "content-type": "application/json", "content-length": bytes.length, connection: "close", ...extra })), bytes]));
+    socket.end(
+      Buffer.concat([Buffer.from(head(status, { "content-type": "application/json", "content-length": bytes.length, connection: "close", ...extra })), bytes]),
+    );
   };
   const every = (ms: number, tick: () => void) => {
     const timer = setInterval(() => (socket.destroyed ? clearInterval(timer) : tick()), ms);

@@ -39,7 +39,11 @@ async function packageHash(): Promise<string> {
     return (await Promise.all(entries.map((entry) => walk(path.join(relative, entry.name))))).flat();
   };
   const all = (await Promise.all([...files, "README.md"].map(walk))).flat().sort();
-  for (const file of all) hash.update(`${file}\0`).update(await readFile(path.join(repoRoot, file)).catch(() => Buffer.alloc(0))).update("\0");
+  for (const file of all)
+    hash
+      .update(`${file}\0`)
+      .update(await readFile(path.join(repoRoot, file)).catch(() => Buffer.alloc(0)))
+      .update("\0");
   return hash.digest("hex").slice(0, 16);
 }
 
@@ -49,8 +53,17 @@ async function madeOnce(target: string, make: (dir: string) => Promise<void>, be
   const lock = `${target}.lock`;
   await mkdir(CACHE, { recursive: true });
   for (;;) {
-    if (await readFile(path.join(target, "packed.json")).then(() => true, () => false)) return target;
-    const mine = await mkdir(lock).then(() => true, () => false);
+    if (
+      await readFile(path.join(target, "packed.json")).then(
+        () => true,
+        () => false,
+      )
+    )
+      return target;
+    const mine = await mkdir(lock).then(
+      () => true,
+      () => false,
+    );
     if (mine) {
       try {
         await beforeMaking();
@@ -62,20 +75,25 @@ async function madeOnce(target: string, make: (dir: string) => Promise<void>, be
         await rm(lock, { recursive: true, force: true });
       }
     }
-    const made = await stat(lock).then((lockStat) => lockStat.mtimeMs, () => Date.now());
+    const made = await stat(lock).then(
+      (lockStat) => lockStat.mtimeMs,
+      () => Date.now(),
+    );
     if (Date.now() - made > STALE_LOCK_MS) await rm(lock, { recursive: true, force: true });
     await sleep(250);
   }
 }
 
-const install = (dir: string, ...specs: string[]) => run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...specs], { cwd: dir });
+const install = (dir: string, ...specs: string[]) =>
+  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--ignore-scripts", ...specs], { cwd: dir });
 
 /** The installed project for the package as it is now: packed, then installed from the tarball as a user would. */
 async function installedTemplate(): Promise<string> {
   const hash = await packageHash();
   // Projects made from older contents of the package are of no more use, nor what a dead packing left.
   const clearOld = async () => {
-    for (const old of await readdir(CACHE)) if (!old.startsWith(hash) || old.startsWith(`${hash}.making-`)) await rm(path.join(CACHE, old), { recursive: true, force: true });
+    for (const old of await readdir(CACHE))
+      if (!old.startsWith(hash) || old.startsWith(`${hash}.making-`)) await rm(path.join(CACHE, old), { recursive: true, force: true });
   };
   return madeOnce(
     path.join(CACHE, hash),
@@ -157,7 +175,10 @@ export async function listInstalled(project: PackedProject): Promise<string[]> {
  * (node_modules/.bin), without npx's own second of start-up; the tests that launch it by npx say so. */
 export async function startPackedMock(project: PackedProject, ...options: string[]): Promise<{ url: string; output: () => string; stop: () => void }> {
   const port = await freePort();
-  const child = spawnGroup(path.join(project.dir, "node_modules", ".bin", "svc-health-mock"), ["--port", String(port), ...options], { cwd: project.dir, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnGroup(path.join(project.dir, "node_modules", ".bin", "svc-health-mock"), ["--port", String(port), ...options], {
+    cwd: project.dir,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
@@ -183,7 +204,10 @@ export async function otherNodeBinary(): Promise<string> {
   const dir = path.join(repoRoot, ".tmp", `node-${OTHER_NODE.version}`);
   const name = `node-${process.platform}-${process.arch}`;
   const binary = path.join(dir, "package", "bin", "node");
-  const present = await run(binary, ["--version"]).then((r) => r.stdout.trim() === `v${OTHER_NODE.version}`, () => false);
+  const present = await run(binary, ["--version"]).then(
+    (r) => r.stdout.trim() === `v${OTHER_NODE.version}`,
+    () => false,
+  );
   if (!present) {
     await mkdir(dir, { recursive: true });
     const { stdout } = await run("npm", ["pack", "--prefer-offline", "--json", "--pack-destination", dir, `${name}@${OTHER_NODE.version}`], { cwd: dir });

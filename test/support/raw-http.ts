@@ -97,7 +97,10 @@ export function sendRaw(baseUrl: string, request: RawRequest | Buffer, timeoutMs
       resolve(outcome);
     };
     const ms = () => Math.round(performance.now() - started);
-    const timer = setTimeout(() => finish({ ok: false, failure: `no complete answer within ${timeoutMs} ms`, ms: ms(), partial: data.toString("latin1").slice(0, 300) }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ ok: false, failure: `no complete answer within ${timeoutMs} ms`, ms: ms(), partial: data.toString("latin1").slice(0, 300) }),
+      timeoutMs,
+    );
     socket.on("connect", () => socket.write(bytes, () => undefined));
     socket.on("data", (chunk: Buffer) => {
       data = Buffer.concat([data, chunk]);
@@ -106,13 +109,23 @@ export function sendRaw(baseUrl: string, request: RawRequest | Buffer, timeoutMs
     });
     socket.on("end", () => {
       const answer = parseAnswer(data, true);
-      finish(answer ? { ok: true, answer: { ...answer, ms: ms() } } : { ok: false, failure: "connection closed before a complete answer", ms: ms(), partial: data.toString("latin1").slice(0, 300) });
+      finish(
+        answer
+          ? { ok: true, answer: { ...answer, ms: ms() } }
+          : { ok: false, failure: "connection closed before a complete answer", ms: ms(), partial: data.toString("latin1").slice(0, 300) },
+      );
     });
     socket.on("error", (error: NodeJS.ErrnoException) => {
       const answer = parseAnswer(data, true);
       if (answer) finish({ ok: true, answer: { ...answer, ms: ms() } });
       // EPIPE: the server stopped reading; its answer may still arrive, so keep reading until the timer or the end.
-      else if (error.code !== "EPIPE") finish({ ok: false, failure: `connection error ${error.code ?? error.message} before a complete answer`, ms: ms(), partial: data.toString("latin1").slice(0, 300) });
+      else if (error.code !== "EPIPE")
+        finish({
+          ok: false,
+          failure: `connection error ${error.code ?? error.message} before a complete answer`,
+          ms: ms(),
+          partial: data.toString("latin1").slice(0, 300),
+        });
     });
   });
 }
@@ -124,7 +137,9 @@ export function sendRaw(baseUrl: string, request: RawRequest | Buffer, timeoutMs
 export function validTarget(op: ContractOperation, query: Record<string, unknown> | undefined = VALID_CALLS[op.operationId]?.params?.query): string {
   const call = VALID_CALLS[op.operationId] ?? {};
   const search = new URLSearchParams(
-    Object.entries(query ?? {}).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).filter((each) => each !== undefined).map((each) => [name, String(each)])),
+    Object.entries(query ?? {}).flatMap(([name, value]) =>
+      (Array.isArray(value) ? value : [value]).filter((each) => each !== undefined).map((each) => [name, String(each)]),
+    ),
   ).toString();
   return op.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(call.params?.path?.[name]))) + (search ? `?${search}` : "");
 }

@@ -53,14 +53,24 @@ export async function runVerifyInProcess(args: string[], env: NodeJS.ProcessEnv 
       else process.env[name] = value;
     }
   }
-  return { code, stdout: stdout.map((line) => `${line}\n`).join(""), stderr: stderr.map((line) => `${line}\n`).join(""), ms: performance.now() - started, ...readReports(reportDir) };
+  return {
+    code,
+    stdout: stdout.map((line) => `${line}\n`).join(""),
+    stderr: stderr.map((line) => `${line}\n`).join(""),
+    ms: performance.now() - started,
+    ...readReports(reportDir),
+  };
 }
 
 export function runVerify(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 60_000): Promise<VerifyRun> {
   const reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-report-"));
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const child = spawnGroup(binPath("tsx"), ["src/verify/cli.ts", "--report-dir", reportDir, ...args], { cwd: repoRoot, env: { ...toolEnv, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnGroup(binPath("tsx"), ["src/verify/cli.ts", "--report-dir", reportDir, ...args], {
+      cwd: repoRoot,
+      env: { ...toolEnv, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (chunk) => (stdout += chunk));

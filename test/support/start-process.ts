@@ -14,7 +14,11 @@ export interface StartProcess {
 
 /** Resolves once the process printed "Stop with Ctrl-C"; rejects, with what it printed, if it exits or takes too long. */
 export async function launchStart(cwd: string, port: number, timeoutMs: number, options: string[] = []): Promise<StartProcess> {
-  const child = spawnGroup(process.execPath, ["scripts/commands/start.js", "--port", String(port), ...options], { cwd, env: toolEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnGroup(process.execPath, ["scripts/commands/start.js", "--port", String(port), ...options], {
+    cwd,
+    env: toolEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start did not come up:\n${output}`)), timeoutMs);

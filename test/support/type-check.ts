@@ -33,18 +33,33 @@ const format: ts.FormatDiagnosticsHost = {
 };
 
 export function typeCheck(extraFiles: string[] = []): TypeCheck {
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(repoRoot, "tsconfig.json"), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.formatDiagnostics([diagnostic], format));
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(repoRoot, "tsconfig.json"),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.formatDiagnostics([diagnostic], format));
+      },
     },
-  })!;
+  )!;
   const extra = new Set(extraFiles.map((file) => path.resolve(file)));
   const program = ts.createProgram({ rootNames: [...config.fileNames, ...extra], options: config.options, projectReferences: config.projectReferences });
   const all = [...config.errors, ...ts.getPreEmitDiagnostics(program)];
   const inExtra = (diagnostic: ts.Diagnostic) => diagnostic.file !== undefined && extra.has(path.resolve(diagnostic.file.fileName));
   return {
-    repository: ts.formatDiagnostics(all.filter((diagnostic) => !inExtra(diagnostic)), format),
-    extra: new Map([...extra].map((file) => [file, ts.formatDiagnostics(all.filter((diagnostic) => diagnostic.file !== undefined && path.resolve(diagnostic.file.fileName) === file), format)])),
+    repository: ts.formatDiagnostics(
+      all.filter((diagnostic) => !inExtra(diagnostic)),
+      format,
+    ),
+    extra: new Map(
+      [...extra].map((file) => [
+        file,
+        ts.formatDiagnostics(
+          all.filter((diagnostic) => diagnostic.file !== undefined && path.resolve(diagnostic.file.fileName) === file),
+          format,
+        ),
+      ]),
+    ),
   };
 }

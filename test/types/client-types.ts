@@ -1,6 +1,17 @@
 // Compiled by `npm run typecheck` (test/typecheck.test.ts): what a strict consumer of the client may write, and what it may not.
 import { createClient } from "../../generated/client/index.js";
-import type { ErrorBody, HttpStatus, InsuranceCreateRequest, Lab, LinkMfaResult, Marker, Order, PhlebotomyAppointment, Provider, PscInfo } from "../../generated/client/index.js";
+import type {
+  ErrorBody,
+  HttpStatus,
+  InsuranceCreateRequest,
+  Lab,
+  LinkMfaResult,
+  Marker,
+  Order,
+  PhlebotomyAppointment,
+  Provider,
+  PscInfo,
+} from "../../generated/client/index.js";
 import { createManagementClient } from "../../generated/management/index.js";
 import type { ManagementClient, Team } from "../../generated/management/index.js";
 

@@ -11,7 +11,13 @@ import { EventContract } from "../../src/verify/event-contract.ts";
 
 const events = new EventContract(contract);
 
-const WORKFLOW: EventWorkflow = { id: "connection-webhook", event: "provider.connection.created", endpointStep: "createEndpoint", userStep: "createUser", teamStep: "createTeam" };
+const WORKFLOW: EventWorkflow = {
+  id: "connection-webhook",
+  event: "provider.connection.created",
+  endpointStep: "createEndpoint",
+  userStep: "createUser",
+  teamStep: "createTeam",
+};
 const SECRET = newSecret();
 const USER = "0b9d8c7e-6f5a-4b3c-8d2e-1f0a9b8c7d6e";
 const TEAM = "5e4d3c2b-1a09-4f8e-9d7c-6b5a4f3e2d1c";
@@ -41,7 +47,11 @@ afterEach(async () => {
 /** Posts a delivery as the service does, signed (with another secret, or without a header, when asked). */
 async function deliver(payload: unknown, change: { secret?: string; without?: string; timestamp?: number } = {}): Promise<void> {
   const body = JSON.stringify(payload);
-  const signed: Record<string, string> = await signedHeaders(change.secret ?? SECRET, { id: "msg_delivery_test", timestamp: change.timestamp ?? Date.now() / 1000, body });
+  const signed: Record<string, string> = await signedHeaders(change.secret ?? SECRET, {
+    id: "msg_delivery_test",
+    timestamp: change.timestamp ?? Date.now() / 1000,
+    body,
+  });
   if (change.without !== undefined) delete signed[change.without];
   const answer = await fetch(receiver.url, { method: "POST", headers: { "content-type": "application/json", ...signed }, body });
   expect(answer.status).toBe(204);
@@ -61,7 +71,14 @@ function statuses(checks: Record<string, Check>): Record<string, string> {
   return Object.fromEntries(Object.entries(checks).map(([part, check]) => [part, check.status]));
 }
 
-const ALL_PASSED = { arrived: "passed", timestamp: "passed", signature: "passed", "required headers": "passed", "payload schema": "passed", "user and team ids": "passed" };
+const ALL_PASSED = {
+  arrived: "passed",
+  timestamp: "passed",
+  signature: "passed",
+  "required headers": "passed",
+  "payload schema": "passed",
+  "user and team ids": "passed",
+};
 
 describe("a webhook delivery judged by its parts", () => {
   it("passes every part for a right delivery, and judges the one naming the user over an earlier one", async () => {

@@ -30,11 +30,14 @@ async function verifyBehind(alter: Alter, { workflows = false, args = ["--cases"
 
 describe.concurrent("npm run verify against a server wrong in one thing", () => {
   it("names the operation and the field when an answer lacks a required field", async () => {
-    const run = await verifyBehind((x) => {
-      if (x.method !== "POST" || x.pathname !== "/v2/user" || x.status !== 200) return undefined;
-      const { user_id: _dropped, ...rest } = JSON.parse(x.answer) as Record<string, unknown>;
-      return { status: 200, body: JSON.stringify(rest) };
-    }, { args: ["--cases", "0", "--only", "createUser"] });
+    const run = await verifyBehind(
+      (x) => {
+        if (x.method !== "POST" || x.pathname !== "/v2/user" || x.status !== 200) return undefined;
+        const { user_id: _dropped, ...rest } = JSON.parse(x.answer) as Record<string, unknown>;
+        return { status: 200, body: JSON.stringify(rest) };
+      },
+      { args: ["--cases", "0", "--only", "createUser"] },
+    );
     // The valid call, and every other call of createUser that gets a 200 (the coverage pass's), each naming the field.
     expect(failures(run)).toContain("operation createUser: valid call: createUser 200: /user_id is required");
     for (const line of failures(run)) expect(line).toMatch(/^(operation|coverage) createUser: .*: createUser 200: \/user_id is required$/);
@@ -68,7 +71,9 @@ describe.concurrent("npm run verify against a server wrong in one thing", () => 
   });
 
   it("names an undeclared status and the ones the operation declares", async () => {
-    const run = await verifyBehind((x) => (x.pathname === "/v3/lab_tests/labs" && x.status === 200 ? { status: 418, body: x.answer } : undefined), { args: ["--cases", "0", "--only", "listLabs"] });
+    const run = await verifyBehind((x) => (x.pathname === "/v3/lab_tests/labs" && x.status === 200 ? { status: 418, body: x.answer } : undefined), {
+      args: ["--cases", "0", "--only", "listLabs"],
+    });
     expect(failures(run)).toHaveLength(1);
     expect(failures(run)[0]).toMatch(/^operation listLabs: valid call: listLabs answered 418, which it does not declare \(it declares 200, 400, 401, .*500/);
     expect(run.code).toBe(1);
@@ -76,39 +81,70 @@ describe.concurrent("npm run verify against a server wrong in one thing", () => 
 
   it("fails every invalid call that gets a success", async () => {
     // The server takes what it should refuse, and answers the valid call's answer.
-    const run = await verifyBehind(async (x, upstream) => {
-      if (x.method !== "GET" || x.pathname !== "/v3/orders" || x.status !== 422) return undefined;
-      const valid = await upstream("GET", "/v3/orders");
-      return { status: valid.status, body: valid.body };
-    }, { args: ["--cases", "0", "--only", "listOrders"] });
+    const run = await verifyBehind(
+      async (x, upstream) => {
+        if (x.method !== "GET" || x.pathname !== "/v3/orders" || x.status !== 422) return undefined;
+        const valid = await upstream("GET", "/v3/orders");
+        return { status: valid.status, body: valid.body };
+      },
+      { args: ["--cases", "0", "--only", "listOrders"] },
+    );
     const failed = failures(run);
     expect(failed.length).toBeGreaterThan(0);
     // The invalid calls of the operation pass and those of the coverage pass (a value just past a limit).
     expect(failed.filter((line) => line.startsWith("invalid ")).length).toBeGreaterThan(0);
-    for (const line of failed) expect(line).toMatch(/^(invalid|coverage) listOrders: query \w+=\S+( \([a-z ]+\))?: listOrders answered 200 to an invalid call; expected a 4xx it declares$/);
+    for (const line of failed)
+      expect(line).toMatch(
+        /^(invalid|coverage) listOrders: query \w+=\S+( \([a-z ]+\))?: listOrders answered 200 to an invalid call; expected a 4xx it declares$/,
+      );
     expect(run.code).toBe(1);
   });
 
   it("names each paging and filter fault of a server that cuts or filters its lists wrong", async () => {
     // Four faults on four operations, one per kind: a wrong `pages`, a `size` ignored, a page past the last that
     // answers the first, a filter ignored. The bulk imports run too, so that there are bulk operations to page.
-    const run = await verifyBehind(async (x, upstream) => {
-      if (x.method !== "GET" || x.status !== 200) return undefined;
-      const query = new URL(x.target, "http://proxy").searchParams;
-      const body = JSON.parse(x.answer) as Record<string, any>;
-      if (x.pathname === "/v3/orders") return { status: 200, body: JSON.stringify({ ...body, pages: body.pages + 1 }) };
-      if (x.pathname.endsWith("/markers") && query.get("size") === "1") return { status: 200, body: (await upstream("GET", x.pathname)).body };
-      if (x.pathname === "/v2/link/bulk_op" && Number(query.get("page")) > 1) return { status: 200, body: (await upstream("GET", `${x.pathname}?size=${query.get("size")}`)).body };
-      if (x.pathname.endsWith("/psc/info") && query.has("capabilities")) return { status: 200, body: (await upstream("GET", x.pathname)).body };
-      return undefined;
-    }, { args: ["--cases", "0", "--only", "listOrders", "--only", "listLabTestMarkers", "--only", "bulkImportConnections", "--only", "listBulkOps", "--only", "getOrderPscInfo"] });
+    const run = await verifyBehind(
+      async (x, upstream) => {
+        if (x.method !== "GET" || x.status !== 200) return undefined;
+        const query = new URL(x.target, "http://proxy").searchParams;
+        const body = JSON.parse(x.answer) as Record<string, any>;
+        if (x.pathname === "/v3/orders") return { status: 200, body: JSON.stringify({ ...body, pages: body.pages + 1 }) };
+        if (x.pathname.endsWith("/markers") && query.get("size") === "1") return { status: 200, body: (await upstream("GET", x.pathname)).body };
+        if (x.pathname === "/v2/link/bulk_op" && Number(query.get("page")) > 1)
+          return { status: 200, body: (await upstream("GET", `${x.pathname}?size=${query.get("size")}`)).body };
+        if (x.pathname.endsWith("/psc/info") && query.has("capabilities")) return { status: 200, body: (await upstream("GET", x.pathname)).body };
+        return undefined;
+      },
+      {
+        args: [
+          "--cases",
+          "0",
+          "--only",
+          "listOrders",
+          "--only",
+          "listLabTestMarkers",
+          "--only",
+          "bulkImportConnections",
+          "--only",
+          "listBulkOps",
+          "--only",
+          "getOrderPscInfo",
+        ],
+      },
+    );
     const failed = failures(run);
     expect(failed).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^collection listOrders: page 1 of size 1 holds at most one item and says so: pages is \d+, but total \d+ at size 1 makes \d+$/),
-        expect.stringMatching(/^collection listLabTestMarkers: page 1 of size 1 holds at most one item and says so: markers holds 2 items on a page of size 1; size is 50, asked 1/),
-        expect.stringMatching(/^collection listBulkOps: page \d+ of size 1, past the last, is empty: page is 1, asked \d+; page \d+ is past the last of \d+ items, yet holds 1$/),
-        expect.stringMatching(/^collection getOrderPscInfo: capabilities=\S+ keeps only patient_service_centers whose capabilities matches: \d+ of \d+ patient_service_centers do not match/),
+        expect.stringMatching(
+          /^collection listLabTestMarkers: page 1 of size 1 holds at most one item and says so: markers holds 2 items on a page of size 1; size is 50, asked 1/,
+        ),
+        expect.stringMatching(
+          /^collection listBulkOps: page \d+ of size 1, past the last, is empty: page is 1, asked \d+; page \d+ is past the last of \d+ items, yet holds 1$/,
+        ),
+        expect.stringMatching(
+          /^collection getOrderPscInfo: capabilities=\S+ keeps only patient_service_centers whose capabilities matches: \d+ of \d+ patient_service_centers do not match/,
+        ),
       ]),
     );
     // Nothing else: each fault is named once, on its operation, and the rest of the server passes.
@@ -117,12 +153,15 @@ describe.concurrent("npm run verify against a server wrong in one thing", () => 
   });
 
   it("names a method a path does not document that is answered, and a 405 without Allow", async () => {
-    const run = await verifyBehind((x) => {
-      if (x.status !== 405) return undefined;
-      if (x.method === "POST" && x.pathname === "/v3/lab_tests/labs") return { status: 200, body: "[]" };
-      if (x.method === "DELETE" && x.pathname === "/v2/providers") return { status: 405, body: x.answer, headers: {} };
-      return undefined;
-    }, { args: ["--cases", "0", "--only", "listLabs", "--only", "listProviders"] });
+    const run = await verifyBehind(
+      (x) => {
+        if (x.status !== 405) return undefined;
+        if (x.method === "POST" && x.pathname === "/v3/lab_tests/labs") return { status: 200, body: "[]" };
+        if (x.method === "DELETE" && x.pathname === "/v2/providers") return { status: 405, body: x.answer, headers: {} };
+        return undefined;
+      },
+      { args: ["--cases", "0", "--only", "listLabs", "--only", "listProviders"] },
+    );
     expect(failures(run).sort()).toEqual([
       "protocol /v2/providers: DELETE is 405 naming GET: no Allow header",
       "protocol /v3/lab_tests/labs: POST is 405 naming GET: POST /v3/lab_tests/labs answered 200; expected 405",
@@ -131,10 +170,11 @@ describe.concurrent("npm run verify against a server wrong in one thing", () => 
   });
 
   it("names a header an answer declares required that is missing (a 429 without Retry-After)", async () => {
-    const run = await verifyBehind((x) =>
-      x.pathname === "/v2/providers" && x.method === "GET" && x.status === 200
-        ? { status: 429, body: JSON.stringify({ code: "too_many_requests", message: "Slow down." }), headers: {} }
-        : undefined,
+    const run = await verifyBehind(
+      (x) =>
+        x.pathname === "/v2/providers" && x.method === "GET" && x.status === 200
+          ? { status: 429, body: JSON.stringify({ code: "too_many_requests", message: "Slow down." }), headers: {} }
+          : undefined,
       { args: ["--cases", "0", "--only", "listProviders"] },
     );
     expect(failures(run)).toEqual(["operation listProviders: valid call: listProviders 429: the Retry-After header it declares required is missing"]);
@@ -142,10 +182,11 @@ describe.concurrent("npm run verify against a server wrong in one thing", () => 
   });
 
   it("fails a 500, declared or not", async () => {
-    const run = await verifyBehind((x) =>
-      x.pathname === "/v2/management/org" && x.method === "GET" && x.status === 200
-        ? { status: 500, body: JSON.stringify({ code: "internal_error", message: "The org store is down." }) }
-        : undefined,
+    const run = await verifyBehind(
+      (x) =>
+        x.pathname === "/v2/management/org" && x.method === "GET" && x.status === 200
+          ? { status: 500, body: JSON.stringify({ code: "internal_error", message: "The org store is down." }) }
+          : undefined,
       { args: ["--cases", "0", "--only", "getOrg"] },
     );
     expect(failures(run)).toEqual(["operation getOrg: valid call: getOrg answered 500 internal_error: The org store is down."]);
@@ -162,7 +203,8 @@ describe.concurrent("npm run verify's coverage, generated and state checks again
       async (x, upstream) => {
         const size = new URL(x.target, "http://proxy").searchParams.get("size");
         if (x.pathname === "/v3/orders" && size === "100") return error(422, "invalid_request", "size must be at most 99.");
-        if (x.pathname.endsWith("/markers") && size === "101") return { status: 200, body: (await upstream("GET", x.target.replace("size=101", "size=100"))).body };
+        if (x.pathname.endsWith("/markers") && size === "101")
+          return { status: 200, body: (await upstream("GET", x.target.replace("size=101", "size=100"))).body };
         return undefined;
       },
       { args: ["--cases", "0", "--only", "listOrders", "--only", "listLabTestMarkers"] },
@@ -179,28 +221,41 @@ describe.concurrent("npm run verify's coverage, generated and state checks again
   });
 
   it("names an optional filter the valid call leaves out that makes the server fail", async () => {
-    const run = await verifyBehind((x) => (x.pathname === "/v2/link/bulk_op" && new URL(x.target, "http://proxy").searchParams.has("provider") ? error(500, "internal_error", "provider index missing") : undefined), {
-      args: ["--cases", "0", "--only", "listBulkOps"],
-    });
+    const run = await verifyBehind(
+      (x) =>
+        x.pathname === "/v2/link/bulk_op" && new URL(x.target, "http://proxy").searchParams.has("provider")
+          ? error(500, "internal_error", "provider index missing")
+          : undefined,
+      {
+        args: ["--cases", "0", "--only", "listBulkOps"],
+      },
+    );
     const failed = failures(run);
     expect(failed).toContain('coverage listBulkOps: query provider="oura" (a listed value): listBulkOps answered 500 internal_error: provider index missing');
     // The collection pass's filter checks meet it too; nothing else of the operation fails.
-    for (const line of failed) expect(line).toMatch(/^(coverage listBulkOps: query provider=|collection listBulkOps: provider=).*answered 500 internal_error: provider index missing/);
+    for (const line of failed)
+      expect(line).toMatch(/^(coverage listBulkOps: query provider=|collection listBulkOps: provider=).*answered 500 internal_error: provider index missing/);
   });
 
   it("shrinks a failure on non-ASCII text to the smallest request, printed as curl, and replays it from its seed", async () => {
     // A server whose storage takes only ASCII in a webhook endpoint's description.
     const alter = (x: { method: string; pathname: string; body: string }) =>
-      x.method === "POST" && /\/webhooks$/.test(x.pathname) && /"description":"[^"]*[^\x00-\x7f]/.test(x.body) ? error(500, "internal_error", "could not store the endpoint") : undefined;
+      x.method === "POST" && /\/webhooks$/.test(x.pathname) && /"description":"[^"]*[^\x00-\x7f]/.test(x.body)
+        ? error(500, "internal_error", "could not store the endpoint")
+        : undefined;
     const args = ["--cases", "30", "--seed", "7", "--only", "createWebhookEndpoint"];
     const [run, again] = await Promise.all([verifyBehind(alter, { args }), verifyBehind(alter, { args })]);
     const generated = run.report!.checks.filter((check) => check.suite === "generated" && check.status === "failed");
     expect(generated.map((check) => check.name)).toEqual(["createWebhookEndpoint: generated valid calls are accepted"]);
     const [failure] = generated;
     // The smallest case: one field changed from the valid call, one character long, the first non-ASCII one tried.
-    expect(failure!.detail).toMatch(/^createWebhookEndpoint answered 500 internal_error: could not store the endpoint; smallest failing case \(after \d+ shrinks\): body description="é"; replay with --seed 7 --only createWebhookEndpoint$/);
+    expect(failure!.detail).toMatch(
+      /^createWebhookEndpoint answered 500 internal_error: could not store the endpoint; smallest failing case \(after \d+ shrinks\): body description="é"; replay with --seed 7 --only createWebhookEndpoint$/,
+    );
     // A body with a character beyond printable ASCII is read from its file: a terminal or a page may not pass it on intact.
-    expect(failure!.repro).toMatch(/^curl -sS -i -X POST '.*\/v2\/management\/teams\/[0-9a-f-]+\/webhooks' .*-H "x-management-key: \$SVC_MANAGEMENT_KEY" --data-binary '@.*\/bodies\/F1\.body'$/);
+    expect(failure!.repro).toMatch(
+      /^curl -sS -i -X POST '.*\/v2\/management\/teams\/[0-9a-f-]+\/webhooks' .*-H "x-management-key: \$SVC_MANAGEMENT_KEY" --data-binary '@.*\/bodies\/F1\.body'$/,
+    );
     expect(failure!.request).toMatchObject({ bodyFile: "bodies/F1.body", variables: ["x-management-key"] });
     expect(failure!.request!.body).toMatch(/"description":"é"/);
     // The same seed finds the same smallest case.
@@ -208,23 +263,38 @@ describe.concurrent("npm run verify's coverage, generated and state checks again
   });
 
   it("reports a 413 that names the server's size limit as that limit, not as a failure", async () => {
-    const run = await verifyBehind((x) => (x.method === "POST" && x.pathname === "/v2/management/teams" && Buffer.byteLength(x.body) > 100 ? error(413, "payload_too_large", "The body is over this server's limit of 100 bytes.") : undefined), {
-      args: ["--cases", "20", "--seed", "3", "--only", "createTeam"],
-    });
+    const run = await verifyBehind(
+      (x) =>
+        x.method === "POST" && x.pathname === "/v2/management/teams" && Buffer.byteLength(x.body) > 100
+          ? error(413, "payload_too_large", "The body is over this server's limit of 100 bytes.")
+          : undefined,
+      {
+        args: ["--cases", "20", "--seed", "3", "--only", "createTeam"],
+      },
+    );
     expect(failures(run)).toEqual([]);
     const limit = run.report!.checks.find((check) => check.name === "createTeam: the server's size limit");
-    expect(limit).toMatchObject({ suite: "generated", status: "skipped", detail: "answered 413 to a generated body, naming its limit of 100 bytes: a limit of the server, not a failure" });
+    expect(limit).toMatchObject({
+      suite: "generated",
+      status: "skipped",
+      detail: "answered 413 to a generated body, naming its limit of 100 bytes: a limit of the server, not a failure",
+    });
   });
 
   it("names a body taken without its Content-Type", async () => {
     const run = await verifyBehind(
       (x) =>
         x.method === "POST" && x.pathname === "/v2/user" && x.status === 415
-          ? { status: 200, body: JSON.stringify({ user_id: "3f0c1d2e-8a4b-4c6d-9e8f-0a1b2c3d4e5f", client_user_id: "taken-anyway", created_on: "2026-11-24T10:00:00Z" }) }
+          ? {
+              status: 200,
+              body: JSON.stringify({ user_id: "3f0c1d2e-8a4b-4c6d-9e8f-0a1b2c3d4e5f", client_user_id: "taken-anyway", created_on: "2026-11-24T10:00:00Z" }),
+            }
           : undefined,
       { args: ["--cases", "0", "--only", "createUser"] },
     );
-    expect(failures(run)).toEqual(["protocol createUser: a body without Content-Type gets a declared 4xx: createUser answered 200 to a body without Content-Type; expected a 4xx it declares"]);
+    expect(failures(run)).toEqual([
+      "protocol createUser: a body without Content-Type gets a declared 4xx: createUser answered 200 to a body without Content-Type; expected a 4xx it declares",
+    ]);
     expect(run.report!.checks.find((check) => check.status === "failed")!.repro).not.toContain("content-type");
   });
 
@@ -235,7 +305,8 @@ describe.concurrent("npm run verify's coverage, generated and state checks again
         if (x.pathname === "/v2/providers" && x.status === 200) providers = x.answer;
         if (x.method === "GET" && /^\/v2\/management\/teams\/[^/]+$/.test(x.pathname) && x.status === 200) return error(404, "not_found", "No such team.");
         // The deleted key is still taken: the call made with it answers as before.
-        if (x.pathname === "/v2/providers" && x.status === 401 && x.headers["x-svc-api-key"]?.startsWith("sk_test_mock_")) return { status: 200, body: providers };
+        if (x.pathname === "/v2/providers" && x.status === 401 && x.headers["x-svc-api-key"]?.startsWith("sk_test_mock_"))
+          return { status: 200, body: providers };
         return undefined;
       },
       { args: ["--cases", "0", "--only", "getTeam", "--only", "deleteTeamApiKey"] },

@@ -19,7 +19,11 @@ const SAME: [string, Made[], string][] = [
     "a body that is not JSON, in any operation, of any size",
     [
       { suite: "operation", operationId: "createUser", detail: `createUser 200: the body is not JSON (application/json, 200 OK, 28 bytes; ${NOT_JSON})` },
-      { suite: "operation", operationId: "listLabs", detail: `listLabs 200: the body is not JSON (text/html; charset=utf-8, 200 OK, 10482 bytes, titled "Welcome, Ann"; ${NOT_JSON})` },
+      {
+        suite: "operation",
+        operationId: "listLabs",
+        detail: `listLabs 200: the body is not JSON (text/html; charset=utf-8, 200 OK, 10482 bytes, titled "Welcome, Ann"; ${NOT_JSON})`,
+      },
       // --show-data quotes the answer instead.
       { suite: "operation", operationId: "getOrg", detail: `getOrg 200: the body is not JSON ("{\\"labs\\": [{\\"id\\": 1, \\"slug\\": …")` },
     ],
@@ -28,7 +32,11 @@ const SAME: [string, Made[], string][] = [
   [
     "a status the operation does not declare, whatever it declares",
     [
-      { suite: "coverage", operationId: "createTeam", detail: "createTeam answered 307, which it does not declare (it declares 201, 400, 401, 403, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500)" },
+      {
+        suite: "coverage",
+        operationId: "createTeam",
+        detail: "createTeam answered 307, which it does not declare (it declares 201, 400, 401, 403, 405, 406, 408, 413, 414, 415, 422, 429, 431, 500)",
+      },
       { suite: "coverage", operationId: "listLabs", detail: "listLabs answered 307, which it does not declare (it declares 200, 400, 401)" },
     ],
     "<op> answered 307, which it does not declare (it declares <statuses>)",
@@ -36,9 +44,21 @@ const SAME: [string, Made[], string][] = [
   [
     "a server's message holding names, emails, ids and numbers",
     [
-      { suite: "state", operationId: "getTeam", detail: `getTeam answered 404 not_found: No team "acme" for jane@example.com; expected 200 or 201; ${NEEDS_STATE}` },
-      { suite: "state", operationId: "getWebhookEndpoint", detail: `getWebhookEndpoint answered 404 not_found: Endpoint 6f1c2b3a-4d5e-4f60-8a51-6c0f2b8d7e11 of team 42 is gone; expected 200; ${NEEDS_STATE}` },
-      { suite: "state", operationId: "getTeamApiKey", detail: `getTeamApiKey answered 404 not_found: Bob Smith has no key tk_live_8f3a2b1c; expected 200; ${NEEDS_STATE}` },
+      {
+        suite: "state",
+        operationId: "getTeam",
+        detail: `getTeam answered 404 not_found: No team "acme" for jane@example.com; expected 200 or 201; ${NEEDS_STATE}`,
+      },
+      {
+        suite: "state",
+        operationId: "getWebhookEndpoint",
+        detail: `getWebhookEndpoint answered 404 not_found: Endpoint 6f1c2b3a-4d5e-4f60-8a51-6c0f2b8d7e11 of team 42 is gone; expected 200; ${NEEDS_STATE}`,
+      },
+      {
+        suite: "state",
+        operationId: "getTeamApiKey",
+        detail: `getTeamApiKey answered 404 not_found: Bob Smith has no key tk_live_8f3a2b1c; expected 200; ${NEEDS_STATE}`,
+      },
     ],
     `<op> answered 404 not_found: <message>; expected <statuses>; ${NEEDS_STATE}`,
   ],
@@ -46,7 +66,11 @@ const SAME: [string, Made[], string][] = [
     "a read-back's values, one field or several, of any type",
     [
       { suite: "state", operationId: "getTeam", detail: `/name reads "Acme Labs", sent "Acme"; ${NEEDS_STATE}` },
-      { suite: "state", operationId: "getUser", detail: `/display_name reads "Zoë 😀", sent "Zoe"; /age reads 41, sent 42; /tags reads ["a","b"], sent []; /meta reads {"k":null}, sent {"k":1}; ${NEEDS_STATE}` },
+      {
+        suite: "state",
+        operationId: "getUser",
+        detail: `/display_name reads "Zoë 😀", sent "Zoe"; /age reads 41, sent 42; /tags reads ["a","b"], sent []; /meta reads {"k":null}, sent {"k":1}; ${NEEDS_STATE}`,
+      },
       { suite: "state", operationId: "getWebhookEndpoint", detail: `/enabled reads false, sent true; ${NEEDS_STATE}` },
     ],
     `<field> reads <value>, sent <value>; ${NEEDS_STATE}`,
@@ -54,7 +78,11 @@ const SAME: [string, Made[], string][] = [
   [
     "the fields a plausible answer leaves out, however many",
     [
-      { suite: "operation", operationId: "createUser", detail: "createUser 200: /user_id is required; createUser 200: /client_user_id is required; createUser 200: /created_on is required" },
+      {
+        suite: "operation",
+        operationId: "createUser",
+        detail: "createUser 200: /user_id is required; createUser 200: /client_user_id is required; createUser 200: /created_on is required",
+      },
       { suite: "operation", operationId: "listLabs", detail: "listLabs 200: /labs/3/slug is required" },
     ],
     "<op> 200: <field> is required",
@@ -62,8 +90,16 @@ const SAME: [string, Made[], string][] = [
   [
     "a generated failure, whatever case it shrank to and whatever seed",
     [
-      { suite: "generated", operationId: "createUser", detail: `createUser answered 500 internal_error: boom; smallest failing case (after 12 shrinks): body first_name="é\\"; x", query size=3; replay with --seed 42 --only createUser` },
-      { suite: "generated", operationId: "listLabs", detail: `listLabs answered 500 internal_error: Lab "Quest" is down; smallest failing case (after 0 shrinks): the valid call; replay with --seed 1234567 --only listLabs` },
+      {
+        suite: "generated",
+        operationId: "createUser",
+        detail: `createUser answered 500 internal_error: boom; smallest failing case (after 12 shrinks): body first_name="é\\"; x", query size=3; replay with --seed 42 --only createUser`,
+      },
+      {
+        suite: "generated",
+        operationId: "listLabs",
+        detail: `listLabs answered 500 internal_error: Lab "Quest" is down; smallest failing case (after 0 shrinks): the valid call; replay with --seed 1234567 --only listLabs`,
+      },
     ],
     "<op> answered 500 internal_error: <message>; smallest failing case: <case>; replay with --seed <n> --only <op>",
   ],
@@ -102,8 +138,16 @@ const SAME: [string, Made[], string][] = [
   [
     "a workflow's step, in any workflow, whatever the answer held",
     [
-      { suite: "workflow users-lifecycle", operationId: "createUser", detail: `success criteria check $response.body#/client_user_id == $inputs.clientUserId; got 200 {"user_id":"6f1c2b3a-4d5e-4f60-8a51-6c0f2b8d7e11","client_user_id":"ann"}` },
-      { suite: "workflow user-conflict-and-undo", operationId: "createUser", detail: `success criteria check $response.body#/client_user_id == $inputs.clientUserId; got 200 {"user_id":"u2","client_user_id":"bob","tags":[1,2]}` },
+      {
+        suite: "workflow users-lifecycle",
+        operationId: "createUser",
+        detail: `success criteria check $response.body#/client_user_id == $inputs.clientUserId; got 200 {"user_id":"6f1c2b3a-4d5e-4f60-8a51-6c0f2b8d7e11","client_user_id":"ann"}`,
+      },
+      {
+        suite: "workflow user-conflict-and-undo",
+        operationId: "createUser",
+        detail: `success criteria check $response.body#/client_user_id == $inputs.clientUserId; got 200 {"user_id":"u2","client_user_id":"bob","tags":[1,2]}`,
+      },
     ],
     "success criteria check $response.body#/client_user_id == $inputs.clientUserId; got 200 <json>",
   ],
@@ -118,10 +162,25 @@ describe("a failure's cause", () => {
   }
 
   it("does not depend on the values a detail holds, whatever they are", () => {
-    const values = ["Ann", "jane.doe+1@example.com", "6f1c2b3a-4d5e-4f60-8a51-6c0f2b8d7e11", "usr_8f3a2b1c9d", "42", "-3.5e7", "O'Brien; DROP", "é 😀 \\ \"q\"", "", "[phi removed]"];
+    const values = [
+      "Ann",
+      "jane.doe+1@example.com",
+      "6f1c2b3a-4d5e-4f60-8a51-6c0f2b8d7e11",
+      "usr_8f3a2b1c9d",
+      "42",
+      "-3.5e7",
+      "O'Brien; DROP",
+      'é 😀 \\ "q"',
+      "",
+      "[phi removed]",
+    ];
     const keys = new Set(
       values.flatMap((value) => [
-        key({ suite: "state", operationId: "getUser", detail: `/first_name reads ${JSON.stringify(value)}, sent ${JSON.stringify(`${value}x`)}; ${NEEDS_STATE}` }),
+        key({
+          suite: "state",
+          operationId: "getUser",
+          detail: `/first_name reads ${JSON.stringify(value)}, sent ${JSON.stringify(`${value}x`)}; ${NEEDS_STATE}`,
+        }),
         key({ suite: "state", operationId: "listUsers", detail: `/first_name reads ${JSON.stringify(value)}, sent "Ann"; ${NEEDS_STATE}` }),
       ]),
     );
@@ -153,27 +212,71 @@ describe("a failure's cause", () => {
 describe("what a run keeps of its checks", () => {
   const failure = (index: number): Check => {
     const operationId = ["createUser", "listLabs", "getOrg", "getTeam"][index % 4]!;
-    return { suite: "operation", name: `${operationId}: case ${index}`, status: "failed", detail: `${operationId} answered 500 internal_error: case ${index} for "user-${index}"`, repro: `curl 'http://127.0.0.1/${index}'`, operationId, ms: 1 };
+    return {
+      suite: "operation",
+      name: `${operationId}: case ${index}`,
+      status: "failed",
+      detail: `${operationId} answered 500 internal_error: case ${index} for "user-${index}"`,
+      repro: `curl 'http://127.0.0.1/${index}'`,
+      operationId,
+      ms: 1,
+    };
   };
 
   it("counts every check exactly, keeps each cause's first failures whole and names and counts the rest", () => {
     const findings = new Findings();
     findings.add({ suite: "operation", name: "listLabs: valid call", status: "passed", operationId: "listLabs", ms: 1 });
     for (let index = 0; index < 1_000; index++) findings.add(failure(index));
-    findings.add({ suite: "operation", name: "getOrg: valid call", status: "failed", detail: "getOrg: no answer within 15 s", operationId: "getOrg", ms: 15_000 });
+    findings.add({
+      suite: "operation",
+      name: "getOrg: valid call",
+      status: "failed",
+      detail: "getOrg: no answer within 15 s",
+      operationId: "getOrg",
+      ms: 15_000,
+    });
     findings.add({ suite: "credential", name: "getOrg: no credential", status: "skipped", detail: "needs --management-key", operationId: "getOrg", ms: 0 });
     expect(findings.summary).toEqual({ passed: 1, failed: 1_001, skipped: 1, total: 1_003 });
     expect(findings.checks).toHaveLength(1_003);
     const [many, timeout] = findings.groups;
-    expect(many).toMatchObject({ id: "G1", class: "operation", message: "<op> answered 500 internal_error: <message>", count: 1_000, operations: ["createUser", "listLabs", "getOrg", "getTeam"], examples: ["F1", "F2", "F3", "F4", "F5"] });
-    expect(many!.first).toEqual({ id: "F1", suite: "operation", name: "createUser: case 0", detail: failure(0).detail, repro: failure(0).repro, operationId: "createUser" });
+    expect(many).toMatchObject({
+      id: "G1",
+      class: "operation",
+      message: "<op> answered 500 internal_error: <message>",
+      count: 1_000,
+      operations: ["createUser", "listLabs", "getOrg", "getTeam"],
+      examples: ["F1", "F2", "F3", "F4", "F5"],
+    });
+    expect(many!.first).toEqual({
+      id: "F1",
+      suite: "operation",
+      name: "createUser: case 0",
+      detail: failure(0).detail,
+      repro: failure(0).repro,
+      operationId: "createUser",
+    });
     expect(timeout).toMatchObject({ id: "G2", count: 1, examples: ["F1001"] });
     const failed = findings.checks.filter((check) => check.status === "failed");
     expect(failed.map((check) => check.id)).toEqual(failed.map((_, index) => `F${index + 1}`));
     expect(failed.filter((check) => check.detail !== undefined)).toHaveLength(KEPT_PER_GROUP + 1);
     // After its group's first few, a failure is its name, id and group: what it costs does not grow with its detail.
-    expect(failed[500]).toEqual({ suite: "operation", name: "createUser: case 500", status: "failed", id: "F501", group: "G1", operationId: "createUser", ms: 1 });
-    expect(findings.checks.at(-1)).toEqual({ suite: "credential", name: "getOrg: no credential", status: "skipped", detail: "needs --management-key", operationId: "getOrg", ms: 0 });
+    expect(failed[500]).toEqual({
+      suite: "operation",
+      name: "createUser: case 500",
+      status: "failed",
+      id: "F501",
+      group: "G1",
+      operationId: "createUser",
+      ms: 1,
+    });
+    expect(findings.checks.at(-1)).toEqual({
+      suite: "credential",
+      name: "getOrg: no credential",
+      status: "skipped",
+      detail: "needs --management-key",
+      operationId: "getOrg",
+      ms: 0,
+    });
   });
 
   it("keeps the ids a run gave, and bounds a detail quoting a large answer", () => {

@@ -53,7 +53,19 @@ describe.concurrent("verify against a hostile server", () => {
         // size limit or the answer itself is what the check names.
         const timeoutMs = says.source.includes("no answer") ? 300 : 10_000;
         const code = await runVerify(
-          ["--base-url", server.url, "--skip-workflows", "--cases", "0", "--timeout-ms", String(timeoutMs), "--max-response-bytes", String(1024 * 1024), "--report-dir", reportDir],
+          [
+            "--base-url",
+            server.url,
+            "--skip-workflows",
+            "--cases",
+            "0",
+            "--timeout-ms",
+            String(timeoutMs),
+            "--max-response-bytes",
+            String(1024 * 1024),
+            "--report-dir",
+            reportDir,
+          ],
           { log: (line) => lines.push(line), error: (line) => lines.push(line) },
         );
         expect(performance.now() - started).toBeLessThan(20_000);
@@ -62,7 +74,13 @@ describe.concurrent("verify against a hostile server", () => {
         expect(existsSync(path.join(reportDir, "verify-junit.xml"))).toBe(true);
         const failed = report.checks.filter((check) => check.status === "failed");
         expect(failed.length).toBeGreaterThan(0);
-        expect(failed.some((check) => says.test(check.detail ?? "")), failed.slice(0, 3).map((check) => check.detail).join("\n")).toBe(true);
+        expect(
+          failed.some((check) => says.test(check.detail ?? "")),
+          failed
+            .slice(0, 3)
+            .map((check) => check.detail)
+            .join("\n"),
+        ).toBe(true);
         expect(recorder.heads).toEqual([]);
       } finally {
         rmSync(reportDir, { recursive: true, force: true });
@@ -102,11 +120,15 @@ describe.runIf(process.platform === "linux")("verify's memory against a gigabyte
     const server = await startHostile("gzip-bomb");
     const reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-bomb-"));
     try {
-      const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "test/support/verify-memory.ts", "--base-url", server.url, "--skip-workflows", "--report-dir", reportDir], {
-        cwd: repoRoot,
-        env: toolEnv,
-        timeout: 60_000,
-      });
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ["--import", "tsx", "test/support/verify-memory.ts", "--base-url", server.url, "--skip-workflows", "--report-dir", reportDir],
+        {
+          cwd: repoRoot,
+          env: toolEnv,
+          timeout: 60_000,
+        },
+      );
       const { code, lines, peakMb } = JSON.parse(stdout.trim().split("\n").at(-1)!) as { code: number; lines: string[]; peakMb: number };
       expect(code).toBe(1);
       expect(lines.join("\n")).toMatch(/a body over 16777216 bytes, verify's limit/);

@@ -51,7 +51,11 @@ describe("npm run verify against the stateful mock", () => {
 
   it("checks two credential refusals per operation: none at all, and the other kind of key", () => {
     const refusals = namesIn(onStateful, "credential");
-    for (const id of ids) expect(refusals.filter((name) => name.startsWith(`${id}: `)), id).toHaveLength(2);
+    for (const id of ids)
+      expect(
+        refusals.filter((name) => name.startsWith(`${id}: `)),
+        id,
+      ).toHaveLength(2);
     expect(refusals).toContain("getOrg: a team API key instead of its own");
     expect(refusals).toContain("listLabs: a management key instead of its own");
   });
@@ -108,7 +112,18 @@ describe("npm run verify against the stateful mock", () => {
     const workflowSuites = [...new Set(report.checks.map((check) => check.suite).filter((suite) => suite.startsWith("workflow ")))];
     expect(workflowSuites.length).toBeGreaterThanOrEqual(10);
     // The state checks come with the valid calls whose answers link to them.
-    expect(root.children.map((suite) => suite.attributes.name)).toEqual(["operation", "state", "credential", "invalid", "coverage", "generated", "collection", "protocol", "cleanup", ...workflowSuites]);
+    expect(root.children.map((suite) => suite.attributes.name)).toEqual([
+      "operation",
+      "state",
+      "credential",
+      "invalid",
+      "coverage",
+      "generated",
+      "collection",
+      "protocol",
+      "cleanup",
+      ...workflowSuites,
+    ]);
     for (const suite of root.children) {
       const checks = report.checks.filter((check) => check.suite === suite.attributes.name);
       expect(suite.children.map((testcase) => testcase.attributes.name)).toEqual(checks.map((check) => check.name));
@@ -135,7 +150,11 @@ describe("npm run verify against the stateless mock", () => {
   it("fails the state checks, each saying it needs a server that keeps state: what was created and deleted is read back as the example", () => {
     const state = onStateless.report!.checks.filter((check) => check.suite === "state" && check.status === "failed");
     expect(state.map((check) => check.name)).toEqual(
-      expect.arrayContaining(["createTeam → getTeam: reads back what was sent", "deleteTeam → getTeam: what was deleted is gone", "deleteTeamApiKey → listProviders: a call made with the deleted credential is refused"]),
+      expect.arrayContaining([
+        "createTeam → getTeam: reads back what was sent",
+        "deleteTeam → getTeam: what was deleted is gone",
+        "deleteTeamApiKey → listProviders: a call made with the deleted credential is refused",
+      ]),
     );
     // Past its cause's first few, a failure is kept by name and group: its group's first failure says it.
     const detail = (check: (typeof state)[number]) => check.detail ?? onStateless.report!.groups.find((group) => group.id === check.group)!.first.detail;
@@ -159,7 +178,12 @@ describe("npm run verify against the stateless mock", () => {
   it("skips exactly the mock-only flows, and names the failing step's criterion and answer", async () => {
     const checks = onStateless.report!.checks;
     const skipped = checks.filter((check) => check.detail?.startsWith("mock-only"));
-    expect(skipped.map((check) => check.name).sort()).toEqual((await readWorkflows()).filter((w) => w.mockOnly).map((w) => w.workflowId).sort());
+    expect(skipped.map((check) => check.name).sort()).toEqual(
+      (await readWorkflows())
+        .filter((w) => w.mockOnly)
+        .map((w) => w.workflowId)
+        .sort(),
+    );
     const example = responseExample("createUser", 200, "created") as { user_id: string; client_user_id: string };
     const exampleUser = example.user_id;
     const conflict = checks.find((check) => check.name === "user-conflict-and-undo / create");
@@ -169,13 +193,18 @@ describe("npm run verify against the stateless mock", () => {
     // The user id itself is not quoted: the run's redactor learnt it as part of the bulk import's marked connections.
     expect(conflict?.detail).toMatch(/; got 200 \{"user_id":/);
     expect(conflict?.detail).toContain(`"client_user_id":"${example.client_user_id}"`);
-    expect(checks.find((check) => check.name === "user-conflict-and-undo / createAgain")).toMatchObject({ status: "skipped", detail: "not run: step create failed" });
+    expect(checks.find((check) => check.name === "user-conflict-and-undo / createAgain")).toMatchObject({
+      status: "skipped",
+      detail: "not run: step create failed",
+    });
     expect(checks.find((check) => check.name === "link-token-never-issued / completeWithUnknownToken")?.detail).toContain("error_type == 'invalid_token'");
     // What a flow created before it stopped is deleted: sign-in-token stopped after its user was created.
     const leftByFlows = checks.filter((check) => check.suite === "cleanup" && / it left$/.test(check.name));
     // The id as the report may write it: redacted, since the run's redactor learnt it (above), as a secret (the bulk
     // import's connections) or health data (the historical pulls' user_id), whichever it met first.
-    expect(leftByFlows.map((check) => check.name.replace(exampleUser, "[secret removed]"))).toContainEqual(expect.stringMatching(/^sign-in-token: user \[(secret|phi) removed\] it left$/));
+    expect(leftByFlows.map((check) => check.name.replace(exampleUser, "[secret removed]"))).toContainEqual(
+      expect.stringMatching(/^sign-in-token: user \[(secret|phi) removed\] it left$/),
+    );
     expect(leftByFlows.every((check) => check.status === "passed" && check.operationId === "deleteUser")).toBe(true);
   });
 });
@@ -188,6 +217,8 @@ describe("the workflows in npm run verify", () => {
     // A check per step, and one for each part the event's delivery is judged by.
     expect(flows.length).toBe((await readWorkflows()).reduce((sum, workflow) => sum + workflow.steps.length, 0) + DELIVERY_PARTS.length);
     const delivery = flows.filter((check) => check.name.startsWith("connection-webhook / provider.connection.created: "));
-    expect(delivery.map((check) => [check.name, check.status, check.detail])).toEqual(DELIVERY_PARTS.map((part) => [`connection-webhook / provider.connection.created: ${part}`, "passed", undefined]));
+    expect(delivery.map((check) => [check.name, check.status, check.detail])).toEqual(
+      DELIVERY_PARTS.map((part) => [`connection-webhook / provider.connection.created: ${part}`, "passed", undefined]),
+    );
   });
 });

@@ -21,31 +21,53 @@ describe("npm run verify's options", () => {
     for (const url of ["http://127.0.0.1:4010", "http://localhost:4010/", "http://[::1]:4010"]) {
       const read = options("--base-url", url);
       expect(read).toMatchObject({ loopback: true, allowWrites: true, rate: undefined, skipWorkflows: false });
-      expect(read.credentials).toEqual({ apiKey: CREDENTIAL_PLACEHOLDERS.apiKey, managementKey: CREDENTIAL_PLACEHOLDERS.managementKey, linkToken: CREDENTIAL_PLACEHOLDERS.linkToken });
+      expect(read.credentials).toEqual({
+        apiKey: CREDENTIAL_PLACEHOLDERS.apiKey,
+        managementKey: CREDENTIAL_PLACEHOLDERS.managementKey,
+        linkToken: CREDENTIAL_PLACEHOLDERS.linkToken,
+      });
     }
     expect(options("--base-url", "http://localhost:4010/").baseUrl).toBe("http://localhost:4010");
   });
 
   it("gives a remote server only the keys given, no writes unless allowed, and a gentle rate", () => {
     const read = options("--base-url", "https://staging.example", "--api-key", "sk_live_x");
-    expect(read).toMatchObject({ loopback: false, allowWrites: false, rate: REMOTE_RATE, credentials: { apiKey: "sk_live_x" }, given: { apiKey: true, managementKey: false } });
+    expect(read).toMatchObject({
+      loopback: false,
+      allowWrites: false,
+      rate: REMOTE_RATE,
+      credentials: { apiKey: "sk_live_x" },
+      given: { apiKey: true, managementKey: false },
+    });
     expect(read.credentials.managementKey).toBeUndefined();
-    expect(options("--base-url", "https://staging.example", "--api-key", "k", "--allow-writes", "--rate", "2.5")).toMatchObject({ allowWrites: true, rate: 2.5 });
-    expect(readVerifyOptions(["--base-url", "http://127.0.0.1:4010"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" })).toEqual({ error: expect.stringContaining("--api-key") });
+    expect(options("--base-url", "https://staging.example", "--api-key", "k", "--allow-writes", "--rate", "2.5")).toMatchObject({
+      allowWrites: true,
+      rate: 2.5,
+    });
+    expect(readVerifyOptions(["--base-url", "http://127.0.0.1:4010"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" })).toEqual({
+      error: expect.stringContaining("--api-key"),
+    });
   });
 
   it("bounds the generated pass by cases and the checks by time, from a seed it picks or is given", () => {
     const defaults = options("--base-url", "http://127.0.0.1:1");
     expect(defaults).toMatchObject({ cases: DEFAULT_CASES, timeBudgetMs: DEFAULT_TIME_BUDGET_S * 1000 });
     expect(Number.isInteger(defaults.seed)).toBe(true);
-    expect(options("--base-url", "http://127.0.0.1:1", "--cases", "0", "--seed=-7", "--time-budget", "2.5")).toMatchObject({ cases: 0, seed: -7, timeBudgetMs: 2500 });
+    expect(options("--base-url", "http://127.0.0.1:1", "--cases", "0", "--seed=-7", "--time-budget", "2.5")).toMatchObject({
+      cases: 0,
+      seed: -7,
+      timeBudgetMs: 2500,
+    });
     expect(error("--base-url", "http://127.0.0.1:1", "--cases=-1")).toBe("--cases -1 is not a whole number of cases (0 or more)");
     expect(error("--base-url", "http://127.0.0.1:1", "--seed", "abc")).toBe("--seed abc is not a whole number");
     expect(error("--base-url", "http://127.0.0.1:1", "--time-budget", "0")).toBe("--time-budget 0 is not a positive number of seconds");
   });
 
   it("leaves the workflows out with --only, which asks for some operations' checks", () => {
-    expect(options("--base-url", "http://127.0.0.1:1", "--only", "listLabs", "--only", "getOrg")).toMatchObject({ only: ["listLabs", "getOrg"], skipWorkflows: true });
+    expect(options("--base-url", "http://127.0.0.1:1", "--only", "listLabs", "--only", "getOrg")).toMatchObject({
+      only: ["listLabs", "getOrg"],
+      skipWorkflows: true,
+    });
   });
 
   it("names what is wrong in one line", () => {
@@ -71,8 +93,12 @@ describe("npm run verify's options", () => {
   it("shows marked values only to a loopback target, and takes no credential in the URL, which every report writes", () => {
     expect(options("--base-url", "http://127.0.0.1:1", "--show-data").showData).toBe(true);
     expect(options("--base-url", "http://127.0.0.1:1").showData).toBe(false);
-    expect(error("--base-url", "https://staging.example", "--api-key", "k", "--show-data")).toMatch(/^--show-data .* refused for staging.example, which is not a loopback address/);
-    expect(readVerifyOptions(["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--show-data"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" })).toEqual({ error: expect.stringContaining("--show-data") });
+    expect(error("--base-url", "https://staging.example", "--api-key", "k", "--show-data")).toMatch(
+      /^--show-data .* refused for staging.example, which is not a loopback address/,
+    );
+    expect(readVerifyOptions(["--base-url", "http://127.0.0.1:1", "--api-key", "k", "--show-data"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" })).toEqual({
+      error: expect.stringContaining("--show-data"),
+    });
     const withPassword = error("--base-url", "https://user:pa55word-long@staging.example", "--api-key", "k");
     expect(withPassword).toMatch(/must not carry a user name or password/);
     expect(withPassword).not.toContain("pa55word-long");

@@ -28,7 +28,15 @@ describe("verify's creates and deletes", () => {
     const order = passOrder(operations, new Fixtures("verify-test", pairs)).map((op) => op.operationId);
     expect(order).toHaveLength(operations.length);
     expect(order.slice(0, 6)).toEqual(["createUser", "createTeam", "createManagementKey", "createTeamApiKey", "createWebhookEndpoint", "createEtlPipeline"]);
-    expect(order.slice(-7)).toEqual(["deleteTeamApiKey", "deleteWebhookEndpoint", "deleteEtlPipeline", "deleteUser", "deleteTeam", "deleteManagementKey", "undoUserDeletion"]);
+    expect(order.slice(-7)).toEqual([
+      "deleteTeamApiKey",
+      "deleteWebhookEndpoint",
+      "deleteEtlPipeline",
+      "deleteUser",
+      "deleteTeam",
+      "deleteManagementKey",
+      "undoUserDeletion",
+    ]);
     expect(order.indexOf("createLinkToken")).toBeLessThan(order.indexOf("completeProviderMfa"));
   });
 
@@ -43,7 +51,9 @@ describe("verify's creates and deletes", () => {
     expect(fixtures.apply(operation("getLatestUserInfo"), examples.getLatestUserInfo!).path).toEqual({ user_id: "11111111-1111-4111-8111-111111111111" });
     const bulk = fixtures.apply(operation("bulkImportConnections"), examples.bulkImportConnections!).body as { connections: { user_id: string }[] };
     expect(bulk.connections.map((c) => c.user_id)).toEqual(["11111111-1111-4111-8111-111111111111", "11111111-1111-4111-8111-111111111111"]);
-    expect((fixtures.apply(operation("createManagementKey"), examples.createManagementKey!).body as { team_ids: string[] }).team_ids).toEqual(["22222222-2222-4222-8222-222222222222"]);
+    expect((fixtures.apply(operation("createManagementKey"), examples.createManagementKey!).body as { team_ids: string[] }).team_ids).toEqual([
+      "22222222-2222-4222-8222-222222222222",
+    ]);
 
     const token = fixtures.apply(operation("createLinkToken"), examples.createLinkToken!);
     fixtures.learn(operation("createLinkToken"), token, 200, { link_token: "lt_made_by_the_run", link_web_url: "https://link.example/lt_made_by_the_run" });
@@ -86,7 +96,8 @@ describe("verify's invalid calls", () => {
     for (const op of operations) {
       for (const parameter of op.parameters) {
         const schema = parameter.schema as Record<string, unknown>;
-        const resolved = typeof schema.$ref === "string" ? (contract.components as Record<string, Record<string, unknown>>).schemas![schema.$ref.split("/").at(-1)!] : schema;
+        const resolved =
+          typeof schema.$ref === "string" ? (contract.components as Record<string, Record<string, unknown>>).schemas![schema.$ref.split("/").at(-1)!] : schema;
         if (isObject(resolved) && resolved["x-svc-non-exhaustive"] === true) open.add(`${op.operationId} ${String(parameter.in)} ${String(parameter.name)}`);
       }
     }

@@ -36,7 +36,10 @@ describe("npm run verify against a server that is not on this machine", () => {
 
   it("with --api-key alone, skips every write (naming --allow-writes) and every management check (naming --management-key), and sends only reads", async () => {
     const before = proxy!.arrivals.length;
-    const run = await runVerifyInProcess(["--base-url", proxy!.url, "--api-key", "sk_test_remote_not_a_real_key", "--rate", "1000", "--cases", "2", "--skip-workflows"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" });
+    const run = await runVerifyInProcess(
+      ["--base-url", proxy!.url, "--api-key", "sk_test_remote_not_a_real_key", "--rate", "1000", "--cases", "2", "--skip-workflows"],
+      { SVC_VERIFY_TREAT_AS_REMOTE: "1" },
+    );
     expect(failures(run)).toEqual([]);
     expect(run.code, run.stderr).toBe(0);
     const report = run.report!;
@@ -47,7 +50,8 @@ describe("npm run verify against a server that is not on this machine", () => {
     }
     // What needs the management key not given: a management operation's own calls, and the management key offered to the regular API.
     const needsManagementKey = report.checks.filter(
-      (c) => !writes.has(c.operationId!) && (management.has(c.operationId!) ? c.suite !== "credential" : c.name.endsWith("a management key instead of its own")),
+      (c) =>
+        !writes.has(c.operationId!) && (management.has(c.operationId!) ? c.suite !== "credential" : c.name.endsWith("a management key instead of its own")),
     );
     expect(needsManagementKey.length).toBeGreaterThan(0);
     for (const check of needsManagementKey) {
@@ -68,7 +72,9 @@ describe("npm run verify --rate", () => {
     expect(run.code, run.stdout).toBe(0);
     // --only holds for every pass: each request but the probe of what the server is goes to the operation's path (its
     // paging and undocumented methods too).
-    const elsewhere = proxy!.arrivals.slice(before).filter((arrival) => arrival.target !== "/_mock/state" && !/^\/v3\/lab_tests\/[^/]+\/markers(\?|$)/.test(arrival.target));
+    const elsewhere = proxy!.arrivals
+      .slice(before)
+      .filter((arrival) => arrival.target !== "/_mock/state" && !/^\/v3\/lab_tests\/[^/]+\/markers(\?|$)/.test(arrival.target));
     expect(elsewhere).toEqual([]);
     const arrivals = proxy!.arrivals.slice(before).map((arrival) => arrival.at);
     expect(arrivals.length).toBe(run.report!.requests);
@@ -77,6 +83,9 @@ describe("npm run verify --rate", () => {
     // first one's connection too), so the span is allowed that much less than (n - 1) intervals of 100 ms.
     expect(arrivals.at(-1)! - arrivals[0]!).toBeGreaterThan((arrivals.length - 1) * 100 - 75);
     const gaps = arrivals.slice(1).map((at, i) => at - arrivals[i]!);
-    expect(gaps.filter((gap) => gap < 25), "requests sent in a burst").toEqual([]);
+    expect(
+      gaps.filter((gap) => gap < 25),
+      "requests sent in a burst",
+    ).toEqual([]);
   });
 });

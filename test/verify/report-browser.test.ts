@@ -50,7 +50,11 @@ describe.skipIf(executable === undefined)("verify-report.html in a browser", () 
       title: document.title,
       rows: [...document.querySelectorAll("table.grid th[scope=row]")].map((th) => th.textContent),
       failedCells: document.querySelectorAll("table.grid td.failed").length,
-      groups: [...document.querySelectorAll("section.group")].map((section) => ({ id: section.id, heading: section.querySelector("h3")?.textContent, repro: section.querySelector("pre")?.textContent })),
+      groups: [...document.querySelectorAll("section.group")].map((section) => ({
+        id: section.id,
+        heading: section.querySelector("h3")?.textContent,
+        repro: section.querySelector("pre")?.textContent,
+      })),
       coverageRows: document.querySelectorAll("table.coverage th[scope=row]").length,
       // The grid fits a laptop's window: nothing of it is cut off to the right.
       gridWidth: document.querySelector("table.grid")!.getBoundingClientRect().right,
@@ -71,7 +75,10 @@ describe.skipIf(executable === undefined)("verify-report.html in a browser", () 
   it("shows the first cause and its reproduction in the first screen at 1440×900 and at 390 px wide, and every grid link reaches its cause", async () => {
     const reader = await openReaderPage(browser!, 1440, 900);
     await reader.page.goto(pathToFileURL(path.join(reportDir, REPORT_HTML)).href);
-    for (const viewport of [{ width: 1440, height: 900 }, { width: 390, height: 844 }]) {
+    for (const viewport of [
+      { width: 1440, height: 900 },
+      { width: 390, height: 844 },
+    ]) {
       await reader.page.setViewportSize(viewport);
       const seen = await reader.page.evaluate(() => {
         const first = document.querySelector("section.group")!;

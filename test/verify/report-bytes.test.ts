@@ -24,7 +24,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  */
 const SPECIAL = ["<", ">", "&", '"', "'", "\n", "\r", "\t", "\u0000", "\u001b", "\u007f", "\u0085", "\u2028", "\ud800", "\udfff", "é", "👍"];
 const text = (maxLength: number) =>
-  fc.string({ unit: fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...SPECIAL) }, { weight: 2, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) }), maxLength });
+  fc.string({
+    unit: fc.oneof({ weight: 1, arbitrary: fc.constantFrom(...SPECIAL) }, { weight: 2, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) }),
+    maxLength,
+  });
 
 /** Every tag the page is made of: what is left once they are gone must be escaped text only. */
 const TAGS = /<!doctype html>|<\/?(?:html|head|meta|title|style|body|main|h1|h2|h3|p|code|table|tr|th|td|a|span|br|small|section|pre|strong)\b[^<>]*>/gi;
@@ -56,10 +59,25 @@ describe("verify's outputs over fast-check's whole string range", () => {
         const reproductions = new Reproductions({ reportDir: dir, credentialHeaders: ["x-svc-api-key"], fixtures: () => undefined, scrub: (text) => text });
         const body = JSON.stringify({ description: value });
         const made = reproductions.make("F1", {
-          request: { method: "POST", url: `http://127.0.0.1:4010/v2/user?${new URLSearchParams({ q: value })}`, headers: { "content-type": "application/json", "x-svc-api-key": "sk_test_bytes_0001" }, body },
+          request: {
+            method: "POST",
+            url: `http://127.0.0.1:4010/v2/user?${new URLSearchParams({ q: value })}`,
+            headers: { "content-type": "application/json", "x-svc-api-key": "sk_test_bytes_0001" },
+            body,
+          },
           answered: 500,
         });
-        const check: Check = { suite: "generated", name, status: "failed", detail, id: "F1", operationId: "createUser", repro: made.curl, request: made.request, ms: 1 };
+        const check: Check = {
+          suite: "generated",
+          name,
+          status: "failed",
+          detail,
+          id: "F1",
+          operationId: "createUser",
+          repro: made.curl,
+          request: made.request,
+          ms: 1,
+        };
         const findings = new Findings();
         findings.add(check);
         findings.add({ suite: "operation", name: `${name} again`, status: "passed", detail, ms: 1 });
@@ -82,7 +100,9 @@ describe("verify's outputs over fast-check's whole string range", () => {
         const cases = junit.children.flatMap((suite) => suite.children);
         expect(cases.map((each) => each.attributes.name)).toContain(name.replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, ""));
         // HTML: once its own tags are gone, no raw `<` or `>` and no `&` that is not an entity is left.
-        const page = reportHtml(written).replace(/<style>[\s\S]*?<\/style>/, "").replace(TAGS, "");
+        const page = reportHtml(written)
+          .replace(/<style>[\s\S]*?<\/style>/, "")
+          .replace(TAGS, "");
         expect(page).not.toMatch(/[<>]/);
         expect(page).not.toMatch(/&(?!(?:amp|lt|gt|quot|#39);)/);
       }),

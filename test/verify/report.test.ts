@@ -15,12 +15,53 @@ const NASTY = `getOrg answered 500 <html>&nbsp;"quoted" 'single' \u0001bell\u000
 
 const made: Check[] = [
   { suite: "operation", name: "listLabs: valid call", status: "passed", operationId: "listLabs", ms: 12 },
-  { suite: "operation", name: "getOrg: valid call", status: "failed", id: "F1", detail: NASTY, operationId: "getOrg", ms: 30, repro: `curl -sS -i -X GET 'http://127.0.0.1:4010/v2/management/org' -H "x-svc-management-key: $SVC_MANAGEMENT_KEY"` },
-  { suite: "credential", name: "createUser: no credential", status: "skipped", detail: "POST writes: run with --allow-writes against a test environment", operationId: "createUser", ms: 0 },
+  {
+    suite: "operation",
+    name: "getOrg: valid call",
+    status: "failed",
+    id: "F1",
+    detail: NASTY,
+    operationId: "getOrg",
+    ms: 30,
+    repro: `curl -sS -i -X GET 'http://127.0.0.1:4010/v2/management/org' -H "x-svc-management-key: $SVC_MANAGEMENT_KEY"`,
+  },
+  {
+    suite: "credential",
+    name: "createUser: no credential",
+    status: "skipped",
+    detail: "POST writes: run with --allow-writes against a test environment",
+    operationId: "createUser",
+    ms: 0,
+  },
   // One cause in three operations, each message holding values of its own.
-  { suite: "operation", name: "createUser: valid call", status: "failed", id: "F2", detail: `createUser answered 500 internal_error: No user "ann@example.com" in team 42`, operationId: "createUser", ms: 9, repro: `curl -sS -i -X POST 'http://127.0.0.1:4010/v2/user' --data-raw '{"client_user_id":"<b>&"}'` },
-  { suite: "operation", name: "listLabs: page 2", status: "failed", id: "F3", detail: "listLabs answered 500 internal_error: Lab lab_8f3a2b1c9d is down", operationId: "listLabs", ms: 8 },
-  { suite: "operation", name: "getOrg: page 2", status: "failed", id: "F4", detail: "getOrg answered 500 internal_error: Org 7f3a9b2c-1d4e-4f60-8a51-6c0f2b8d7e11 is gone", operationId: "getOrg", ms: 7 },
+  {
+    suite: "operation",
+    name: "createUser: valid call",
+    status: "failed",
+    id: "F2",
+    detail: `createUser answered 500 internal_error: No user "ann@example.com" in team 42`,
+    operationId: "createUser",
+    ms: 9,
+    repro: `curl -sS -i -X POST 'http://127.0.0.1:4010/v2/user' --data-raw '{"client_user_id":"<b>&"}'`,
+  },
+  {
+    suite: "operation",
+    name: "listLabs: page 2",
+    status: "failed",
+    id: "F3",
+    detail: "listLabs answered 500 internal_error: Lab lab_8f3a2b1c9d is down",
+    operationId: "listLabs",
+    ms: 8,
+  },
+  {
+    suite: "operation",
+    name: "getOrg: page 2",
+    status: "failed",
+    id: "F4",
+    detail: "getOrg answered 500 internal_error: Org 7f3a9b2c-1d4e-4f60-8a51-6c0f2b8d7e11 is gone",
+    operationId: "getOrg",
+    ms: 7,
+  },
   { suite: "workflow users", name: "users / create <&>", status: "passed", ms: 1500 },
 ];
 const findings = new Findings();
@@ -39,9 +80,33 @@ const report: Report = {
   cases: 40,
   summary: findings.summary,
   coverage: [
-    { operationId: "listLabs", method: "GET", path: "/v3/lab_tests/labs", declaredStatuses: ["200", "401", "500"], seenStatuses: [200], inputs: [], requests: 1 },
-    { operationId: "getOrg", method: "GET", path: "/v2/management/org", declaredStatuses: ["200", "401"], seenStatuses: [500], inputs: [{ name: "query page", exercised: false }], requests: 1 },
-    { operationId: "createUser", method: "POST", path: "/v2/user", declaredStatuses: ["200", "400"], seenStatuses: [], inputs: [{ name: "body client_user_id", exercised: true }], requests: 0 },
+    {
+      operationId: "listLabs",
+      method: "GET",
+      path: "/v3/lab_tests/labs",
+      declaredStatuses: ["200", "401", "500"],
+      seenStatuses: [200],
+      inputs: [],
+      requests: 1,
+    },
+    {
+      operationId: "getOrg",
+      method: "GET",
+      path: "/v2/management/org",
+      declaredStatuses: ["200", "401"],
+      seenStatuses: [500],
+      inputs: [{ name: "query page", exercised: false }],
+      requests: 1,
+    },
+    {
+      operationId: "createUser",
+      method: "POST",
+      path: "/v2/user",
+      declaredStatuses: ["200", "400"],
+      seenStatuses: [],
+      inputs: [{ name: "body client_user_id", exercised: true }],
+      requests: 0,
+    },
   ],
   groups: findings.groups,
   checks,
@@ -56,7 +121,9 @@ describe("verify's JUnit report", () => {
   });
 
   it("has one testsuite per suite, in the order the checks came, each with its counts", () => {
-    expect(root.children.map((suite) => [suite.name, suite.attributes.name, suite.attributes.tests, suite.attributes.failures, suite.attributes.skipped])).toEqual([
+    expect(
+      root.children.map((suite) => [suite.name, suite.attributes.name, suite.attributes.tests, suite.attributes.failures, suite.attributes.skipped]),
+    ).toEqual([
       ["testsuite", "operation", "5", "4", "0"],
       ["testsuite", "credential", "1", "0", "1"],
       ["testsuite", "workflow users", "1", "0", "0"],
@@ -73,8 +140,15 @@ describe("verify's JUnit report", () => {
       { classname: "operation", name: "getOrg: page 2", time: "0.007" },
     ]);
     expect(operation!.children[0]!.children).toEqual([]);
-    const group = (name: string) => ({ name: "properties", attributes: {}, children: [{ name: "property", attributes: { name: "group", value: name }, children: [] }] });
-    expect(operation!.children[1]!.children).toEqual([group("G1"), { name: "failure", attributes: { message: NASTY.replace(/[\u0000\u0001]/g, "") }, children: [] }]);
+    const group = (name: string) => ({
+      name: "properties",
+      attributes: {},
+      children: [{ name: "property", attributes: { name: "group", value: name }, children: [] }],
+    });
+    expect(operation!.children[1]!.children).toEqual([
+      group("G1"),
+      { name: "failure", attributes: { message: NASTY.replace(/[\u0000\u0001]/g, "") }, children: [] },
+    ]);
     expect(operation!.children.slice(2).map((testcase) => testcase.children[0])).toEqual([group("G2"), group("G2"), group("G2")]);
     expect(credential!.children[0]!.children).toEqual([{ name: "skipped", attributes: { message: checks[2]!.detail }, children: [] }]);
     expect(workflow!.children[0]!.attributes.name).toBe("users / create <&>");
@@ -97,7 +171,15 @@ describe("verify's JSON report and console lines", () => {
 
   it("groups the failures by cause across operations, whatever values each message holds, and names each failure's group", () => {
     expect(report.groups).toEqual([
-      { id: "G1", class: "operation", message: "<op> answered 500 <html>&nbsp;<text> <text> \u0001bell\u0000 ✓ ok", count: 1, operations: ["getOrg"], examples: ["F1"], first: { id: "F1", suite: "operation", name: "getOrg: valid call", detail: NASTY, repro: made[1]!.repro, operationId: "getOrg" } },
+      {
+        id: "G1",
+        class: "operation",
+        message: "<op> answered 500 <html>&nbsp;<text> <text> \u0001bell\u0000 ✓ ok",
+        count: 1,
+        operations: ["getOrg"],
+        examples: ["F1"],
+        first: { id: "F1", suite: "operation", name: "getOrg: valid call", detail: NASTY, repro: made[1]!.repro, operationId: "getOrg" },
+      },
       {
         id: "G2",
         class: "operation",
@@ -158,7 +240,9 @@ describe("verify's HTML report", () => {
     expect(at(`class="grid"`)).toBeLessThan(at(`class="coverage"`));
     const section = /<section class="group" id="G2">([\s\S]*?)<\/section>/.exec(html)![1]!;
     expect(section).toContain("<h3>G2 · ✗3 · operation: &lt;op&gt; answered 500 internal_error: &lt;message&gt;</h3>");
-    expect(section).toContain(`<pre>curl -sS -i -X POST &#39;http://127.0.0.1:4010/v2/user&#39; --data-raw &#39;{&quot;client_user_id&quot;:&quot;&lt;b&gt;&amp;&quot;}&#39;</pre>`);
+    expect(section).toContain(
+      `<pre>curl -sS -i -X POST &#39;http://127.0.0.1:4010/v2/user&#39; --data-raw &#39;{&quot;client_user_id&quot;:&quot;&lt;b&gt;&amp;&quot;}&#39;</pre>`,
+    );
     expect(section).toContain("operations: createUser, listLabs, getOrg");
     expect(section).toContain("also F3 <small>(listLabs: page 2)</small>, F4 <small>(getOrg: page 2)</small>");
   });
@@ -166,7 +250,8 @@ describe("verify's HTML report", () => {
   it("draws operations against check classes, each cell counting its checks, coloured by the worst and linking to its failures' first cause", () => {
     const row = (operationId: string) => new RegExp(`<tr><th scope="row">${operationId}</th>(.*?)</tr>`).exec(html)?.[1] ?? "";
     // Columns: operation, credential, invalid, coverage, generated, state, collection, protocol, workflow, cleanup.
-    const cells = (operationId: string) => [...row(operationId).matchAll(/<td class="(\w+)"[^>]*>(.*?)<\/td>/g)].map((m) => `${m[1]} ${m[2]!.replace(/<[^>]*>/g, "")}`.trim());
+    const cells = (operationId: string) =>
+      [...row(operationId).matchAll(/<td class="(\w+)"[^>]*>(.*?)<\/td>/g)].map((m) => `${m[1]} ${m[2]!.replace(/<[^>]*>/g, "")}`.trim());
     expect(cells("getOrg").slice(0, 2)).toEqual(["failed ✗2", "none"]);
     expect(cells("createUser").slice(0, 2)).toEqual(["failed ✗1", "skipped –1"]);
     expect(cells("listLabs")[0]).toBe("failed ✗1 ✓1");
@@ -180,7 +265,9 @@ describe("verify's HTML report", () => {
   it("shows each failure with its detail escaped and its reproduction, and what was covered", () => {
     expect(html).toContain("getOrg answered 500 &lt;html&gt;&amp;nbsp;&quot;quoted&quot;");
     expect(html).not.toContain("<html>&nbsp;");
-    expect(html).toContain(`<pre>curl -sS -i -X GET &#39;http://127.0.0.1:4010/v2/management/org&#39; -H &quot;x-svc-management-key: $SVC_MANAGEMENT_KEY&quot;</pre>`);
+    expect(html).toContain(
+      `<pre>curl -sS -i -X GET &#39;http://127.0.0.1:4010/v2/management/org&#39; -H &quot;x-svc-management-key: $SVC_MANAGEMENT_KEY&quot;</pre>`,
+    );
     // Statuses: listLabs saw 1 of its 3, getOrg none of its 2 (and one it does not declare), createUser none of 2.
     expect(html).toContain("Declared statuses seen: ");
     expect(html).toMatch(/aria-label="14%"><span style="width:14%"><\/span><\/span> 1 of 7/);

@@ -44,7 +44,23 @@ beforeAll(async () => {
   reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-repro-"));
   lines = [];
   const out = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
-  const args = ["--base-url", proxy.url, "--cases", "30", "--seed", "7", "--only", "getLatestInsurance", "--only", "createWebhookEndpoint", "--only", "getTeam", "--skip-workflows", "--report-dir", reportDir];
+  const args = [
+    "--base-url",
+    proxy.url,
+    "--cases",
+    "30",
+    "--seed",
+    "7",
+    "--only",
+    "getLatestInsurance",
+    "--only",
+    "createWebhookEndpoint",
+    "--only",
+    "getTeam",
+    "--skip-workflows",
+    "--report-dir",
+    reportDir,
+  ];
   expect(await runVerify(args, out)).toBe(1);
   report = JSON.parse(await readFile(path.join(reportDir, REPORT_JSON), "utf8")) as Report;
 });
@@ -99,7 +115,10 @@ describe("a failure's reproduction", () => {
     expect(webhook.repro).toMatch(/--data-binary '@.*\/bodies\/F\d+\.body'$/);
     expect(webhook.request!.body).toMatch(/"description":"[^"]*[^\x20-\x7e]/);
     // The keys verify invented for the mock are printed, so the lines run as they stand.
-    expect(report.credentials.find((each) => each.variable === "SVC_API_KEY")).toMatchObject({ origin: "invented", value: expect.stringMatching(/^sk_test_verify_/) });
+    expect(report.credentials.find((each) => each.variable === "SVC_API_KEY")).toMatchObject({
+      origin: "invented",
+      value: expect.stringMatching(/^sk_test_verify_/),
+    });
   });
 
   it("run as printed, gets the same answer for every fault that needs nothing the run made", async () => {

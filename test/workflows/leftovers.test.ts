@@ -30,16 +30,26 @@ describe("the users a workflow leaves", () => {
     const ran: RespectWorkflow = {
       workflowId: "flow",
       status: "failure",
-      executedSteps: [step("create", 200, { user_id: "u1" }), step("createOther", 200, { user_id: "u2" }), step("delete", 200, { user_id: "u1" }, "http://server/v2/user/u1")],
+      executedSteps: [
+        step("create", 200, { user_id: "u1" }),
+        step("createOther", 200, { user_id: "u2" }),
+        step("delete", 200, { user_id: "u1" }, "http://server/v2/user/u1"),
+      ],
     };
-    expect(leftoverUsers(workflow, ran)).toEqual([{ workflowId: "flow", userId: "u2", headers: { "x-svc-api-key": "sk_test_key", "content-type": "application/json" } }]);
+    expect(leftoverUsers(workflow, ran)).toEqual([
+      { workflowId: "flow", userId: "u2", headers: { "x-svc-api-key": "sk_test_key", "content-type": "application/json" } },
+    ]);
   });
 
   it("leave out a create that did not succeed and keep a user whose delete failed", () => {
     const ran: RespectWorkflow = {
       workflowId: "flow",
       status: "failure",
-      executedSteps: [step("create", 200, { user_id: "u1" }), step("createOther", 400, { code: "user_already_exists", user_id: "u0" }), step("delete", 500, {}, "http://server/v2/user/u1")],
+      executedSteps: [
+        step("create", 200, { user_id: "u1" }),
+        step("createOther", 400, { code: "user_already_exists", user_id: "u0" }),
+        step("delete", 500, {}, "http://server/v2/user/u1"),
+      ],
     };
     expect(leftoverUsers(workflow, ran).map((leftover) => leftover.userId)).toEqual(["u1"]);
   });

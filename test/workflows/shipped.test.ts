@@ -16,13 +16,25 @@ describe("the shipped workflows (generated/workflows/)", () => {
   });
 
   it("rewrites the bundle's url, quoted or not, and leaves every other url as it was", () => {
-    const text = ["sourceDescriptions:", "  - name: svc", "    url: '../../generated/openapi.yaml'", "  - name: mock", "    url: ./mock-control.openapi.yaml", "steps:", "  - url: $inputs.webhookUrl", "    redirect_url: https://app.example.com/done", ""].join("\n");
+    const text = [
+      "sourceDescriptions:",
+      "  - name: svc",
+      "    url: '../../generated/openapi.yaml'",
+      "  - name: mock",
+      "    url: ./mock-control.openapi.yaml",
+      "steps:",
+      "  - url: $inputs.webhookUrl",
+      "    redirect_url: https://app.example.com/done",
+      "",
+    ].join("\n");
     const shipped = shipWorkflow("x.arazzo.yaml", text);
     expect(sources(shipped)).toEqual(["../openapi.yaml", "./mock-control.openapi.yaml"]);
     expect(shipped).toContain("  - url: $inputs.webhookUrl\n    redirect_url: https://app.example.com/done\n");
   });
 
   it("refuses any other url that leaves openapi/workflows/, naming the file", () => {
-    expect(() => shipWorkflow("x.arazzo.yaml", "sourceDescriptions:\n  - name: other\n    url: ../shared/other.yaml\n")).toThrow(/x\.arazzo\.yaml: url \.\.\/shared\/other\.yaml leaves the folder/);
+    expect(() => shipWorkflow("x.arazzo.yaml", "sourceDescriptions:\n  - name: other\n    url: ../shared/other.yaml\n")).toThrow(
+      /x\.arazzo\.yaml: url \.\.\/shared\/other\.yaml leaves the folder/,
+    );
   });
 });

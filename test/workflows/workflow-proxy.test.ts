@@ -25,18 +25,32 @@ describe("the workflows' proxy", () => {
       ["/v2/user", { method: "POST", headers: { ...KEY, "content-type": "application/json" }, body: "{" }],
     ] as const) {
       const [direct, proxied] = await Promise.all([fetch(`${inject("mockUrl")}${path}`, init), fetch(`${proxy.url}${path}`, init)]);
-      expect([proxied.status, proxied.headers.get("content-type"), await proxied.text()]).toEqual([direct.status, direct.headers.get("content-type"), await direct.text()]);
+      expect([proxied.status, proxied.headers.get("content-type"), await proxied.text()]).toEqual([
+        direct.status,
+        direct.headers.get("content-type"),
+        await direct.text(),
+      ]);
     }
   });
 
   it("forwards neither way a header of one hop: a proxy's credentials, or one the Connection header names", async () => {
-    const target = await startStub((_arrival, res) => json(res, 200, { ok: true }, { connection: "keep-alive, x-answer-hop", "x-answer-hop": "1", "proxy-authenticate": "Basic" }));
+    const target = await startStub((_arrival, res) =>
+      json(res, 200, { ok: true }, { connection: "keep-alive, x-answer-hop", "x-answer-hop": "1", "proxy-authenticate": "Basic" }),
+    );
     const guarded = await startWorkflowProxy(target.url, new Sender({ rate: undefined }));
     try {
       // Node's own client: fetch will not send a Connection header of the caller's.
       const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
         const { port } = new URL(guarded.url);
-        const request = http.request({ host: "127.0.0.1", port, path: "/v3/lab_tests/labs", headers: { ...KEY, "proxy-authorization": "Basic bm90OmFzZWNyZXQ=", connection: "x-request-hop", "x-request-hop": "1" } }, resolve);
+        const request = http.request(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/v3/lab_tests/labs",
+            headers: { ...KEY, "proxy-authorization": "Basic bm90OmFzZWNyZXQ=", connection: "x-request-hop", "x-request-hop": "1" },
+          },
+          resolve,
+        );
         request.on("error", reject).end();
       });
       answer.resume();
@@ -65,7 +79,9 @@ describe("the workflows' proxy", () => {
     try {
       const answer = await fetch(`${nowhere.url}/v3/lab_tests/labs`);
       expect(answer.status).toBe(502);
-      expect(((await answer.json()) as { message: string }).message).toMatch(/verify did not take the answer of http:\/\/127\.0\.0\.1:\d+: connection failed: ECONNREFUSED/);
+      expect(((await answer.json()) as { message: string }).message).toMatch(
+        /verify did not take the answer of http:\/\/127\.0\.0\.1:\d+: connection failed: ECONNREFUSED/,
+      );
     } finally {
       await nowhere.close();
     }

@@ -28,9 +28,15 @@ describe("the workflows' lint", () => {
   it("marks every workflow that uses the mock's control endpoint as mock-only, and only those", async () => {
     const workflows = await readWorkflows();
     expect(workflows.length).toBeGreaterThanOrEqual(10);
-    for (const workflow of workflows) expect([workflow.workflowId, workflow.mockOnly]).toEqual([workflow.workflowId, workflow.steps.some((step) => step.source === "mock")]);
+    for (const workflow of workflows)
+      expect([workflow.workflowId, workflow.mockOnly]).toEqual([workflow.workflowId, workflow.steps.some((step) => step.source === "mock")]);
     // The flows a real server can run: no clock, no mock conventions.
-    expect(workflows.filter((workflow) => !workflow.mockOnly).map((workflow) => workflow.workflowId).sort()).toEqual(["insurance-latest", "link-token-never-issued", "sign-in-token", "user-conflict-and-undo"]);
+    expect(
+      workflows
+        .filter((workflow) => !workflow.mockOnly)
+        .map((workflow) => workflow.workflowId)
+        .sort(),
+    ).toEqual(["insurance-latest", "link-token-never-issued", "sign-in-token", "user-conflict-and-undo"]);
   });
 });
 

@@ -54,7 +54,10 @@ function literal(value: unknown, indent: string): string {
 
 function clientSample(op: ContractOperation, call: ValidCall, baseUrl: string, option: string | undefined): string {
   const table = CLIENT_TABLES.find((t) => t.holds(op.template))!;
-  const settings = [`baseUrl: ${JSON.stringify(baseUrl)}`, ...(option ? [`${option}: ${JSON.stringify(CREDENTIAL_PLACEHOLDERS[option as CredentialOption])}`] : [])];
+  const settings = [
+    `baseUrl: ${JSON.stringify(baseUrl)}`,
+    ...(option ? [`${option}: ${JSON.stringify(CREDENTIAL_PLACEHOLDERS[option as CredentialOption])}`] : []),
+  ];
   const params: string[] = [];
   if (Object.keys(call.path).length > 0) params.push(`path: ${literal(call.path, "    ")}`);
   if (Object.keys(call.query).length > 0) params.push(`query: ${literal(call.query, "    ")}`);

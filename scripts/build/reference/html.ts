@@ -16,7 +16,8 @@ function insertBefore(html: string, marker: "</head>" | "</body>", text: string)
 /** Replaces every match of `pattern`; throws when there is none, so a Redocly update cannot silently undo a fix. */
 function replaceAll(html: string, pattern: RegExp | string, replacement: string, why: string): string {
   const found = typeof pattern === "string" ? html.includes(pattern) : pattern.test(html);
-  if (!found) throw new Error(`reference: the rendered page no longer has what this fix changes (${why}); check scripts/reference/html.ts against the Redocly version`);
+  if (!found)
+    throw new Error(`reference: the rendered page no longer has what this fix changes (${why}); check scripts/reference/html.ts against the Redocly version`);
   return typeof pattern === "string" ? html.replaceAll(pattern, replacement) : html.replace(pattern, replacement);
 }
 

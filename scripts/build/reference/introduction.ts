@@ -15,14 +15,15 @@ import { mockSection } from "./mock-section.ts";
 
 /** The document's name for each credential (section 5). A new security scheme must be named here. */
 
-
 /** A cell's text: one line, pipes escaped. */
 function cell(text: string): string {
   return text.replace(/\s*\n\s*/g, " ").replaceAll("|", "\\|");
 }
 
 function firstSentence(text: unknown): string {
-  const plain = String(text ?? "").replace(/\s*\n\s*/g, " ").trim();
+  const plain = String(text ?? "")
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
   const end = plain.search(/\.(\s|$)/);
   return end < 0 ? plain : plain.slice(0, end + 1);
 }
@@ -144,7 +145,11 @@ function errorsSection(document: JsonObject): string {
     return Object.entries((schema.properties ?? {}) as JsonObject).map(([field, property]) => {
       const own = isObject(property) ? property : {};
       const resolved = deref(document, property);
-      return [`\`${schemaName === "ErrorBody" ? field : `details[].${field}`}\``, required.has(field) ? "always" : "when it applies", firstSentence(own.description ?? resolved.description)];
+      return [
+        `\`${schemaName === "ErrorBody" ? field : `details[].${field}`}\``,
+        required.has(field) ? "always" : "when it applies",
+        firstSentence(own.description ?? resolved.description),
+      ];
     });
   };
   const transport = (document[TRANSPORT_RESPONSES] ?? {}) as Record<string, unknown>;
@@ -172,7 +177,11 @@ function badgesSection(): string {
     deprecatedParts: "Some fields or parameters it sends or answers are deprecated; each says what replaces it.",
   };
   const rows = (Object.keys(BADGES) as (keyof typeof BADGES)[]).map((key) => [`**${BADGES[key].name}**`, meanings[key]]);
-  return section("Badges", "Operation titles and navigation entries carry these badges, derived from the contract's own markings:", table(["badge", "meaning"], rows));
+  return section(
+    "Badges",
+    "Operation titles and navigation entries carry these badges, derived from the contract's own markings:",
+    table(["badge", "meaning"], rows),
+  );
 }
 
 function eventsSection(document: JsonObject): string {
@@ -191,7 +200,14 @@ export function writeIntroduction(document: JsonObject): void {
   const reading = description.indexOf("## Reading this reference");
   const history = description.indexOf("## Service change history");
   if (reading < 0 || history < reading) throw new Error("reference: info.description needs '## Reading this reference' before '## Service change history'");
-  const before = [serversSection(document), credentialsSection(document), dataSection(document), pagingSection(document), linksSection(document), errorsSection(document)].join("\n\n");
+  const before = [
+    serversSection(document),
+    credentialsSection(document),
+    dataSection(document),
+    pagingSection(document),
+    linksSection(document),
+    errorsSection(document),
+  ].join("\n\n");
   const after = [badgesSection(), eventsSection(document), mockSection(section)].join("\n\n");
   info.description = `${description.slice(0, reading)}${before}\n\n${description.slice(reading, history)}${after}\n\n${description.slice(history)}`;
 }

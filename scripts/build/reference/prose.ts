@@ -12,8 +12,14 @@ export function unwrapMarkdown(text: string): string {
     const fence = /^\s*(```|~~~)/.test(line);
     const previous = out.at(-1);
     const joinable =
-      !fenced && !fence && previous !== undefined && previous.trim() !== "" && line.trim() !== "" && !BLOCK_START.test(line) &&
-      !/^\s*(#|\||```|~~~)/.test(previous) && !previous.endsWith("  ");
+      !fenced &&
+      !fence &&
+      previous !== undefined &&
+      previous.trim() !== "" &&
+      line.trim() !== "" &&
+      !BLOCK_START.test(line) &&
+      !/^\s*(#|\||```|~~~)/.test(previous) &&
+      !previous.endsWith("  ");
     if (joinable) out[out.length - 1] = `${previous} ${line.trim()}`;
     else out.push(line);
     if (fence) fenced = !fenced;

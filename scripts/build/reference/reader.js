@@ -10,28 +10,32 @@
   let typedAt = 0;
   let resultsAt = 0;
   const dialog = () => document.querySelector('[data-testid="search-dialog"]');
-  document.addEventListener("keydown", (event) => {
-    if (!dialog()) return;
-    if (event.key === "ArrowDown" || event.key === "ArrowUp") chosen = true;
-    else if (event.key.length === 1 || event.key === "Backspace") {
-      chosen = false;
-      typedAt = performance.now();
-    }
-    if (event.key !== "Enter" || chosen) return;
-    event.preventDefault();
-    event.stopPropagation();
-    const started = performance.now();
-    const open = () => {
-      const now = performance.now();
-      const result = dialog()?.querySelector('a[data-component-name="Search/SearchItem"]');
-      // The results are the query's once they have settled and the first one mentions the query's first word.
-      const word = (dialog()?.querySelector("input")?.value ?? "").trim().split(/\s+/)[0]?.toLowerCase() ?? "";
-      const settled = resultsAt > typedAt && now - resultsAt > 150 && (result?.textContent ?? "").toLowerCase().includes(word);
-      if (result && (settled || now - started > 2000)) result.click();
-      else if (now - started < 3000) setTimeout(open, 50);
-    };
-    open();
-  }, true);
+  document.addEventListener(
+    "keydown",
+    (event) => {
+      if (!dialog()) return;
+      if (event.key === "ArrowDown" || event.key === "ArrowUp") chosen = true;
+      else if (event.key.length === 1 || event.key === "Backspace") {
+        chosen = false;
+        typedAt = performance.now();
+      }
+      if (event.key !== "Enter" || chosen) return;
+      event.preventDefault();
+      event.stopPropagation();
+      const started = performance.now();
+      const open = () => {
+        const now = performance.now();
+        const result = dialog()?.querySelector('a[data-component-name="Search/SearchItem"]');
+        // The results are the query's once they have settled and the first one mentions the query's first word.
+        const word = (dialog()?.querySelector("input")?.value ?? "").trim().split(/\s+/)[0]?.toLowerCase() ?? "";
+        const settled = resultsAt > typedAt && now - resultsAt > 150 && (result?.textContent ?? "").toLowerCase().includes(word);
+        if (result && (settled || now - started > 2000)) result.click();
+        else if (now - started < 3000) setTimeout(open, 50);
+      };
+      open();
+    },
+    true,
+  );
 
   // Landmarks and accessible names: the navigation as a region (Redoc marks the content as main), and controls whose label omits their
   // visible text (the example picker is labelled "Example" but shows the example's name) named by both.

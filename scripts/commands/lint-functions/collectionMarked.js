@@ -13,11 +13,14 @@ function answerProperties(operation) {
 function pagingProblems(operation, query, properties) {
   const mark = operation["x-svc-paging"];
   const paged = ["page", "size"].every((name) => query.some((p) => p.name === name));
-  if (mark === undefined) return paged ? [{ message: "This operation takes page and size: say which list of its answer they page in x-svc-paging: {items: <list>}.", path: [] }] : [];
-  if (!isObject(mark) || typeof mark.items !== "string" || Object.keys(mark).length !== 1) return [{ message: "x-svc-paging is {items: <the answer's array of items>}.", path: ["x-svc-paging"] }];
+  if (mark === undefined)
+    return paged ? [{ message: "This operation takes page and size: say which list of its answer they page in x-svc-paging: {items: <list>}.", path: [] }] : [];
+  if (!isObject(mark) || typeof mark.items !== "string" || Object.keys(mark).length !== 1)
+    return [{ message: "x-svc-paging is {items: <the answer's array of items>}.", path: ["x-svc-paging"] }];
   const problems = [];
   if (!paged) problems.push({ message: "A paged operation takes the query parameters page and size.", path: ["x-svc-paging"] });
-  if (properties[mark.items]?.type !== "array") problems.push({ message: `x-svc-paging names ${mark.items}, which is not an array of the 200 answer.`, path: ["x-svc-paging", "items"] });
+  if (properties[mark.items]?.type !== "array")
+    problems.push({ message: `x-svc-paging names ${mark.items}, which is not an array of the 200 answer.`, path: ["x-svc-paging", "items"] });
   for (const count of ["total", "page", "size", "pages"]) {
     if (properties[count] === undefined) problems.push({ message: `A paged answer says ${count}.`, path: ["x-svc-paging"] });
   }
@@ -30,8 +33,17 @@ function filterProblems(parameter, index, properties) {
   const where = ["parameters", index, "x-svc-filter"];
   const match = isObject(mark) ? (mark.match ?? "equals") : undefined;
   const keys = isObject(mark) ? Object.keys(mark).filter((key) => !["items", "field", "match"].includes(key)) : [];
-  if (!isObject(mark) || typeof mark.items !== "string" || typeof mark.field !== "string" || !["equals", "all"].includes(match) || keys.length > 0 || parameter.in !== "query") {
-    return [{ message: "x-svc-filter is {items: <list>, field: <property of its items>, match: equals | all (default equals)} on a query parameter.", path: where }];
+  if (
+    !isObject(mark) ||
+    typeof mark.items !== "string" ||
+    typeof mark.field !== "string" ||
+    !["equals", "all"].includes(match) ||
+    keys.length > 0 ||
+    parameter.in !== "query"
+  ) {
+    return [
+      { message: "x-svc-filter is {items: <list>, field: <property of its items>, match: equals | all (default equals)} on a query parameter.", path: where },
+    ];
   }
   const list = properties[mark.items];
   if (list?.type !== "array" || !isObject(list.items?.properties?.[mark.field])) {
@@ -45,7 +57,11 @@ export default function collectionMarked(operation) {
   const parameters = Array.isArray(operation.parameters) ? operation.parameters : [];
   const properties = answerProperties(operation);
   return [
-    ...pagingProblems(operation, parameters.filter((p) => isObject(p) && p.in === "query"), properties),
+    ...pagingProblems(
+      operation,
+      parameters.filter((p) => isObject(p) && p.in === "query"),
+      properties,
+    ),
     ...parameters.flatMap((parameter, index) => (isObject(parameter) ? filterProblems(parameter, index, properties) : [])),
   ];
 }

@@ -112,7 +112,8 @@ function checkProperties(schemas, at, resolvedPath) {
     const where = typeof property.$ref === "string" ? place.slice(0, -1) : place;
     const mark = property[MARK];
     if (mark !== undefined && !KINDS.includes(mark)) {
-      if (typeof property.$ref === "string") results.push({ message: `${schemaName}.${name}: ${MARK} is one of ${KINDS.join(", ")}, not ${JSON.stringify(mark)}.`, path: where });
+      if (typeof property.$ref === "string")
+        results.push({ message: `${schemaName}.${name}: ${MARK} is one of ${KINDS.join(", ")}, not ${JSON.stringify(mark)}.`, path: where });
       continue;
     }
     if (held === undefined) continue;

@@ -76,7 +76,10 @@ function endpoints(document: JsonObject): Map<string, Endpoint> {
   const found = new Map<string, Endpoint>();
   const add = (type: Subject["type"], name: string, entryPointer: string, rawPathItem: unknown) => {
     const { node: pathItem, pointer: itemPointer } = follow(document, rawPathItem, entryPointer);
-    const shared = ((pathItem.parameters ?? []) as unknown[]).map((node, index) => ({ node: node as JsonObject, pointer: `${itemPointer}/parameters/${index}` }));
+    const shared = ((pathItem.parameters ?? []) as unknown[]).map((node, index) => ({
+      node: node as JsonObject,
+      pointer: `${itemPointer}/parameters/${index}`,
+    }));
     for (const method of HTTP_METHODS) {
       const operation = pathItem[method];
       if (!isObject(operation)) continue;
@@ -129,7 +132,9 @@ export function diffContracts(base: JsonObject, head: JsonObject): ContractChang
   for (const [key, endpoint] of before) {
     if (after.has(key) || endpoint.subject.type !== "operation") continue;
     const operationId = endpoint.operation.operationId;
-    const target = [...after.entries()].find(([otherKey, other]) => !before.has(otherKey) && other.operation.operationId === operationId && operationId !== undefined);
+    const target = [...after.entries()].find(
+      ([otherKey, other]) => !before.has(otherKey) && other.operation.operationId === operationId && operationId !== undefined,
+    );
     if (target) movedTo.set(target[0], endpoint);
   }
   const moved = new Set([...movedTo.values()]);
@@ -137,19 +142,43 @@ export function diffContracts(base: JsonObject, head: JsonObject): ContractChang
   for (const [key, endpoint] of before) {
     if (after.has(key) || moved.has(endpoint)) continue;
     const what = endpoint.subject.type === "operation" ? "operation removed" : "webhook removed";
-    changes.push({ kind: "breaking", rule: `${endpoint.subject.type}-removed`, subject: endpoint.subject, where: endpoint.subject.type, message: what, pointer: endpoint.entryPointer, side: "base" });
+    changes.push({
+      kind: "breaking",
+      rule: `${endpoint.subject.type}-removed`,
+      subject: endpoint.subject,
+      where: endpoint.subject.type,
+      message: what,
+      pointer: endpoint.entryPointer,
+      side: "base",
+    });
   }
   for (const [key, endpoint] of after) {
     const previous = before.get(key) ?? movedTo.get(key);
     if (!previous) {
       const what = endpoint.subject.type === "operation" ? "operation added" : "webhook added";
-      changes.push({ kind: "additive", rule: `${endpoint.subject.type}-added`, subject: endpoint.subject, where: endpoint.subject.type, message: what, pointer: endpoint.pointer, side: "head" });
+      changes.push({
+        kind: "additive",
+        rule: `${endpoint.subject.type}-added`,
+        subject: endpoint.subject,
+        where: endpoint.subject.type,
+        message: what,
+        pointer: endpoint.pointer,
+        side: "head",
+      });
       continue;
     }
     if (!before.has(key)) {
       // A CHANGELOG entry may name the operation by where it was.
       const subject = { ...endpoint.subject, names: [...endpoint.subject.names, previous.subject.key] };
-      changes.push({ kind: "breaking", rule: "path-or-method-changed", subject, where: "operation", message: `moved from ${previous.subject.key} to ${endpoint.subject.key}`, pointer: endpoint.pointer, side: "head" });
+      changes.push({
+        kind: "breaking",
+        rule: "path-or-method-changed",
+        subject,
+        where: "operation",
+        message: `moved from ${previous.subject.key} to ${endpoint.subject.key}`,
+        pointer: endpoint.pointer,
+        side: "head",
+      });
     }
     changes.push(...compareEndpoint(base, head, schemas, previous, endpoint));
   }
@@ -165,17 +194,31 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
   const schemaChanges = (where: string, baseNode: unknown, basePointer: string, headNode: unknown, headPointer: string, direction: Direction) => {
     for (const change of schemas.compare(baseNode, basePointer, headNode, headPointer, direction)) {
       const field = fieldName(change.field);
-      changes.push({ kind: change.kind, rule: change.rule, subject, where: field ? `${where}: ${field}` : where, message: change.message, pointer: change.pointer, side: change.side });
+      changes.push({
+        kind: change.kind,
+        rule: change.rule,
+        subject,
+        where: field ? `${where}: ${field}` : where,
+        message: change.message,
+        pointer: change.pointer,
+        side: change.side,
+      });
     }
   };
 
   if (!isWebhook && was.operation.operationId !== now.operation.operationId) {
-    add("breaking", "operation-id-changed", "operation", `operationId changed from ${String(was.operation.operationId)} to ${String(now.operation.operationId)}`);
+    add(
+      "breaking",
+      "operation-id-changed",
+      "operation",
+      `operationId changed from ${String(was.operation.operationId)} to ${String(now.operation.operationId)}`,
+    );
   }
   if (now.operation.deprecated === true && was.operation.deprecated !== true) add("deprecated", "deprecated", subject.type, "deprecated");
   // A team the service has not enabled gets 403 from a closed-beta operation: moving one into the beta breaks such teams.
   const closedBeta = (operation: JsonObject) => operation["x-svc-closed-beta"] === true;
-  if (closedBeta(now.operation) && !closedBeta(was.operation)) add("breaking", "closed-beta-added", subject.type, "moved into closed beta: teams not enabled get 403");
+  if (closedBeta(now.operation) && !closedBeta(was.operation))
+    add("breaking", "closed-beta-added", subject.type, "moved into closed beta: teams not enabled get 403");
   if (!closedBeta(now.operation) && closedBeta(was.operation)) add("additive", "closed-beta-removed", subject.type, "out of closed beta: open to every team");
 
   // Security: every alternative a client may use today must still be accepted; an operation open to all breaks no one.
@@ -185,11 +228,14 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
   for (const alternative of was.security) {
     if (open || now.security.some((other) => sameCredentials(other, alternative))) continue;
     // A credential whose scheme is still declared changed where it is declared; one no longer declared, where it was asked for.
-    const changed = alternative.map((credential) => credential.pointer).find((pointer) => follow(head, { $ref: `#${pointer}` }, pointer).node.type !== undefined);
+    const changed = alternative
+      .map((credential) => credential.pointer)
+      .find((pointer) => follow(head, { $ref: `#${pointer}` }, pointer).node.type !== undefined);
     add("breaking", "security-changed", "security", `no longer accepts ${show(alternative)}`, changed ?? security);
   }
   for (const alternative of now.security) {
-    if (!was.security.some((other) => sameCredentials(other, alternative))) add("additive", "security-alternative-added", "security", `now also accepts ${show(alternative)}`, security);
+    if (!was.security.some((other) => sameCredentials(other, alternative)))
+      add("additive", "security-alternative-added", "security", `now also accepts ${show(alternative)}`, security);
   }
 
   // Parameters: sent by the client to an operation; sent by the service with a webhook (its headers), so read like a response.
@@ -208,12 +254,20 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
     const previous = baseParams.get(key);
     if (!previous) {
       const breaking = !isWebhook && parameter.node.required === true;
-      add(breaking ? "breaking" : "additive", breaking ? "parameter-added-required" : "parameter-added", where, breaking ? "required parameter added" : "optional parameter added", parameter.pointer);
+      add(
+        breaking ? "breaking" : "additive",
+        breaking ? "parameter-added-required" : "parameter-added",
+        where,
+        breaking ? "required parameter added" : "optional parameter added",
+        parameter.pointer,
+      );
       continue;
     }
     const old = follow(base, previous.node, previous.pointer);
-    if (old.node.required !== true && parameter.node.required === true && !isWebhook) add("breaking", "parameter-made-required", where, "made required", parameter.pointer);
-    if (old.node.required === true && parameter.node.required !== true && isWebhook) add("breaking", "webhook-header-made-optional", where, "may no longer be sent", parameter.pointer);
+    if (old.node.required !== true && parameter.node.required === true && !isWebhook)
+      add("breaking", "parameter-made-required", where, "made required", parameter.pointer);
+    if (old.node.required === true && parameter.node.required !== true && isWebhook)
+      add("breaking", "webhook-header-made-optional", where, "may no longer be sent", parameter.pointer);
     if (parameter.node.deprecated === true && old.node.deprecated !== true) add("deprecated", "deprecated", where, "deprecated", parameter.pointer);
     const [oldSchema, oldSchemaPointer] = parameterSchema(old);
     const [newSchema, newSchemaPointer] = parameterSchema(parameter);
@@ -229,10 +283,17 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
   if (hadBody && !hasBody) add("breaking", isWebhook ? "payload-removed" : "request-body-removed", bodyName, "removed");
   if (!hadBody && hasBody) {
     const breaking = !isWebhook && newBody.node.required === true;
-    add(breaking ? "breaking" : "additive", breaking ? "request-body-added-required" : "request-body-added", bodyName, breaking ? "required body added" : "body added", newBody.pointer);
+    add(
+      breaking ? "breaking" : "additive",
+      breaking ? "request-body-added-required" : "request-body-added",
+      bodyName,
+      breaking ? "required body added" : "body added",
+      newBody.pointer,
+    );
   }
   if (hadBody && hasBody) {
-    if (!isWebhook && oldBody.node.required !== true && newBody.node.required === true) add("breaking", "request-body-made-required", bodyName, "made required", newBody.pointer);
+    if (!isWebhook && oldBody.node.required !== true && newBody.node.required === true)
+      add("breaking", "request-body-made-required", bodyName, "made required", newBody.pointer);
     compareContent(bodyName, oldBody, newBody, direction, !isWebhook);
   }
 
@@ -257,11 +318,19 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
     const oldResponse = follow(base, oldResponses[status], `${was.pointer}/responses/${status}`);
     compareContent(`response ${status}`, oldResponse, newResponse, responseDirection, false);
     // Header names are case-insensitive.
-    const headersOf = (response: JsonObject) => new Map(Object.entries(isObject(response.headers) ? response.headers : {}).map(([name, header]) => [name.toLowerCase(), { name, header }]));
+    const headersOf = (response: JsonObject) =>
+      new Map(Object.entries(isObject(response.headers) ? response.headers : {}).map(([name, header]) => [name.toLowerCase(), { name, header }]));
     const oldHeaders = headersOf(oldResponse.node);
     const newHeaders = headersOf(newResponse.node);
     for (const [key, { name }] of oldHeaders) {
-      if (!newHeaders.has(key)) add(responseDirection === "response" ? "breaking" : "additive", "response-header-removed", `response ${status} header ${name}`, "header removed", newResponse.pointer);
+      if (!newHeaders.has(key))
+        add(
+          responseDirection === "response" ? "breaking" : "additive",
+          "response-header-removed",
+          `response ${status} header ${name}`,
+          "header removed",
+          newResponse.pointer,
+        );
     }
     for (const [key, { name, header: node }] of newHeaders) {
       const where = `response ${status} header ${name}`;
@@ -272,7 +341,8 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
         continue;
       }
       const old = follow(base, before.header, `${oldResponse.pointer}/headers${encodePointer([before.name])}`);
-      if (old.node.required === true && header.node.required !== true) add(responseDirection === "response" ? "breaking" : "additive", "response-header-made-optional", where, "may no longer be sent", header.pointer);
+      if (old.node.required === true && header.node.required !== true)
+        add(responseDirection === "response" ? "breaking" : "additive", "response-header-made-optional", where, "may no longer be sent", header.pointer);
       if (header.node.deprecated === true && old.node.deprecated !== true) add("deprecated", "deprecated", where, "deprecated", header.pointer);
       const [oldSchema, oldSchemaPointer] = parameterSchema(old);
       const [newSchema, newSchemaPointer] = parameterSchema(header);
@@ -282,7 +352,13 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
   return changes;
 
   /** Media types removed or added, and each kept one's schema: the `where` is a body or a response status. */
-  function compareContent(where: string, old: { node: JsonObject; pointer: string }, now: { node: JsonObject; pointer: string }, dir: Direction, clientSends: boolean): void {
+  function compareContent(
+    where: string,
+    old: { node: JsonObject; pointer: string },
+    now: { node: JsonObject; pointer: string },
+    dir: Direction,
+    clientSends: boolean,
+  ): void {
     const oldContent = (isObject(old.node.content) ? old.node.content : {}) as JsonObject;
     const newContent = (isObject(now.node.content) ? now.node.content : {}) as JsonObject;
     for (const type of Object.keys(oldContent)) {

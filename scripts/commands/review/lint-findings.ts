@@ -23,7 +23,10 @@ function spectralSeverity(severity: number): LintFinding["severity"] {
 
 export async function spectralLocated(root: string, map: SourceMap): Promise<LintFinding[]> {
   return (await spectralFindings({ root })).map((result) => {
-    const source = path.relative(root, path.resolve(root, result.source ?? "openapi/openapi.yaml")).split(path.sep).join("/");
+    const source = path
+      .relative(root, path.resolve(root, result.source ?? "openapi/openapi.yaml"))
+      .split(path.sep)
+      .join("/");
     const base = { tool: "spectral" as const, rule: String(result.code), severity: spectralSeverity(result.severity), message: result.message };
     if (source === BUNDLE) return { ...base, ...map.locate(encodePointer(result.path.map(String))) };
     return { ...base, file: source, line: (result.range?.start.line ?? 0) + 1, exact: true };

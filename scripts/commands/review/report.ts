@@ -49,7 +49,16 @@ export function groupChanges(changes: LocatedChange[]): ChangeGroup[] {
     const key = [change.kind, change.rule, field, change.message, change.location.file, change.location.line, change.side, change.accepted ?? ""].join("|");
     let entry = groups.get(key);
     if (!entry) {
-      const group: ChangeGroup = { kind: change.kind, rule: change.rule, where: change.where, message: change.message, location: change.location, accepted: change.accepted, subjects: [], former: change.side === "base" };
+      const group: ChangeGroup = {
+        kind: change.kind,
+        rule: change.rule,
+        where: change.where,
+        message: change.message,
+        location: change.location,
+        accepted: change.accepted,
+        subjects: [],
+        former: change.side === "base",
+      };
       entry = { group, places: [], field };
       groups.set(key, entry);
     }
@@ -68,7 +77,8 @@ function joinPlaces(places: string[]): string {
 }
 
 const cell = (text: string) => text.replaceAll("|", "\\|").replaceAll("\n", " ");
-const at = (location: SourceLocation, former = false) => `\`${location.file}:${location.line}\`${former ? " (in the base revision)" : location.exact ? "" : " (nearest)"}`;
+const at = (location: SourceLocation, former = false) =>
+  `\`${location.file}:${location.line}\`${former ? " (in the base revision)" : location.exact ? "" : " (nearest)"}`;
 
 function counted(subjects: ContractChange["subject"][]): string {
   const operations = subjects.filter((subject) => subject.type === "operation").length;
@@ -84,7 +94,9 @@ function affects(subjects: ContractChange["subject"][]): string {
 }
 
 function changeTable(groups: ChangeGroup[], withAcceptance = false): string {
-  const header = withAcceptance ? "| affects | where | change | accepted by | source |\n|---|---|---|---|---|" : "| affects | where | change | rule | source |\n|---|---|---|---|---|";
+  const header = withAcceptance
+    ? "| affects | where | change | accepted by | source |\n|---|---|---|---|---|"
+    : "| affects | where | change | rule | source |\n|---|---|---|---|---|";
   const rows = groups.map((group) =>
     withAcceptance
       ? `| ${affects(group.subjects)} | ${cell(group.where)} | ${cell(group.message)} | ${cell(group.accepted ?? "")} | ${at(group.location, group.former)} |`
@@ -122,13 +134,23 @@ export function renderMarkdown(result: ReviewResult): string {
   section(
     `Lint findings (${result.lint.length})`,
     result.lint.length
-      ? ["| severity | rule | message | source |", "|---|---|---|---|", ...result.lint.map((f) => `| ${f.severity} | \`${f.tool} ${f.rule}\` | ${cell(f.message)} | ${at(f)} |`)].join("\n")
+      ? [
+          "| severity | rule | message | source |",
+          "|---|---|---|---|",
+          ...result.lint.map((f) => `| ${f.severity} | \`${f.tool} ${f.rule}\` | ${cell(f.message)} | ${at(f)} |`),
+        ].join("\n")
       : undefined,
   );
   section(
     `Waivers in force (${result.waivers.length})`,
     result.waivers.length
-      ? ["| tool | rules | where | reason |", "|---|---|---|---|", ...result.waivers.map((w) => `| ${w.tool} | ${w.rules.map((r) => `\`${r}\``).join(", ")} | ${w.files.map((f) => `\`${f}\``).join(", ")} | ${cell(w.reason)} |`)].join("\n")
+      ? [
+          "| tool | rules | where | reason |",
+          "|---|---|---|---|",
+          ...result.waivers.map(
+            (w) => `| ${w.tool} | ${w.rules.map((r) => `\`${r}\``).join(", ")} | ${w.files.map((f) => `\`${f}\``).join(", ")} | ${cell(w.reason)} |`,
+          ),
+        ].join("\n")
       : undefined,
   );
   return `${lines.join("\n").trimEnd()}\n`;
@@ -154,10 +176,24 @@ export function renderAnnotations(result: ReviewResult): string {
     const level = group.accepted ? "notice" : "error";
     const title = group.accepted ? "Accepted breaking change" : "Breaking change";
     const former = group.former ? ` (line ${group.location.line} in the base revision)` : "";
-    lines.push(annotation(level, group.location, title, `${group.where}: ${group.message} (affects ${named(group.subjects)})${former}${group.accepted ? `; accepted by ${group.accepted}` : ""}`));
+    lines.push(
+      annotation(
+        level,
+        group.location,
+        title,
+        `${group.where}: ${group.message} (affects ${named(group.subjects)})${former}${group.accepted ? `; accepted by ${group.accepted}` : ""}`,
+      ),
+    );
   }
   for (const finding of result.lint) {
-    lines.push(annotation(finding.severity, finding, `${finding.tool} ${finding.rule}`, `${finding.message}${finding.exact ? "" : " (on a part the bundle adds; nearest source line)"}`));
+    lines.push(
+      annotation(
+        finding.severity,
+        finding,
+        `${finding.tool} ${finding.rule}`,
+        `${finding.message}${finding.exact ? "" : " (on a part the bundle adds; nearest source line)"}`,
+      ),
+    );
   }
   for (const problem of result.problems) lines.push(`::error title=Contract review::${escapeData(problem)}`);
   return lines.length ? `${lines.join("\n")}\n` : "";

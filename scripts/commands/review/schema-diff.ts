@@ -55,7 +55,20 @@ interface SchemaView {
 }
 
 /** Keywords that say something about a schema without constraining its values. */
-const ANNOTATIONS = new Set(["title", "description", "examples", "example", "default", "deprecated", "readOnly", "writeOnly", "$comment", "externalDocs", "xml", "discriminator"]);
+const ANNOTATIONS = new Set([
+  "title",
+  "description",
+  "examples",
+  "example",
+  "default",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "$comment",
+  "externalDocs",
+  "xml",
+  "discriminator",
+]);
 
 /** A difference that lets the value be more things (widens) or fewer things (narrows), rated for each direction. */
 const WIDENS: Record<Direction, ChangeKind> = { request: "additive", response: "breaking" };
@@ -112,7 +125,8 @@ function view(document: JsonObject, node: unknown, pointer: string, depth = 0): 
   let identity = siblings.length > 0 ? `${followed.pointer}+${JSON.stringify(siblings)}` : followed.pointer;
 
   // allOf parts are merged into one schema: the same value space written with or without allOf compares equal.
-  const parts = Array.isArray(own.allOf) && depth < MAX_DEPTH ? (own.allOf as unknown[]).map((part, index) => view(document, part, `${at}/allOf/${index}`, depth + 1)) : [];
+  const parts =
+    Array.isArray(own.allOf) && depth < MAX_DEPTH ? (own.allOf as unknown[]).map((part, index) => view(document, part, `${at}/allOf/${index}`, depth + 1)) : [];
   const schema: JsonObject = Object.assign({}, ...parts.map((part) => part.schema), own);
   delete schema.allOf;
   if (parts.length > 0) identity = `${identity}&${parts.map((part) => part.identity).join("&")}`;
@@ -120,11 +134,17 @@ function view(document: JsonObject, node: unknown, pointer: string, depth = 0): 
   const properties = new Map<string, Located>();
   for (const part of parts) for (const [name, property] of part.properties) properties.set(name, property);
   if (isObject(own.properties)) {
-    for (const [name, property] of Object.entries(own.properties)) properties.set(name, { node: property, pointer: `${at}/properties${encodePointer([name])}` });
+    for (const [name, property] of Object.entries(own.properties))
+      properties.set(name, { node: property, pointer: `${at}/properties${encodePointer([name])}` });
   }
-  const required = new Set<string>([...parts.flatMap((part) => [...part.required]), ...(Array.isArray(own.required) ? own.required.filter((name): name is string => typeof name === "string") : [])]);
+  const required = new Set<string>([
+    ...parts.flatMap((part) => [...part.required]),
+    ...(Array.isArray(own.required) ? own.required.filter((name): name is string => typeof name === "string") : []),
+  ]);
   const items = isObject(own.items) ? { node: own.items, pointer: `${at}/items` } : parts.find((part) => part.items)?.items;
-  const additional = isObject(own.additionalProperties) ? { node: own.additionalProperties, pointer: `${at}/additionalProperties` } : parts.find((part) => part.additional)?.additional;
+  const additional = isObject(own.additionalProperties)
+    ? { node: own.additionalProperties, pointer: `${at}/additionalProperties` }
+    : parts.find((part) => part.additional)?.additional;
 
   const keyword = Array.isArray(own.anyOf) ? "anyOf" : Array.isArray(own.oneOf) ? "oneOf" : undefined;
   const branches = keyword ? (own[keyword] as unknown[]) : [];
@@ -136,7 +156,14 @@ function view(document: JsonObject, node: unknown, pointer: string, depth = 0): 
   const listed = keyword ? listedBranch(branches) : -1;
   if (listed >= 0) {
     const values = ((branches[listed] as JsonObject).enum as unknown[]).filter((value) => value !== null);
-    return { ...base, types: withNull(new Set(["string"])), values, valuesPointer: `${at}/${keyword}/${listed}/enum`, open: own["x-svc-non-exhaustive"] === true, empty: false };
+    return {
+      ...base,
+      types: withNull(new Set(["string"])),
+      values,
+      valuesPointer: `${at}/${keyword}/${listed}/enum`,
+      open: own["x-svc-non-exhaustive"] === true,
+      empty: false,
+    };
   }
   if (keyword && rest.length === 1 && depth < MAX_DEPTH) {
     // `anyOf: [X, {type: 'null'}]`: X, or null; the keywords around the anyOf still apply.
@@ -155,7 +182,8 @@ function view(document: JsonObject, node: unknown, pointer: string, depth = 0): 
   let types = typesOf(schema, values, properties.size > 0 || required.size > 0);
   for (const part of parts) {
     if (part.types === null) continue;
-    types = types === null ? new Set(part.types) : new Set([...types].filter((type) => part.types!.has(type) || (type === "integer" && part.types!.has("number"))));
+    types =
+      types === null ? new Set(part.types) : new Set([...types].filter((type) => part.types!.has(type) || (type === "integer" && part.types!.has("number"))));
   }
   const open = parts.some((part) => part.open) && own["x-svc-non-exhaustive"] !== false;
   if (values === null) {
@@ -168,7 +196,12 @@ function view(document: JsonObject, node: unknown, pointer: string, depth = 0): 
   const alternatives: SchemaView["alternatives"] = [];
   if (keyword && rest.length > 1) {
     for (const { branch, index } of rest) {
-      const label = isObject(branch) && typeof branch.$ref === "string" ? branch.$ref : isObject(branch) && typeof branch.title === "string" ? `title:${branch.title}` : `#${index}`;
+      const label =
+        isObject(branch) && typeof branch.$ref === "string"
+          ? branch.$ref
+          : isObject(branch) && typeof branch.title === "string"
+            ? `title:${branch.title}`
+            : `#${index}`;
       alternatives.push({ node: branch, pointer: `${at}/${keyword}/${index}`, label });
     }
     if (types === null && depth < MAX_DEPTH) {
@@ -264,7 +297,8 @@ export class SchemaDiff {
     changes.push(...this.compareProperties(base, head, direction, stack));
     const nested = (name: string, before: Located | undefined, after: Located | undefined, missing: string) => {
       if (before && after) {
-        for (const change of this.compareAt(before.node, before.pointer, after.node, after.pointer, direction, stack)) changes.push({ ...change, field: [name, ...change.field] });
+        for (const change of this.compareAt(before.node, before.pointer, after.node, after.pointer, direction, stack))
+          changes.push({ ...change, field: [name, ...change.field] });
       } else if (before && !after) here("constraint-loosened", WIDENS[direction], `${missing} no longer described`);
       else if (!before && after) here("constraint-tightened", NARROWS[direction], `${missing} now described`, after.pointer);
     };
@@ -274,7 +308,12 @@ export class SchemaDiff {
     return changes;
   }
 
-  private compareValues(base: SchemaView, head: SchemaView, direction: Direction, report: (rule: string, kind: ChangeKind, message: string, pointer?: string) => void): void {
+  private compareValues(
+    base: SchemaView,
+    head: SchemaView,
+    direction: Direction,
+    report: (rule: string, kind: ChangeKind, message: string, pointer?: string) => void,
+  ): void {
     const here = (rule: string, kind: ChangeKind, message: string) => report(rule, kind, message, head.valuesPointer);
     if (base.values === null && head.values === null) return;
     if (base.values === null) {
@@ -305,7 +344,12 @@ export class SchemaDiff {
   }
 
   /** Values newly in closed beta are refused to teams not enabled, so sending them may now fail. */
-  private compareClosedBeta(base: SchemaView, head: SchemaView, direction: Direction, here: (rule: string, kind: ChangeKind, message: string, pointer?: string) => void): void {
+  private compareClosedBeta(
+    base: SchemaView,
+    head: SchemaView,
+    direction: Direction,
+    here: (rule: string, kind: ChangeKind, message: string, pointer?: string) => void,
+  ): void {
     const listed = (view: SchemaView) => (Array.isArray(view.schema["x-svc-closed-beta"]) ? (view.schema["x-svc-closed-beta"] as unknown[]).map(show) : []);
     const before = listed(base);
     const after = listed(head);
@@ -315,13 +359,23 @@ export class SchemaDiff {
     if (removed.length > 0) here("closed-beta-values-removed", "additive", `${removed.join(", ")} out of closed beta`);
   }
 
-  private compareBounds(base: SchemaView, head: SchemaView, direction: Direction, here: (rule: string, kind: ChangeKind, message: string, pointer?: string) => void): void {
+  private compareBounds(
+    base: SchemaView,
+    head: SchemaView,
+    direction: Direction,
+    here: (rule: string, kind: ChangeKind, message: string, pointer?: string) => void,
+  ): void {
     const bound = (name: string, lower: boolean) => {
       const before = base.schema[name];
       const after = head.schema[name];
       if (before === after || (typeof before !== "number" && typeof after !== "number")) return;
       const narrows = typeof before !== "number" ? true : typeof after !== "number" ? false : lower ? after > before : after < before;
-      const text = typeof after !== "number" ? `${name} ${show(before)} removed` : typeof before !== "number" ? `${name} ${show(after)} added` : `${name} changed from ${show(before)} to ${show(after)}`;
+      const text =
+        typeof after !== "number"
+          ? `${name} ${show(before)} removed`
+          : typeof before !== "number"
+            ? `${name} ${show(after)} added`
+            : `${name} changed from ${show(before)} to ${show(after)}`;
       here(narrows ? "constraint-tightened" : "constraint-loosened", narrows ? NARROWS[direction] : WIDENS[direction], text);
     };
     for (const name of LOWER_BOUNDS) bound(name, true);
@@ -348,7 +402,14 @@ export class SchemaDiff {
     for (const name of base.properties.keys()) {
       if (head.properties.has(name)) continue;
       const message = direction === "request" ? "field removed: a client that sends it may be refused" : "field removed";
-      changes.push({ field: [name], rule: direction === "request" ? "request-field-removed" : "response-field-removed", kind: "breaking", message, pointer: removedAt, side: "head" });
+      changes.push({
+        field: [name],
+        rule: direction === "request" ? "request-field-removed" : "response-field-removed",
+        kind: "breaking",
+        message,
+        pointer: removedAt,
+        side: "head",
+      });
     }
     for (const [name, property] of head.properties) {
       const before = base.properties.get(name);
@@ -356,7 +417,14 @@ export class SchemaDiff {
       if (!before) {
         const breaking = isRequired && direction === "request";
         const rule = breaking ? "request-field-added-required" : "field-added";
-        changes.push({ field: [name], rule, kind: breaking ? "breaking" : "additive", message: isRequired ? "required field added" : "optional field added", pointer: property.pointer, side: "head" });
+        changes.push({
+          field: [name],
+          rule,
+          kind: breaking ? "breaking" : "additive",
+          message: isRequired ? "required field added" : "optional field added",
+          pointer: property.pointer,
+          side: "head",
+        });
         continue;
       }
       const wasRequired = base.required.has(name);
@@ -375,11 +443,13 @@ export class SchemaDiff {
     // A required name with no property of its own still changes what must be sent or read.
     for (const name of head.required) {
       if (head.properties.has(name) || base.properties.has(name) || base.required.has(name)) continue;
-      if (direction === "request") changes.push({ field: [name], rule: "request-field-made-required", kind: "breaking", message: "made required", pointer: head.pointer, side: "head" });
+      if (direction === "request")
+        changes.push({ field: [name], rule: "request-field-made-required", kind: "breaking", message: "made required", pointer: head.pointer, side: "head" });
     }
     for (const name of base.required) {
       if (head.properties.has(name) || base.properties.has(name) || head.required.has(name)) continue;
-      if (direction === "response") changes.push({ field: [name], rule: "response-field-made-optional", kind: "breaking", message: "made optional", pointer: head.pointer, side: "head" });
+      if (direction === "response")
+        changes.push({ field: [name], rule: "response-field-made-optional", kind: "breaking", message: "made optional", pointer: head.pointer, side: "head" });
     }
     return changes;
   }
@@ -391,14 +461,28 @@ export class SchemaDiff {
     for (const alternative of head.alternatives) {
       const match = base.alternatives.find((other) => other.label === alternative.label);
       if (!match) {
-        changes.push({ field: [], rule: "alternative-added", kind: WIDENS[direction], message: `alternative ${alternative.label} added`, pointer: alternative.pointer, side: "head" });
+        changes.push({
+          field: [],
+          rule: "alternative-added",
+          kind: WIDENS[direction],
+          message: `alternative ${alternative.label} added`,
+          pointer: alternative.pointer,
+          side: "head",
+        });
         continue;
       }
       changes.push(...this.compareAt(match.node, match.pointer, alternative.node, alternative.pointer, direction, stack));
     }
     for (const alternative of base.alternatives) {
       if (head.alternatives.some((other) => other.label === alternative.label)) continue;
-      changes.push({ field: [], rule: "alternative-removed", kind: NARROWS[direction], message: `alternative ${alternative.label} removed`, pointer: head.pointer, side: "head" });
+      changes.push({
+        field: [],
+        rule: "alternative-removed",
+        kind: NARROWS[direction],
+        message: `alternative ${alternative.label} removed`,
+        pointer: head.pointer,
+        side: "head",
+      });
     }
     return changes;
   }

@@ -106,7 +106,15 @@ export class SourceMap {
     return this.walkFrom(file, parsed, parsed.contents, segments, this.line(parsed, parsed.contents), depth, atReference);
   }
 
-  private walkFrom(file: string, parsed: ParsedFile, start: YamlNode | null, segments: readonly string[], startLine: number, depth: number, atReference: boolean): SourceLocation {
+  private walkFrom(
+    file: string,
+    parsed: ParsedFile,
+    start: YamlNode | null,
+    segments: readonly string[],
+    startLine: number,
+    depth: number,
+    atReference: boolean,
+  ): SourceLocation {
     let node = start;
     let line = startLine;
     for (let index = 0; index < segments.length; index++) {

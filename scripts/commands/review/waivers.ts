@@ -122,7 +122,10 @@ async function unwaivedSpectral(root: string, rules: string[], targets: string[]
     await writeFile(copy, YAML.stringify(ruleset));
     return (await spectralLint(targets, { ruleset: copy, cwd: root })).map((result) => ({
       rule: String(result.code),
-      file: path.relative(root, path.resolve(root, result.source ?? "")).split(path.sep).join("/"),
+      file: path
+        .relative(root, path.resolve(root, result.source ?? ""))
+        .split(path.sep)
+        .join("/"),
       path: result.path.map(String),
     }));
   } finally {
@@ -159,11 +162,17 @@ async function unwaivedRedocly(root: string): Promise<Located[]> {
     await writeFile(copy, YAML.stringify(config));
     const targets = ["openapi/openapi.yaml", ...(existsSync(path.join(root, "generated/openapi.yaml")) ? ["generated/openapi.yaml"] : [])];
     // One Redocly run for the sources and the bundle: it reports on each in turn.
-    const reports = await redoclyProblemsEach(targets.map((target) => path.join(root, target)), { root, config: copy });
+    const reports = await redoclyProblemsEach(
+      targets.map((target) => path.join(root, target)),
+      { root, config: copy },
+    );
     return targets.flatMap((target, index) =>
       reports[index]!.map((problem) => {
         const where = problem.location?.[0];
-        const file = path.relative(root, path.resolve(root, where?.source?.ref ?? target)).split(path.sep).join("/");
+        const file = path
+          .relative(root, path.resolve(root, where?.source?.ref ?? target))
+          .split(path.sep)
+          .join("/");
         return { rule: problem.ruleId, file, path: decodePointer(where?.pointer ?? "#/") };
       }),
     );

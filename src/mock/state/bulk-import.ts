@@ -45,7 +45,11 @@ export const bulkImportHandlers: Record<string, TeamHandler> = {
   async bulkImportConnections({ team, call, store }) {
     const provider = String(call.body.provider);
     if (!importEnabled(team, provider)) {
-      return refuse(403, "feature_not_enabled", `Bulk import is disabled for this team until it configures its own OAuth application credential for ${provider} (PUT /v2/management/teams/${team.id}/custom_credentials/${provider}).`);
+      return refuse(
+        403,
+        "feature_not_enabled",
+        `Bulk import is disabled for this team until it configures its own OAuth application credential for ${provider} (PUT /v2/management/teams/${team.id}/custom_credentials/${provider}).`,
+      );
     }
     const connections = (call.body.connections as { user_id: string }[]).map((c) => ({ userId: c.user_id, ok: liveUser(team, c.user_id) !== undefined }));
     // The operation and each of its connections count: a call may submit thousands.
@@ -58,7 +62,13 @@ export const bulkImportHandlers: Record<string, TeamHandler> = {
       if (remaining <= wait) {
         if (remaining > 0) await sleep(remaining);
         // Complete now: every connection is imported or failed, as decided when it was submitted.
-        return { status: 200, body: { user_ids_imported: connections.filter((c) => c.ok).map((c) => c.userId), user_ids_failed: connections.filter((c) => !c.ok).map((c) => c.userId) } };
+        return {
+          status: 200,
+          body: {
+            user_ids_imported: connections.filter((c) => c.ok).map((c) => c.userId),
+            user_ids_failed: connections.filter((c) => !c.ok).map((c) => c.userId),
+          },
+        };
       }
       await sleep(wait);
     }

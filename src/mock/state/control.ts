@@ -60,19 +60,26 @@ function readPatch(text: string): { settings: Partial<TeamSettings>; advanceMs: 
   } catch {
     return [{ location: "body", field: "", message: "is not valid JSON" }];
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return [{ location: "body", field: "", message: "must be an object with settings and/or clock" }];
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    return [{ location: "body", field: "", message: "must be an object with settings and/or clock" }];
   const details: Detail[] = [];
   const { settings = {}, clock = {}, ...others } = body as Record<string, unknown>;
   for (const key of Object.keys(others)) details.push({ location: "body", field: `/${key}`, message: "is not a field of the mock's state (settings, clock)" });
   const patch: Partial<TeamSettings> = {};
-  if (typeof settings !== "object" || settings === null || Array.isArray(settings)) details.push({ location: "body", field: "/settings", message: "must be an object" });
+  if (typeof settings !== "object" || settings === null || Array.isArray(settings))
+    details.push({ location: "body", field: "/settings", message: "must be an object" });
   else {
     for (const [key, value] of Object.entries(settings)) {
       // Own keys only: `constructor` or `toString` is a field the mock does not take, not a setting with Object's bounds.
       const bounds = Object.hasOwn(SETTING_BOUNDS, key) ? SETTING_BOUNDS[key as keyof TeamSettings] : undefined;
-      if (bounds === undefined) details.push({ location: "body", field: `/settings/${key}`, message: `is not a setting (${Object.keys(SETTING_BOUNDS).join(", ")})` });
+      if (bounds === undefined)
+        details.push({ location: "body", field: `/settings/${key}`, message: `is not a setting (${Object.keys(SETTING_BOUNDS).join(", ")})` });
       else if (bounds === "boolean" ? typeof value !== "boolean" : !Number.isInteger(value) || (value as number) < bounds[0] || (value as number) > bounds[1]) {
-        details.push({ location: "body", field: `/settings/${key}`, message: bounds === "boolean" ? "must be a boolean" : `must be a whole number from ${bounds[0]} to ${bounds[1]}` });
+        details.push({
+          location: "body",
+          field: `/settings/${key}`,
+          message: bounds === "boolean" ? "must be a boolean" : `must be a whole number from ${bounds[0]} to ${bounds[1]}`,
+        });
       } else (patch as Record<string, unknown>)[key] = value;
     }
   }
@@ -89,7 +96,8 @@ function readPatch(text: string): { settings: Partial<TeamSettings>; advanceMs: 
     }
     if (now !== undefined) {
       const at = typeof now === "string" && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(now) ? Date.parse(now) : Number.NaN;
-      if (Number.isNaN(at) || Math.abs(at - Date.now()) > MAX_CLOCK_MOVE_S * 1000) details.push({ location: "body", field: "/clock/now", message: "must be an RFC 3339 date-time within 100 years of today" });
+      if (Number.isNaN(at) || Math.abs(at - Date.now()) > MAX_CLOCK_MOVE_S * 1000)
+        details.push({ location: "body", field: "/clock/now", message: "must be an RFC 3339 date-time within 100 years of today" });
       else setTo = at;
     }
   }
@@ -128,12 +136,15 @@ export function controlAnswer(mock: StatefulMock, method: StateMethod, headers: 
   if (apiKey === undefined) return refuse(401, "unauthorized", `Settings and the clock are per team: send the team's ${mock.header("TeamApiKey")} header.`);
   if (store.isRevoked(apiKey)) return refuse(401, "unauthorized", "This API key was deleted (deleteTeamApiKey).");
   const patch = readPatch(text);
-  const invalid = (details: Detail[]) => refuse(422, "invalid_request", `The request has ${details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`}.`, { details });
+  const invalid = (details: Detail[]) =>
+    refuse(422, "invalid_request", `The request has ${details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`}.`, { details });
   if (Array.isArray(patch)) return invalid(patch);
   const team = store.teamForApiKey(apiKey);
   const offset = (patch.setTo === undefined ? team.clockOffsetMs : patch.setTo - Date.now()) + patch.advanceMs;
   if (Math.abs(offset) > MAX_CLOCK_MOVE_S * 1000) {
-    return invalid([{ location: "body", field: "/clock", message: `would put the team's clock more than 100 years from today (it is ${isoAt(teamNow(team))})` }]);
+    return invalid([
+      { location: "body", field: "/clock", message: `would put the team's clock more than 100 years from today (it is ${isoAt(teamNow(team))})` },
+    ]);
   }
   Object.assign(team.settings, patch.settings);
   team.clockOffsetMs = offset;

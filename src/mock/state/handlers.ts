@@ -41,7 +41,16 @@ export type OrgHandler = (context: OrgContext) => Answer;
 const TEAM_HANDLERS: Record<string, TeamHandler> = { ...userHandlers, ...linkHandlers, ...insuranceHandlers, ...bulkImportHandlers };
 
 /** The operations whose handlers keep what the request holds (a user, an insurance record, an endpoint...): their bodies are bounded. */
-const KEEPS_ITS_BODY = new Set(["createUser", "createInsurance", "createLinkToken", "createTeam", "updateTeam", "createTeamApiKey", "createWebhookEndpoint", "updateWebhookEndpoint"]);
+const KEEPS_ITS_BODY = new Set([
+  "createUser",
+  "createInsurance",
+  "createLinkToken",
+  "createTeam",
+  "updateTeam",
+  "createTeamApiKey",
+  "createWebhookEndpoint",
+  "updateWebhookEndpoint",
+]);
 
 /** How long a client is told to wait after `mock_state_full`: past the client's longest wait, so it does not retry. */
 const FULL_RETRY_AFTER_S = "3600";
@@ -55,7 +64,6 @@ export interface StatefulMockOptions {
   data?: unknown;
   log: (line: string) => void;
 }
-
 
 export class StatefulMock {
   readonly store: StateStore;
@@ -119,14 +127,19 @@ export class StatefulMock {
     const shared: Shared = { call, store: this.store, examples: this.#examples, deliver: this.#deliver };
     const id = operation.operationId;
     if (call.bodyLength > MAX_RECORD_BODY && KEEPS_ITS_BODY.has(id)) {
-      return refuse(413, "payload_too_large", `The stateful mock keeps records of at most ${MAX_RECORD_BODY} bytes of JSON; this body has ${call.bodyLength}. (The service's limit is not documented.)`);
+      return refuse(
+        413,
+        "payload_too_large",
+        `The stateful mock keeps records of at most ${MAX_RECORD_BODY} bytes of JSON; this body has ${call.bodyLength}. (The service's limit is not documented.)`,
+      );
     }
     if (credential.kind === "token") {
       const handler = tokenHandlers[id];
       return handler?.({ ...shared, token: credential.value, record: this.store.linkTokens.get(credential.value) });
     }
     if (credential.kind === "team") {
-      if (this.store.isRevoked(credential.value)) return refuse(401, "unauthorized", "This API key was deleted (deleteTeamApiKey); create another with createTeamApiKey.");
+      if (this.store.isRevoked(credential.value))
+        return refuse(401, "unauthorized", "This API key was deleted (deleteTeamApiKey); create another with createTeamApiKey.");
       const team = this.store.teamForApiKey(credential.value);
       const handler = TEAM_HANDLERS[id];
       if (handler !== undefined) return handler({ ...shared, team });

@@ -8,7 +8,11 @@ import type { TeamHandler } from "./handlers.ts";
 import type { InsuranceRecord, TeamState } from "./model.ts";
 
 export const closedBetaRefusal = (what: string): StateAnswer =>
-  refuse(403, "closed_beta_not_enabled", `${what} is in closed beta, and this team is not enabled for it. (Mock: enable it with PATCH /_mock/state {"settings": {"closed_beta_enabled": true}}.)`);
+  refuse(
+    403,
+    "closed_beta_not_enabled",
+    `${what} is in closed beta, and this team is not enabled for it. (Mock: enable it with PATCH /_mock/state {"settings": {"closed_beta_enabled": true}}.)`,
+  );
 
 /** An address of the created record in the latest-insurance form: `zip` becomes `zip_code`, the country is dropped. */
 function latestAddress(address: Record<string, unknown>): Record<string, unknown> {

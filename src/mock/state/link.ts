@@ -39,7 +39,17 @@ export const linkHandlers: Record<string, TeamHandler> = {
 function result(provider: string, record: LinkTokenRecord | undefined, fields: Record<string, unknown>): StateAnswer {
   return {
     status: 200,
-    body: { state: "error", provider, connected: false, provider_id: null, redirect_url: record?.redirectUrl ?? null, error_type: null, error: null, provider_mfa: null, ...fields },
+    body: {
+      state: "error",
+      provider,
+      connected: false,
+      provider_id: null,
+      redirect_url: record?.redirectUrl ?? null,
+      error_type: null,
+      error: null,
+      provider_mfa: null,
+      ...fields,
+    },
   };
 }
 
@@ -49,14 +59,28 @@ const linkError = (provider: string, record: LinkTokenRecord | undefined, errorT
 export const tokenHandlers: Record<string, TokenHandler> = {
   completeProviderMfa({ token, record, call, examples, deliver, store }) {
     const provider = call.path.provider!;
-    if (record === undefined) return linkError(provider, undefined, "invalid_token", `The link token ${token.slice(0, 24)}… is not one the service issued; create one with POST /v2/link/token.`);
+    if (record === undefined)
+      return linkError(
+        provider,
+        undefined,
+        "invalid_token",
+        `The link token ${token.slice(0, 24)}… is not one the service issued; create one with POST /v2/link/token.`,
+      );
     const team = record.team;
-    if (record.consumed) return linkError(provider, record, "token_consumed", "The link token has already been used to connect a provider; create a new one with POST /v2/link/token.");
-    if (teamNow(team) >= record.expiresAt) return linkError(provider, record, "token_expired", `The link token expired at ${isoAt(record.expiresAt)}; create a new one with POST /v2/link/token.`);
+    if (record.consumed)
+      return linkError(
+        provider,
+        record,
+        "token_consumed",
+        "The link token has already been used to connect a provider; create a new one with POST /v2/link/token.",
+      );
+    if (teamNow(team) >= record.expiresAt)
+      return linkError(provider, record, "token_expired", `The link token expired at ${isoAt(record.expiresAt)}; create a new one with POST /v2/link/token.`);
     const user = liveUser(team, record.userId);
     if (user === undefined) return linkError(provider, record, "invalid_token", "The link token's user no longer exists.");
     const code = String(call.body.mfa_code);
-    if (code === WRONG_MFA_CODE) return linkError(provider, record, "incorrect_mfa_code", "The provider rejected the one-time code; ask the end user for the code again.");
+    if (code === WRONG_MFA_CODE)
+      return linkError(provider, record, "incorrect_mfa_code", "The provider rejected the one-time code; ask the end user for the code again.");
     if (code === ANOTHER_MFA_CODE) {
       const pending = examples.response("completeProviderMfa", 200, "pending_provider_mfa");
       return result(provider, record, { state: "pending_provider_mfa", provider_mfa: pending.provider_mfa });

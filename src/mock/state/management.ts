@@ -46,7 +46,14 @@ export const teamManagementHandlers: Record<string, (team: TeamState, ...rest: P
   createTeamApiKey(team, { call, store }) {
     store.reserve(team);
     const apiKey = `sk_test_mock_${randomHex(16)}`;
-    const record: ApiKeyRecord = { id: randomId(), team_id: team.id, label: String(call.body.label), key_preview: `${apiKey.slice(0, 20)}…`, created_at: now(), api_key: apiKey };
+    const record: ApiKeyRecord = {
+      id: randomId(),
+      team_id: team.id,
+      label: String(call.body.label),
+      key_preview: `${apiKey.slice(0, 20)}…`,
+      created_at: now(),
+      api_key: apiKey,
+    };
     team.apiKeys.set(record.id, record);
     store.bindApiKey(apiKey, team);
     return { status: 201, body: record };

@@ -31,7 +31,15 @@ const CHILDREN: Record<string, Record<string, string>> = {
   user: { insurance: "insurance", connections: "connection" },
 };
 /** The field that tells a reader which record it is; never one holding health data (an insurance record has none). */
-const IDENTITY: Record<string, string> = { team: "name", org: "id", orgTeam: "name", user: "client_user_id", webhook: "id", apiKey: "label", connection: "provider" };
+const IDENTITY: Record<string, string> = {
+  team: "name",
+  org: "id",
+  orgTeam: "name",
+  user: "client_user_id",
+  webhook: "id",
+  apiKey: "label",
+  connection: "provider",
+};
 
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
@@ -71,7 +79,11 @@ const validators = new WeakMap<JsonObject, ValidateFunction>();
 function reworded(error: ErrorObject): ErrorObject {
   if (error.keyword === "additionalProperties") {
     const allowed = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-    return { ...error, instancePath: `${error.instancePath}/${escape(String(error.params.additionalProperty))}`, message: `is not a field this record takes (${allowed.join(", ")})` };
+    return {
+      ...error,
+      instancePath: `${error.instancePath}/${escape(String(error.params.additionalProperty))}`,
+      message: `is not a field this record takes (${allowed.join(", ")})`,
+    };
   }
   if (error.keyword === "const") return { ...error, message: `must be ${JSON.stringify(error.params.allowedValue)}` };
   return error;
@@ -107,7 +119,8 @@ function consistencyProblems(data: unknown): SeedProblem[] {
   };
   const sized = (record: unknown, pointer: string) => {
     const bytes = isObject(record) ? utf8Length(JSON.stringify(record)) : 0;
-    if (bytes > MAX_RECORD_BODY) problems.push(seedProblem(data, pointer, `is ${bytes} bytes of JSON; the stateful mock keeps records of at most ${MAX_RECORD_BODY}`));
+    if (bytes > MAX_RECORD_BODY)
+      problems.push(seedProblem(data, pointer, `is ${bytes} bytes of JSON; the stateful mock keeps records of at most ${MAX_RECORD_BODY}`));
   };
   const content = (team: JsonObject, at: string, id: string | undefined) => {
     const userId = claims(data, problems, "user_id");
@@ -161,11 +174,17 @@ function consistencyProblems(data: unknown): SeedProblem[] {
 
 /** A team's id: its own, else the one its webhook endpoints name. */
 export const seedTeamId = (team: { id?: unknown; webhook_endpoints?: unknown }): string | undefined =>
-  text(team.id) ?? list(team.webhook_endpoints).map((hook) => (isObject(hook) ? text(hook.team_id) : undefined)).find((id) => id !== undefined);
+  text(team.id) ??
+  list(team.webhook_endpoints)
+    .map((hook) => (isObject(hook) ? text(hook.team_id) : undefined))
+    .find((id) => id !== undefined);
 
 /** An org's id: its own, else the one its teams name. */
 export const seedOrgId = (org: { id?: unknown; teams?: unknown }): string | undefined =>
-  text(org.id) ?? list(org.teams).map((team) => (isObject(team) ? text(team.org_id) : undefined)).find((id) => id !== undefined);
+  text(org.id) ??
+  list(org.teams)
+    .map((team) => (isObject(team) ? text(team.org_id) : undefined))
+    .find((id) => id !== undefined);
 
 /** The records a team holds, counted as the API counts them when it makes each one. */
 export function seedRecords(team: SeedTeamContent & { api_keys?: unknown[]; custom_credentials?: string[] }): number {
@@ -194,7 +213,8 @@ export function capProblems(seed: SeedData, caps: StateCaps, kept: Kept): SeedPr
   let records = 0;
   const perTeam = (count: number, pointer: string) => {
     records += count;
-    if (count > caps.recordsPerTeam) problems.push(seedProblem(seed, pointer, `holds ${count} records; the mock holds at most ${caps.recordsPerTeam} per team`));
+    if (count > caps.recordsPerTeam)
+      problems.push(seedProblem(seed, pointer, `holds ${count} records; the mock holds at most ${caps.recordsPerTeam} per team`));
   };
   teams.forEach((team, t) => perTeam(seedRecords(team), `/teams/${t}`));
   orgs.forEach((org, o) => {
@@ -202,7 +222,8 @@ export function capProblems(seed: SeedData, caps: StateCaps, kept: Kept): SeedPr
     perTeam((org.teams ?? []).length, `/orgs/${o}`);
     (org.teams ?? []).forEach((team, t) => perTeam(seedRecords(team), `/orgs/${o}/teams/${t}`));
   });
-  if (kept.records + records > caps.records) problems.push(seedProblem(seed, "", `holds ${records} records${beside(kept.records)}; the mock holds at most ${caps.records} in all`));
+  if (kept.records + records > caps.records)
+    problems.push(seedProblem(seed, "", `holds ${records} records${beside(kept.records)}; the mock holds at most ${caps.records} in all`));
   return problems;
 }
 

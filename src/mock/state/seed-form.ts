@@ -83,7 +83,10 @@ const settings = {
   type: "object",
   additionalProperties: false,
   properties: Object.fromEntries(
-    Object.entries(SETTING_BOUNDS).map(([key, bounds]) => [key, bounds === "boolean" ? { type: "boolean" } : { type: "integer", minimum: bounds[0], maximum: bounds[1] }]),
+    Object.entries(SETTING_BOUNDS).map(([key, bounds]) => [
+      key,
+      bounds === "boolean" ? { type: "boolean" } : { type: "integer", minimum: bounds[0], maximum: bounds[1] },
+    ]),
   ),
 };
 

@@ -37,7 +37,8 @@ export class SeedError extends Error {
 /** `1 problem`, `3 problems`. */
 export const problemCount = (count: number): string => (count === 1 ? "1 problem" : `${count} problems`);
 
-const refusal = (subject: string, problems: string[]) => `${subject} is refused (${problemCount(problems.length)}); nothing was loaded:\n${problems.map((line) => `  ${line}`).join("\n")}`;
+const refusal = (subject: string, problems: string[]) =>
+  `${subject} is refused (${problemCount(problems.length)}); nothing was loaded:\n${problems.map((line) => `  ${line}`).join("\n")}`;
 
 /**
  * Checks seed data without a mock, as a stateful mock on this contract would check it on an empty state: a command
@@ -61,7 +62,8 @@ function scopeOf(store: StateStore, scope: SeedScope, seed: SeedData) {
   const problems: SeedProblem[] = [];
   const refuse = (pointer: string, message: string) => problems.push(seedProblem(seed, pointer, message));
   const notReached = "is not the one the request sends: a request with a credential replaces only what the credential reaches";
-  if (team?.orgId !== undefined) refuse("", "the API key reaches a team of an org, which is loaded with its org (under the management key) or with everything (no credential)");
+  if (team?.orgId !== undefined)
+    refuse("", "the API key reaches a team of an org, which is loaded with its org (under the management key) or with everything (no credential)");
   (seed.teams ?? []).forEach((entry, t) => entry.api_key !== scope.apiKey && refuse(`/teams/${t}/api_key`, notReached));
   (seed.orgs ?? []).forEach((entry, o) => {
     if (entry.management_key !== scope.managementKey) refuse(`/orgs/${o}/management_key`, notReached);
@@ -114,7 +116,10 @@ export function loadSeed(mock: StatefulMock, data: unknown, scope: SeedScope = {
       for (const key of orgTeam.api_keys ?? []) team.apiKeys.set(key.id, structuredClone(key));
       team.customCredentials = new Set(orgTeam.custom_credentials ?? []);
       org.teams.set(team.id, team);
-      store.addTeam(team, [...team.apiKeys.values()].map((key) => key.api_key));
+      store.addTeam(
+        team,
+        [...team.apiKeys.values()].map((key) => key.api_key),
+      );
       store.reserve(team, seedRecords(orgTeam));
     }
     store.reserve(org, org.teams.size);
@@ -122,7 +127,11 @@ export function loadSeed(mock: StatefulMock, data: unknown, scope: SeedScope = {
 }
 
 /** A team with what it holds, each record as the operation that makes it would have kept it. */
-function makeTeam(store: StateStore, entry: SeedTeamContent, base: { id: string | undefined; name: string; created_at: string | undefined; orgId?: string }): TeamState {
+function makeTeam(
+  store: StateStore,
+  entry: SeedTeamContent,
+  base: { id: string | undefined; name: string; created_at: string | undefined; orgId?: string },
+): TeamState {
   const team = newTeam(base.name, store.defaults, base.orgId);
   if (base.id !== undefined) team.id = base.id;
   if (base.created_at !== undefined) team.created_at = base.created_at;
@@ -149,7 +158,10 @@ function teamContent(team: TeamState): Required<SeedTeamContent> {
   const users = [...team.users.values()].map((user): SeedUser => {
     const insurance = (team.insurance.get(user.user_id) ?? []).map((record) => structuredClone(record.created) as NonNullable<SeedUser["insurance"]>[number]);
     // Sorted: where a provider stands among the team's says nothing, and a load would not keep it.
-    const connections = [...team.connections].filter(([, users]) => users.has(user.user_id)).map(([provider]) => ({ provider })).sort(byProvider);
+    const connections = [...team.connections]
+      .filter(([, users]) => users.has(user.user_id))
+      .map(([provider]) => ({ provider }))
+      .sort(byProvider);
     return {
       user_id: user.user_id,
       client_user_id: user.client_user_id,

@@ -100,7 +100,9 @@ export class StateStore {
   /** Takes room for `count` new records of a team or org, or throws StateFull naming the cap reached. */
   reserve(owner: { ledger: { records: number } }, count = 1): void {
     if (owner.ledger.records + count > this.caps.recordsPerTeam) {
-      throw new StateFull(`The mock holds at most ${this.caps.recordsPerTeam} records per team; this team has ${owner.ledger.records}. Reset it with DELETE /_mock/state.`);
+      throw new StateFull(
+        `The mock holds at most ${this.caps.recordsPerTeam} records per team; this team has ${owner.ledger.records}. Reset it with DELETE /_mock/state.`,
+      );
     }
     const records = this.records;
     if (records + count > this.caps.records) {

@@ -36,10 +36,15 @@ export const userHandlers: Record<string, TeamHandler> = {
     const clientUserId = String(call.body.client_user_id);
     const existing = team.usersByClientId.get(clientUserId);
     if (existing !== undefined && !deletionTookEffect(team, existing)) {
-      return refuse(400, "user_already_exists", `The client_user_id ${clientUserId} already belongs to user ${existing.user_id}, created on ${existing.created_on}.`, {
-        user_id: existing.user_id,
-        created_on: existing.created_on,
-      });
+      return refuse(
+        400,
+        "user_already_exists",
+        `The client_user_id ${clientUserId} already belongs to user ${existing.user_id}, created on ${existing.created_on}.`,
+        {
+          user_id: existing.user_id,
+          created_on: existing.created_on,
+        },
+      );
     }
     // Everything that could fail comes before the record is counted.
     const user: UserRecord = { user_id: randomId(), client_user_id: clientUserId, created_on: isoAt(teamNow(team)) };
@@ -57,7 +62,11 @@ export const userHandlers: Record<string, TeamHandler> = {
     user.deletionRequestedAt ??= teamNow(team);
     return {
       status: 200,
-      body: { user_id: user.user_id, deletion_requested_at: isoAt(user.deletionRequestedAt), deletion_takes_effect_at: isoAt(user.deletionRequestedAt + GRACE_PERIOD_MS) },
+      body: {
+        user_id: user.user_id,
+        deletion_requested_at: isoAt(user.deletionRequestedAt),
+        deletion_takes_effect_at: isoAt(user.deletionRequestedAt + GRACE_PERIOD_MS),
+      },
     };
   },
 
@@ -66,10 +75,15 @@ export const userHandlers: Record<string, TeamHandler> = {
     if (user === undefined) return unknownUser(call.path.user_id!);
     if (deletionTookEffect(team, user)) {
       const deletedOn = isoAt(user.deletionRequestedAt! + GRACE_PERIOD_MS);
-      return refuse(410, "deletion_grace_period_over", `The deletion of user ${user.user_id} took effect on ${deletedOn}, at the end of its 7-day grace period, and can no longer be undone.`, {
-        user_id: user.user_id,
-        deleted_on: deletedOn,
-      });
+      return refuse(
+        410,
+        "deletion_grace_period_over",
+        `The deletion of user ${user.user_id} took effect on ${deletedOn}, at the end of its 7-day grace period, and can no longer be undone.`,
+        {
+          user_id: user.user_id,
+          deleted_on: deletedOn,
+        },
+      );
     }
     delete user.deletionRequestedAt;
     return { status: 200, body: publicUser(user) };

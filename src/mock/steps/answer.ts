@@ -28,7 +28,13 @@ export function branch(x: Exchange, context: StepContext): Outcome {
   }
   // Chosen even for a dynamic answer: an undeclared status or example is refused alike, and it is the fallback.
   const answer = pick(answers, x.match.operation.operationId, x.choice);
-  if (typeof answer === "string") return { status: 400, code: "invalid_request", message: `The Prefer header chooses no answer the contract declares: ${answer}.`, details: preferDetail(answer) };
+  if (typeof answer === "string")
+    return {
+      status: 400,
+      code: "invalid_request",
+      message: `The Prefer header chooses no answer the contract declares: ${answer}.`,
+      details: preferDetail(answer),
+    };
   x.answer = answer;
   return undefined;
 }
@@ -48,15 +54,28 @@ export function collection(x: Exchange, context: StepContext): Outcome {
 export async function respond(x: Exchange, context: StepContext): Promise<Outcome> {
   let fallback: string[] = [];
   if (x.choice.dynamic === true) {
-    const dynamic = await dynamicAnswer(context.prism, context.validator, { requestHeaders: x.headers, match: x.match, url: x.url, method: x.method, body: x.body, choice: x.choice, headers: context.readHeaders }, context.log);
+    const dynamic = await dynamicAnswer(
+      context.prism,
+      context.validator,
+      { requestHeaders: x.headers, match: x.match, url: x.url, method: x.method, body: x.body, choice: x.choice, headers: context.readHeaders },
+      context.log,
+    );
     if (dynamic.answer) {
       // The headers the contract requires of that status (a 429's Retry-After), as a declared answer sends them.
       const required = context.answersFor(x.match).byStatus.get(dynamic.answer.status)?.values().next().value?.headers ?? [];
-      x.reply = { status: dynamic.answer.status, headers: ["content-type", JSON_TYPE, "content-length", String(dynamic.answer.body.length), ...required, ...corsHeaders(x.headers)], body: dynamic.answer.body };
+      x.reply = {
+        status: dynamic.answer.status,
+        headers: ["content-type", JSON_TYPE, "content-length", String(dynamic.answer.body.length), ...required, ...corsHeaders(x.headers)],
+        body: dynamic.answer.body,
+      };
       return ANSWERED;
     }
     fallback = [DYNAMIC_FALLBACK, dynamic.why];
   }
-  x.reply = { status: x.answer.status, headers: ["content-type", JSON_TYPE, "content-length", String(x.answer.body.length), ...x.answer.headers, ...corsHeaders(x.headers), ...fallback], body: x.answer.body };
+  x.reply = {
+    status: x.answer.status,
+    headers: ["content-type", JSON_TYPE, "content-length", String(x.answer.body.length), ...x.answer.headers, ...corsHeaders(x.headers), ...fallback],
+    body: x.answer.body,
+  };
   return ANSWERED;
 }

@@ -22,7 +22,13 @@ export function route(x: Exchange, context: StepContext): Outcome {
 
 export async function receive(x: Exchange): Promise<Outcome> {
   x.text = await x.request.body();
-  x.input = { pathParams: x.match.pathParams, query: x.url.searchParams, headers: x.headers, body: x.text, contentType: headerValue(x.headers, "content-type") };
+  x.input = {
+    pathParams: x.match.pathParams,
+    query: x.url.searchParams,
+    headers: x.headers,
+    body: x.text,
+    contentType: headerValue(x.headers, "content-type"),
+  };
   return undefined;
 }
 

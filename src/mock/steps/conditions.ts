@@ -16,14 +16,19 @@ function decide(x: Exchange, context: StepContext, fate: Fate): Outcome {
   // The operation's own declared answer for that status: its example body and required headers, Retry-After set to
   // what the conditions say.
   const declared = context.answersFor(x.match).byStatus.get(fate.failure)?.values().next().value;
-  if (declared === undefined) return { status: fate.failure, code: fate.failure === 429 ? "rate_limited" : "internal_error", message: "A failure the mock's conditions asked for." };
+  if (declared === undefined)
+    return { status: fate.failure, code: fate.failure === 429 ? "rate_limited" : "internal_error", message: "A failure the mock's conditions asked for." };
   const headers: string[] = [];
   for (let i = 0; i < declared.headers.length; i += 2) {
     const name = declared.headers[i]!;
     headers.push(name, name === "retry-after" ? String(fate.retryAfterS) : declared.headers[i + 1]!);
   }
   if (fate.failure === 429 && !headers.includes("retry-after")) headers.push("retry-after", String(fate.retryAfterS));
-  x.reply = { status: fate.failure, headers: ["content-type", JSON_TYPE, "content-length", String(declared.body.length), ...headers, ...corsHeaders(x.headers)], body: declared.body };
+  x.reply = {
+    status: fate.failure,
+    headers: ["content-type", JSON_TYPE, "content-length", String(declared.body.length), ...headers, ...corsHeaders(x.headers)],
+    body: declared.body,
+  };
   return ANSWERED;
 }
 

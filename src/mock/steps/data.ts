@@ -29,15 +29,21 @@ export function seedData(x: Exchange, context: StepContext): Outcome | Promise<O
   };
   const apiKey = header("TeamApiKey");
   const managementKey = header("ManagementKey") ?? header("OrgKey");
-  if (apiKey !== undefined && stateful.store.isRevoked(apiKey)) return { status: 401, code: "unauthorized", message: "This API key was deleted (deleteTeamApiKey)." };
+  if (apiKey !== undefined && stateful.store.isRevoked(apiKey))
+    return { status: 401, code: "unauthorized", message: "This API key was deleted (deleteTeamApiKey)." };
   // A team an org made goes with its org: its API key alone would export it without the keys that reach it.
   if (apiKey !== undefined && stateful.store.peekTeam(apiKey)?.orgId !== undefined) {
-    return { status: 401, code: "unauthorized", message: `This API key reaches a team of an org: its data goes with the org's, under ${stateful.header("ManagementKey")} (or everything's, with no credential).` };
+    return {
+      status: 401,
+      code: "unauthorized",
+      message: `This API key reaches a team of an org: its data goes with the org's, under ${stateful.header("ManagementKey")} (or everything's, with no credential).`,
+    };
   }
   if (x.method === "GET") return sendJson(x, exportSeed(stateful, apiKey, managementKey));
   // Only a request to /_mock/data waits for its body here.
   return Promise.resolve(x.request.body()).then((text): Outcome => {
-    if (text === undefined) return { status: 413, code: "payload_too_large", message: `The request body is larger than 1 MiB; start the mock with --data <file> for a larger seed.` };
+    if (text === undefined)
+      return { status: 413, code: "payload_too_large", message: `The request body is larger than 1 MiB; start the mock with --data <file> for a larger seed.` };
     let data: unknown;
     try {
       data = JSON.parse(text);

@@ -15,7 +15,8 @@ function readFilter(query: URLSearchParams, team: string | undefined): JournalFi
   const details: { location: "query"; field: string; message: string }[] = [];
   const filter: JournalFilter = { team };
   for (const name of query.keys()) {
-    if (!["operation_id", "status", "since", "until", "limit"].includes(name)) details.push({ location: "query", field: name, message: "is not a filter (operation_id, status, since, until, limit)" });
+    if (!["operation_id", "status", "since", "until", "limit"].includes(name))
+      details.push({ location: "query", field: name, message: "is not a filter (operation_id, status, since, until, limit)" });
   }
   filter.operationId = query.get("operation_id") ?? undefined;
   const status = query.get("status");
@@ -43,12 +44,23 @@ export function journalPath(x: Exchange, context: StepContext): Outcome {
   const gate = mockOnlyGate(x, context, "journal");
   if (gate !== undefined) return gate;
   const { journal } = context;
-  if (journal === undefined) return { status: 404, code: "not_found", message: `The journal is off (the mock was started with a journal size of 0); ${MOCK_PATHS.journal} has nothing to show.` };
+  if (journal === undefined)
+    return {
+      status: 404,
+      code: "not_found",
+      message: `The journal is off (the mock was started with a journal size of 0); ${MOCK_PATHS.journal} has nothing to show.`,
+    };
   const team = context.teamOf(x.headers);
   const scope = team === "" ? undefined : team;
   if (x.method === "DELETE") journal.clear(scope);
   const filter = x.method === "DELETE" ? { team: scope } : readFilter(x.url.searchParams, scope);
-  if (Array.isArray(filter)) return { status: 422, code: "invalid_request", message: `The request has ${filter.length === 1 ? "1 invalid part" : `${filter.length} invalid parts`}.`, details: filter };
+  if (Array.isArray(filter))
+    return {
+      status: 422,
+      code: "invalid_request",
+      message: `The request has ${filter.length === 1 ? "1 invalid part" : `${filter.length} invalid parts`}.`,
+      details: filter,
+    };
   const body = encodeText(JSON.stringify({ size: journal.size, entries: journal.entries(filter) }));
   x.reply = { status: 200, headers: ["content-type", JSON_TYPE, "content-length", String(body.length), ...corsHeaders(x.headers)], body };
   return ANSWERED;

@@ -18,7 +18,11 @@ export const CONTRACT_VIOLATION = "x-svc-mock-contract-violation";
 
 function sendState(x: Exchange, answer: StateAnswer, serialized?: Uint8Array): typeof ANSWERED {
   const body = serialized ?? encodeText(JSON.stringify(answer.body));
-  x.reply = { status: answer.status, headers: ["content-type", JSON_TYPE, "content-length", String(body.length), ...Object.entries(answer.headers ?? {}).flat(), ...corsHeaders(x.headers)], body };
+  x.reply = {
+    status: answer.status,
+    headers: ["content-type", JSON_TYPE, "content-length", String(body.length), ...Object.entries(answer.headers ?? {}).flat(), ...corsHeaders(x.headers)],
+    body,
+  };
   return ANSWERED;
 }
 
@@ -31,7 +35,9 @@ export function control(x: Exchange, context: StepContext): Outcome | Promise<Ou
   const method = x.method as StateMethod;
   // Only a request to /_mock/state waits for its body here: every other one goes on without a promise.
   return Promise.resolve(x.request.body()).then((text) =>
-    text === undefined ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." } : sendState(x, stateControl(method, x.headers, text, context)),
+    text === undefined
+      ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." }
+      : sendState(x, stateControl(method, x.headers, text, context)),
   );
 }
 
@@ -41,7 +47,10 @@ function sendRemembered(x: Exchange, context: StepContext, remembered: StateAnsw
   // A handler answers a whole collection (the team's bulk operations); it is filtered and cut to the asked page here,
   // as the examples are in the collection step.
   const marks = context.answersFor(x.match).collections;
-  const answer = cutsCollection(remembered.status, marks) && isObject(remembered.body) ? { ...remembered, body: shapeCollection(remembered.body, marks, x.url.searchParams) } : remembered;
+  const answer =
+    cutsCollection(remembered.status, marks) && isObject(remembered.body)
+      ? { ...remembered, body: shapeCollection(remembered.body, marks, x.url.searchParams) }
+      : remembered;
   const stable = answer.stable === true && typeof answer.body === "object" && answer.body !== null ? answer.body : undefined;
   const checked = stable === undefined ? undefined : context.checkedBodies.get(stable);
   if (checked !== undefined) return sendState(x, answer, checked);
@@ -54,14 +63,26 @@ function sendRemembered(x: Exchange, context: StepContext, remembered: StateAnsw
   }
   const why = detailsLine(violations).slice(0, 300);
   context.log(`stateful ${x.match.operation.operationId}: the answer ${answer.status} broke the contract: ${why}`);
-  return { status: 500, code: "internal_error", message: "The stateful mock made an answer that breaks the contract; its log has the details.", headers: { [CONTRACT_VIOLATION]: why } };
+  return {
+    status: 500,
+    code: "internal_error",
+    message: "The stateful mock made an answer that breaks the contract; its log has the details.",
+    headers: { [CONTRACT_VIOLATION]: why },
+  };
 }
 
 export function remember(x: Exchange, context: StepContext): Outcome | Promise<Outcome> {
   const { stateful } = context;
   // A Prefer header still chooses a declared answer, leaving the state as it is.
   if (stateful === undefined || x.headers.prefer !== undefined) return undefined;
-  const answer = stateful.answer(x.match.operation, { operation: x.match.operation, path: x.match.pathParams, query: x.url.searchParams, headers: x.headers, body: x.body, bodyLength: x.text === undefined ? 0 : utf8Length(x.text) });
+  const answer = stateful.answer(x.match.operation, {
+    operation: x.match.operation,
+    path: x.match.pathParams,
+    query: x.url.searchParams,
+    headers: x.headers,
+    body: x.body,
+    bodyLength: x.text === undefined ? 0 : utf8Length(x.text),
+  });
   // Most handlers answer at once; waiting only for those that wait keeps a request off the microtask queue.
   return answer instanceof Promise ? answer.then((settled) => sendRemembered(x, context, settled)) : sendRemembered(x, context, answer);
 }
