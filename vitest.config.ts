@@ -1,4 +1,4 @@
-// Vitest: one mock for the whole run (test/global-setup.ts); contract tests call it through the generated client.
+// Vitest: one mock for the whole run (test/global-setup.ts); the mock-http tests (test/mock-http/) call it through the generated client.
 import { defineConfig } from "vitest/config";
 import LongFilesFirst from "./test/support/sequencer.ts";
 

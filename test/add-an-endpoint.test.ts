@@ -16,8 +16,8 @@ const GENERIC_TESTS = [
   "test/traceability.test.ts",
   "test/structure.test.ts",
   "test/examples.test.ts",
-  "test/contract/every-branch.test.ts",
-  "test/contract/refusals.test.ts",
+  "test/mock-http/every-branch.test.ts",
+  "test/mock-http/refusals.test.ts",
 ];
 
 /**

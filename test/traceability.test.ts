@@ -8,7 +8,7 @@ import YAML from "yaml";
 import { documentSections, mustTrace, renderTraceability } from "../scripts/build/generate-traceability.ts";
 import { generatedDir, repoRoot } from "../scripts/build/lib/paths.ts";
 import { copyOf } from "./support/fresh-copy.ts";
-import { readWorkflows } from "../src/verify/workflows.ts";
+import { readWorkflows } from "../src/shared/workflow-files.ts";
 
 const table = readFileSync(path.join(generatedDir, "traceability.md"), "utf8");
 const rows = table.split("\n").filter((line) => /^\| \d/.test(line));

@@ -96,7 +96,7 @@ var MissingCredentialError = class extends OperationError {
   }
 };
 
-// src/client/answer.ts
+// src/client/outcome.ts
 function answer(operation, declared, response, text, throwOnError) {
   const { ok, status } = response;
   let body = text;

@@ -56,7 +56,8 @@ export interface JournalQuery {
     /** The most recent so many. */
     limit?: number;
 }
-export interface MockOptions {
+/** The mock's settings, as every way of starting it takes them (the command's flags read into these). */
+export interface MockSettings {
     /** Remember what each team does (users, link tokens, insurance, webhook endpoints...), as `--stateful` does. */
     stateful?: boolean;
     /** A seed dataset to start from (the form `GET /_mock/data` exports); implies `stateful`. */
@@ -65,6 +66,9 @@ export interface MockOptions {
     conditions?: Conditions;
     /** Recent requests the journal keeps per team (default 100, at most 10,000); 0 turns the journal off. */
     journalSize?: number;
+}
+/** createMock's options: the mock's settings, and where it answers and logs. */
+export interface MockOptions extends MockSettings {
     /** The base address the mock answers at (default `http://svc-mock.invalid`, a name that never reaches a network). */
     baseUrl?: string;
     /** Where the mock writes what went wrong on its side (default: nowhere). */

@@ -213,7 +213,7 @@ var eventKinds = [
   "provider.connection.created"
 ];
 
-// src/webhooks/errors.ts
+// src/webhooks/webhook-errors.ts
 var WebhookVerificationError = class extends globalThis.Error {
   reason;
   constructor(reason, message) {

@@ -8,7 +8,7 @@ import { HTTP_METHODS } from "../../src/contract/operations.ts";
 import { isObject, type JsonObject } from "../../src/contract/json.ts";
 import { isMain } from "./lib/cli.ts";
 import { repoRoot } from "./lib/paths.ts";
-import { readWorkflows, type Workflow } from "../../src/verify/workflows.ts";
+import { readWorkflows, type Workflow } from "../../src/shared/workflow-files.ts";
 
 export const TRACES = "x-svc-traces";
 export const DOCUMENT_SECTIONS = "x-svc-document-sections";

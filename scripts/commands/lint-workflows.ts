@@ -4,7 +4,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import YAML from "yaml";
 import { isMain } from "../build/lib/cli.ts";
-import { readWorkflows, WORKFLOWS_DIR } from "../../src/verify/workflows.ts";
+import { readWorkflows, WORKFLOWS_DIR } from "../../src/shared/workflow-files.ts";
 import { HTTP_METHODS } from "../../src/contract/operations.ts";
 
 /** The operationIds of an OpenAPI file. */

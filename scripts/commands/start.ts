@@ -1,31 +1,31 @@
 // Serves the mock on 127.0.0.1 (port 4010, or --port N / PORT) with the reference: rebuilds and lints generated/ first
 // only when its inputs changed, listens at once, and builds a missing reference in the background.
-import { MOCK_PATHS } from "../../src/mock/paths.ts";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { referenceStale, upToDate } from "../build/up-to-date.js";
 import { bundleJsonPath, readBundle, repoRoot } from "../build/lib/paths.ts";
-import { hostOptionsOf, OPTIONS_USAGE, readDataFile, readMockOptions } from "../../src/mock/options.ts";
-import { checkSeed, SeedError } from "../../src/mock/state/seed.ts";
+import {
+  banner,
+  checkSeed,
+  commandUsage,
+  failWith,
+  hostOptionsOf,
+  readDataFile,
+  readMockOptions,
+  SeedError,
+  startFailure,
+  stopOnSignals,
+} from "../../src/mock/server.ts";
 import { startMock } from "./mock-server.ts";
-import { proxyBanner, ProxyError } from "../../src/mock/proxy.ts";
 
-const USAGE = `usage: npm start -- [options]
+const USAGE = commandUsage("usage: npm start -- [options]", undefined);
 
-${OPTIONS_USAGE}`;
-
-/** Stops with one line naming the cause: what a person starting the mock needs, not a stack trace. */
-function fail(line: string): never {
-  console.error(`npm start: ${line}`);
-  process.exit(1);
-}
+const fail = failWith("npm start");
 
 const options = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
 const { port, host, stateful, dataFile, proxy, record } = options;
 const data = dataFile === undefined ? undefined : readDataFile(dataFile, fail);
-const refuseData = (error: unknown) => {
-  if (error instanceof SeedError) fail(error.describe(`--data ${dataFile}`));
-};
+const facts = { port, host, dataFile, onPort: (other: number) => `npm start -- --port ${other}` };
 
 const fresh = await upToDate();
 if (data !== undefined && !fresh) {
@@ -35,7 +35,7 @@ if (data !== undefined && !fresh) {
   try {
     checkSeed(await readBundle(bundleJsonPath), data);
   } catch (error) {
-    refuseData(error);
+    if (error instanceof SeedError) startFailure(error, facts, fail);
     throw error;
   }
 }
@@ -66,22 +66,18 @@ const mock = await startMock({
   log: (line) => console.error(line),
   referencePending: () => referenceMessage,
   ...hostOptionsOf(options, data),
-}).catch((error: NodeJS.ErrnoException) => {
-  refuseData(error);
-  if (error instanceof ProxyError) fail(error.message);
-  if (error.code === "EADDRINUSE") fail(`port ${port} on ${host} is in use. Stop what holds it, or run: npm start -- --port ${port + 1}`);
-  return fail(`the mock did not start: ${error.message}`);
-});
-if (proxy !== undefined) console.log(`\n${proxyBanner(mock.url, proxy, record)}\nStop with Ctrl-C.`);
-else
-  console.log(`
-Mock server:  ${mock.url}   (${stateful ? `stateful: remembers each team's calls; ${mock.url}${MOCK_PATHS.state} resets it and moves its clock` : "answers from the contract's examples"}; Prism loads on the first Prefer: dynamic=true)
-Reference:    ${mock.url}/docs   (also generated/reference.html)
-Contract:     ${mock.url}/openapi.yaml   ${mock.url}/openapi.json
-
-Try:  curl -s -H 'x-svc-api-key: sk_test_example_not_a_real_key' ${mock.url}/v3/lab_tests/labs
-Branches:  add -H 'Prefer: code=404' or -H 'Prefer: example=<name>' (names are in the reference).
-Stop with Ctrl-C.`);
+}).catch((error: unknown) => startFailure(error, facts, fail));
+console.log(
+  banner({
+    url: mock.url,
+    stateful,
+    proxy,
+    record,
+    prism: "Prism loads on the first Prefer: dynamic=true",
+    reference: `${mock.url}/docs   (also generated/reference.html)`,
+    long: true,
+  }),
+);
 
 if (referenceMessage !== undefined) {
   const { buildReference } = await import("../build/build-docs.ts");
@@ -91,11 +87,4 @@ if (referenceMessage !== undefined) {
   referenceMessage = undefined;
 }
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    void mock.stop().then(() => process.exit(0));
-  });
-}
+stopOnSignals(() => mock.stop());

@@ -2,7 +2,7 @@
 // retries, timeouts and paging; one call path shared by every method. Each entry's factory calls it. It ships in every
 // application that calls the service, so it is written to stay small.
 import { removeTrailingSlash } from "openapi-fetch";
-import { answer, type LooseAnswer } from "./answer.js";
+import { answer, type LooseAnswer } from "./outcome.js";
 import { MAX_RESPONSE_BYTES } from "./body.js";
 import { check, MissingCredentialError, named, type OperationRef } from "./errors.js";
 import { buildRequest, type RequestParts } from "./request.js";

@@ -1,8 +1,8 @@
 // The mock as a Fetch API handler: a `Request` in, a `Response` out, with no socket, for a test process (createMock),
 // MSW's handlers in Node and the browser, and anything else that speaks fetch.
-import { MAX_BODY_BYTES } from "./http.ts";
+import { MAX_BODY_BYTES } from "./http-vocabulary.ts";
 import type { Pipeline } from "./pipeline.ts";
-import type { HeaderBag, MockRequest, Reply } from "./steps/exchange.ts";
+import type { HeaderBag, MockRequest, Reply } from "./http-shapes.ts";
 
 /** The statuses a Response may not carry a body with. */
 const NULL_BODY = new Set([101, 204, 205, 304]);

@@ -1,11 +1,11 @@
 // The validating proxy's `--record <file>`: each exchange appended to a HAR 1.2 file as it happens, redacted the way
-// verify's HAR files are (src/verify/har.ts: credentials masked, marked values removed from the URL and the bodies),
+// verify's HAR files are (src/shared/har.ts: credentials masked, marked values removed from the URL and the bodies),
 // the file a whole HAR after every entry, so a proxy that dies keeps what it recorded; bounded in entries and bytes.
 import { closeSync, openSync, write } from "node:fs";
 import { promisify } from "node:util";
 import type { JsonObject } from "../contract/json.ts";
 import { Redactor } from "../contract/redact.ts";
-import { redactHarEntry, type HarEntry } from "../verify/har.ts";
+import { redactHarEntry, type HarEntry } from "../shared/har.ts";
 
 const writeAt = promisify(write);
 

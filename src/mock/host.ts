@@ -3,36 +3,26 @@
 // are answered as the contract's 500.
 import http from "node:http";
 import type { Duplex } from "node:stream";
-import type { JsonObject } from "../contract/json.ts";
 import { Redactor } from "../contract/redact.ts";
-import type { Inventor } from "./dynamic.ts";
-import type { Conditions } from "./conditions.ts";
 import { nodeProxyRequest, nodeRequest, sendError, sendOnSocket, writeReply } from "./node-http.ts";
-import { createPipeline, type StatefulOptions } from "./pipeline.ts";
+import { createPipeline, type PipelineOptions } from "./pipeline.ts";
 import { createProxy, type ProxyOptions } from "./proxy.ts";
+import { connectRefused, headersTooLarge, mockFault, notHttp, requestTimeout, targetTooLong, unknownExpect } from "./refusals.ts";
 import { filesByPath, type StaticFile } from "./static-files.ts";
-import type { Reply } from "./steps/exchange.ts";
+import type { Reply } from "./http-shapes.ts";
 
 /** Node's parser refuses a request line and headers over 16 KiB together; a request line over half of it is the target's fault. */
 const LONG_TARGET_BYTES = 8 * 1024;
 /** A request, body included, must arrive within this; a body shorter than its Content-Length then gets 408, not a 300 s wait. */
 export const REQUEST_TIMEOUT_MS = 5_000;
 
-export interface MockHostOptions {
-  document: JsonObject;
+/** The pipeline's options (the settings among them) as Node's server takes them, with what only a server has. */
+export interface MockHostOptions extends Omit<PipelineOptions, "staticFiles" | "log"> {
   /** Files served beside the API, such as the reference at /docs, by path (their aliases too). */
   staticFiles: Record<string, StaticFile>;
-  /** Prism's invented answers, loaded on first use (only `Prefer: dynamic=true` asks); undefined when Prism is not installed. */
-  prism?: Inventor;
   log?: (line: string) => void;
   /** How long a request, body included, may take to arrive; REQUEST_TIMEOUT_MS unless a test needs it shorter. */
   requestTimeoutMs?: number;
-  /** Remember what each team did (`--stateful`); absent, every answer comes from the examples. */
-  stateful?: StatefulOptions;
-  /** The conditions every team meets until it sets its own (`--conditions`). */
-  conditions?: Conditions | undefined;
-  /** Recent requests the journal keeps per team (`--journal-size`; 0: off). */
-  journalSize?: number | undefined;
   /**
    * Forward every request to this real server instead of answering it, holding both sides to the contract (`--proxy`,
    * with `--record`); the mock then answers `/_mock/journal` alone.
@@ -67,8 +57,7 @@ export function createMockHost(options: MockHostOptions): http.Server {
           log(
             `mock fault on ${req.method} ${(redactor ??= new Redactor(options.document)).url(String(req.method), String(req.url)).slice(0, 200)}: ${(error as Error).stack ?? String(error)}`,
           );
-          if (!res.headersSent)
-            sendError(res, 500, "internal_error", "The mock failed on this request because of a fault of its own; its log has the details.");
+          if (!res.headersSent) sendError(res, mockFault());
           else res.destroy();
         });
     },
@@ -78,25 +67,25 @@ export function createMockHost(options: MockHostOptions): http.Server {
   // that did not arrive in time: the contract's error body, then the connection closes.
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     const code = error.code ?? "";
-    if (code === "ERR_HTTP_REQUEST_TIMEOUT") return sendOnSocket(socket, 408, "request_timeout", `The request did not arrive within ${timeout} ms.`);
+    if (code === "ERR_HTTP_REQUEST_TIMEOUT") return sendOnSocket(socket, requestTimeout(timeout));
     if (code === "HPE_HEADER_OVERFLOW") {
       // The request line counts toward the same limit as the headers: a request line of most of it is a target too long.
       const raw = (error as NodeJS.ErrnoException & { rawPacket?: Buffer }).rawPacket;
       const lineEnd = raw?.indexOf("\r\n") ?? -1;
       const lineLength = raw === undefined ? 0 : lineEnd < 0 ? raw.length : lineEnd;
-      if (lineLength > LONG_TARGET_BYTES) return sendOnSocket(socket, 414, "uri_too_long", "The request target (path and query) is longer than 16 KiB.");
-      return sendOnSocket(socket, 431, "headers_too_large", "The request's headers are larger than 16 KiB.");
+      if (lineLength > LONG_TARGET_BYTES) return sendOnSocket(socket, targetTooLong(http.maxHeaderSize));
+      return sendOnSocket(socket, headersTooLarge(http.maxHeaderSize));
     }
     if (code === "ECONNRESET" || code === "EPIPE") return void socket.destroy();
-    sendOnSocket(socket, 400, "invalid_request", `The request is not well-formed HTTP (${code || error.message}).`);
+    sendOnSocket(socket, notHttp(code || error.message));
   });
   // An Expect the server does not know (only 100-continue is): refused in the contract's shape instead of Node's bare 417.
   server.on("checkExpectation", (req: http.IncomingMessage, res: http.ServerResponse) => {
-    sendError(res, 400, "invalid_request", `The Expect header (${req.headers.expect}) asks for something this server does not do.`, { connection: "close" });
+    sendError(res, unknownExpect(req.headers.expect));
   });
   // A tunnel is nothing a mock of an HTTP API offers.
   server.on("connect", (_req: http.IncomingMessage, socket: Duplex) => {
-    sendOnSocket(socket, 405, "method_not_allowed", "CONNECT is not an operation of the contract.");
+    sendOnSocket(socket, connectRefused());
   });
   return server;
 }

@@ -3,7 +3,7 @@
 // the credentials and redacting marked values happens when the journal is read, which is rare.
 import { readJson, type JsonObject } from "../contract/json.ts";
 import { Redactor } from "../contract/redact.ts";
-import type { Exchange, HeaderBag, Refusal } from "./steps/exchange.ts";
+import type { HeaderBag, Refusal } from "./http-shapes.ts";
 import type { JournalEntry } from "./public-types.ts";
 
 /** A request's body is kept up to this many characters: a journal of a thousand uploads stays small. */
@@ -46,8 +46,18 @@ export interface JournalFilter {
   limit?: number | undefined;
 }
 
+/** What the journal reads of a step's exchange: only these fields, so the journal does not import the steps that hold it. */
+export interface RecordedExchange {
+  method: string;
+  request: { target: string };
+  headers: HeaderBag;
+  text: string | undefined;
+  match: { operation: { operationId: string } } | undefined;
+  condition: string | undefined;
+}
+
 /** An exchange as the journal keeps it, once answered: the status (0 for a dropped connection), why it was refused, and what a validating proxy found wrong. */
-export function exchangeRecord(x: Exchange, status: number, refusal: Refusal | undefined, violations?: string[]): JournalRecord {
+export function exchangeRecord(x: RecordedExchange, status: number, refusal: Refusal | undefined, violations?: string[]): JournalRecord {
   return {
     seq: 0,
     at: Date.now(),

@@ -3,8 +3,8 @@
 // there is a request.
 import http from "node:http";
 import type { Duplex } from "node:stream";
-import { errorBody, errorReply, JSON_TYPE, MAX_BODY_BYTES } from "./http.ts";
-import type { MockRequest, Reply } from "./steps/exchange.ts";
+import { errorBody, errorReply, JSON_TYPE, MAX_BODY_BYTES } from "./http-vocabulary.ts";
+import type { MockRequest, Reply, Refusal } from "./http-shapes.ts";
 import type { ProxyRequest } from "./proxy.ts";
 
 const NO_BODY: Promise<string> = Promise.resolve("");
@@ -60,15 +60,15 @@ export function writeReply(res: http.ServerResponse, reply: Reply): void {
   res.end(res.req.method === "HEAD" ? undefined : reply.body);
 }
 
-export function sendError(res: http.ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
-  writeReply(res, errorReply(res.req.headers, status, code, message, undefined, headers));
+export function sendError(res: http.ServerResponse, refusal: Refusal): void {
+  writeReply(res, errorReply(res.req.headers, refusal.status, refusal.code, refusal.message, refusal.details, refusal.headers));
 }
 
 /**
  * Answers on a raw socket, for what Node's HTTP parser refuses before there is a request object: the JSON 4xx first,
  * then the connection closes, as HTTP requires after a message it could not frame.
  */
-export function sendOnSocket(socket: Duplex, status: number, code: string, message: string): void {
+export function sendOnSocket(socket: Duplex, { status, code, message }: Refusal): void {
   if (!socket.writable) return void socket.destroy();
   const body = Buffer.from(errorBody(code, message));
   const reason = http.STATUS_CODES[status] ?? "Error";

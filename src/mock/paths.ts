@@ -1,20 +1,14 @@
-// The paths the mock answers beside the contract's, in one table: its control endpoint (with --stateful) and the files it
-// serves (the bundle, the reference). The mock, its command, npm start, verify and the reference's introduction read them
-// here; adding one is one row.
+// What the mock makes of the paths it answers beside the contract's (their one table, MOCK_PATHS, is shared/mock-paths.ts,
+// which verify reads too): the methods each mock-only path takes, which paths are the mock's own, and the files of a
+// build it serves (the bundle, the reference) by path.
+import { MOCK_PATHS } from "../shared/mock-paths.ts";
 import type { StaticFile } from "./static-files.ts";
 
-export const MOCK_PATHS = {
-  /** The stateful mock's control endpoint: describe, change settings and the clock, forget. */
-  state: "/_mock/state",
-  /** The stateful mock's data: export it as seed data, or replace it with seed data. */
-  data: "/_mock/data",
-  /** The requests the mock received, per team: read and forget. */
-  journal: "/_mock/journal",
-  /** The HTML reference, when it was built. */
-  reference: "/docs",
-  bundleJson: "/openapi.json",
-  bundleYaml: "/openapi.yaml",
-} as const;
+/** The folder every mock-only path sits in (`/_mock/`), taken from the table so it cannot drift from it. */
+const MOCK_ONLY_FOLDER = MOCK_PATHS.state.slice(0, MOCK_PATHS.state.lastIndexOf("/") + 1);
+
+/** Whether a path is the mock's own, known or not: the journal leaves those out, as they are not the service's. */
+export const isMockOnly = (pathname: string): boolean => pathname.startsWith(MOCK_ONLY_FOLDER);
 
 /** The mock-only paths (the service has none of them), each with the methods it takes. */
 export const MOCK_ONLY_METHODS = {
@@ -27,17 +21,6 @@ export type MockOnlyPath = keyof typeof MOCK_ONLY_METHODS;
 
 /** A method `/_mock/state` takes: what reaches its handlers once the step has refused the others. */
 export type StateMethod = (typeof MOCK_ONLY_METHODS.state)[number];
-
-/** The 405 of a mock-only path: the methods it takes, in the message and in Allow. */
-export function notAMethodOf(path: MockOnlyPath, method: string): { status: 405; code: "method_not_allowed"; message: string; headers: { allow: string } } {
-  const methods = MOCK_ONLY_METHODS[path].join(", ");
-  return {
-    status: 405,
-    code: "method_not_allowed",
-    message: `${method} is not a method of ${MOCK_PATHS[path]}; it takes ${methods}.`,
-    headers: { allow: methods },
-  };
-}
 
 /** Where a browser may also ask for the reference. */
 export const REFERENCE_ALIASES = [`${MOCK_PATHS.reference}/`, `${MOCK_PATHS.reference}/index.html`];

@@ -5,25 +5,29 @@
 import type { JsonObject } from "../contract/json.ts";
 import { createRouter, type RouteMatch } from "../contract/router.ts";
 import { ContractValidator } from "../contract/validator.ts";
-import { answersOf, type OperationAnswers } from "./answers.ts";
-import type { Inventor } from "./dynamic.ts";
+import { answersOf, type OperationAnswers } from "./static-answers.ts";
+import type { Inventor } from "./prism-answers.ts";
 import { Credentials } from "../contract/credentials.ts";
-import { ANSWER_HEADERS, errorReply } from "./http.ts";
+import { ANSWER_HEADERS, errorReply } from "./http-vocabulary.ts";
 import { listOperations } from "../contract/operations.ts";
 import { StatefulMock } from "./state/handlers.ts";
 import { allowLoopbackWebhooks } from "./state/loopback-webhooks.ts";
 import type { StateCaps, TeamSettings } from "./state/model.ts";
-import { ANSWERED, newExchange, type MockRequest, type Reply, type ServedFile, type Step, type StepContext } from "./steps/exchange.ts";
+import { ANSWERED, newExchange, type Step, type StepContext } from "./steps/exchange.ts";
+import type { MockRequest, Reply, ServedFile } from "./http-shapes.ts";
 import { preflight, staticFile, target } from "./steps/arrival.ts";
-import { accept, body, credential, parameters, receive, route, size, unlisted } from "./steps/checks.ts";
+import { accept, body, credential, parameters, receive, route, size, unlisted } from "./steps/request-checks.ts";
 import { control, remember } from "./steps/stateful.ts";
-import { branch, collection, respond } from "./steps/answer.ts";
-import { condition } from "./steps/conditions.ts";
-import { journalPath } from "./steps/journal.ts";
-import { ConditionsTable, type Conditions } from "./conditions.ts";
+import { branch, collection, respond } from "./steps/contract-answer.ts";
+import { condition } from "./steps/conditions-step.ts";
+import { journalPath } from "./steps/journal-path.ts";
+import { isMockOnly } from "./paths.ts";
+import { ConditionsTable } from "./conditions.ts";
+import type { MockSettings } from "./public-types.ts";
 import { DEFAULT_JOURNAL_SIZE, exchangeRecord, Journal } from "./journal.ts";
 
-export interface PipelineOptions {
+/** What makes a pipeline: the contract, its files and Prism, and the settings (the library's, `MockSettings`, in the form the steps take). */
+export interface PipelineOptions extends Pick<MockSettings, "conditions" | "journalSize"> {
   document: JsonObject;
   /** Files served beside the API, such as the reference at /docs, by path and by each alias (none in a browser). */
   staticFiles?: Map<string, ServedFile>;
@@ -32,10 +36,6 @@ export interface PipelineOptions {
   log: (line: string) => void;
   /** Remember what each team did (`--stateful`); without it, every answer comes from the examples. */
   stateful?: StatefulOptions | undefined;
-  /** The conditions every team meets until it sets its own (`--conditions`); none by default. */
-  conditions?: Conditions | undefined;
-  /** Recent requests the journal keeps per team (default DEFAULT_JOURNAL_SIZE); 0 turns it off. */
-  journalSize?: number | undefined;
 }
 
 /** The stateful mock's bounds and each new team's settings, where a caller (a test) wants others than the defaults. */
@@ -67,9 +67,6 @@ const STEPS: Step[] = [
   collection,
   respond,
 ];
-
-/** Where the mock's own paths are, whose requests the journal leaves out: they are not the service's. */
-const MOCK_ONLY = "/_mock/";
 
 /** Answers a request; its context is where a host reads the journal, the conditions and the state it keeps. */
 export interface Pipeline {
@@ -125,7 +122,7 @@ export function createPipeline(options: PipelineOptions): Pipeline {
       if (
         journal !== undefined &&
         x.url !== undefined &&
-        (x.match !== undefined || (x.method !== "OPTIONS" && !x.url.pathname.startsWith(MOCK_ONLY) && !context.staticFiles.has(x.url.pathname)))
+        (x.match !== undefined || (x.method !== "OPTIONS" && !isMockOnly(x.url.pathname) && !context.staticFiles.has(x.url.pathname)))
       ) {
         journal.record(teamOf(x.headers), exchangeRecord(x, reply.drop === true ? 0 : reply.status, refused));
       }

@@ -4,7 +4,7 @@
 import { createRequire, Module } from "node:module";
 import path from "node:path";
 import type { JsonObject } from "../contract/json.ts";
-import type { InventedAnswer, Inventor, InventRequest } from "./dynamic.ts";
+import type { InventedAnswer, Inventor, InventRequest } from "./prism-answers.ts";
 
 export const PRISM_PACKAGE = "@stoplight/prism-http";
 
@@ -54,7 +54,7 @@ const silent: PrismLogger = { child: () => silent, trace: ignore, debug: ignore,
  * Prism's faker (@faker-js/faker 6, used only for `x-faker` keywords, which the contract has none of) loads all of its
  * sixty locales when Prism loads: about 20 MB and half a second of the mock's memory and first dynamic answer. Prism
  * is handed the English-only build of the same faker instead (English is faker's default locale) through Node's
- * require cache, before it loads. Prism's answers are the same (test/contract/prism-in-process.test.ts compares them);
+ * require cache, before it loads. Prism's answers are the same (test/mock-http/prism-in-process.test.ts compares them);
  * a Prism without that faker loads as it is.
  */
 function englishFaker(fromPrism: NodeJS.Require): void {

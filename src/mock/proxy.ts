@@ -4,16 +4,18 @@
 // declared, content type, body, required headers). What breaks the contract is named in `x-svc-contract-violations`
 // and in the journal, never by changing the answer; `--record` writes each exchange, redacted, as HAR. A request
 // target the mock cannot read and `/_mock/journal` are the mock pipeline's, which shares the proxy's journal.
+import { proxyBodyTooLarge } from "./refusals.ts";
 import { answerProblems, undeclaredStatus } from "../contract/answer-check.ts";
 import { detailLine } from "../contract/error-details.ts";
 import type { JsonObject } from "../contract/json.ts";
 import { HarRecorder, type RecordedEntry } from "./har-recorder.ts";
-import { errorReply, printableAscii, requestTarget } from "./http.ts";
+import { errorReply, printableAscii, requestTarget } from "./http-vocabulary.ts";
 import { exchangeRecord } from "./journal.ts";
-import { MOCK_PATHS } from "./paths.ts";
+import { MOCK_PATHS } from "../shared/mock-paths.ts";
 import { createPipeline, type Pipeline } from "./pipeline.ts";
-import { accept, body, credential, parameters, receive, route } from "./steps/checks.ts";
-import { ANSWERED, newExchange, type Exchange, type MockRequest, type Outcome, type Refusal, type Reply, type StepContext } from "./steps/exchange.ts";
+import { accept, body, credential, parameters, receive, route } from "./steps/request-checks.ts";
+import { ANSWERED, newExchange, type Exchange, type Outcome, type StepContext } from "./steps/exchange.ts";
+import type { MockRequest, Refusal, Reply } from "./http-shapes.ts";
 import { decodedText, forwardedHeaders, ProxyError, Upstream, type UpstreamAnswer } from "./upstream.ts";
 
 export { ProxyError, upstreamRefusal } from "./upstream.ts";
@@ -24,13 +26,6 @@ export const VIOLATIONS_HEADER = "x-svc-contract-violations";
 const MAX_HEADER_CHARS = 2_000;
 /** One line's length at most, in the header and the journal. */
 const MAX_LINE_CHARS = 300;
-
-/** The proxy's answer to a request body it will not read whole, the mock's limit. */
-const TOO_LARGE: Refusal = {
-  status: 413,
-  code: "payload_too_large",
-  message: "The request body is larger than 1 MiB, the most the proxy reads; it was not forwarded.",
-};
 
 /** A request's text as the mock reads it (bytes that are not UTF-8 replaced; the bytes forwarded are as they came). */
 const utf8 = new TextDecoder();
@@ -214,7 +209,7 @@ export function createProxy(options: ProxyOptions): ValidatingProxy {
       reply = passedOn(x.method, answer, violations.length > 0);
     } else {
       // The proxy's own answer when there is none to pass on: the request too large to forward, or the upstream's failure.
-      refusal = answer ?? TOO_LARGE;
+      refusal = answer ?? proxyBodyTooLarge();
       reply = errorReply(x.headers, refusal.status, refusal.code, refusal.message);
     }
     const lines = violations.map(bounded);

@@ -2,7 +2,7 @@
 // compressed by Accept-Encoding (brotli or gzip), with an ETag a browser revalidates against.
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
-import type { HeaderBag, Reply, ServedFile } from "./steps/exchange.ts";
+import type { HeaderBag, Reply, ServedFile } from "./http-shapes.ts";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 

@@ -2,13 +2,14 @@
 // would undo a Content-Encoding and hand back other bytes than the server's), one hop's headers left out, no redirect
 // followed, one deadline for the head and the body, and at most a bound of bytes read; never throwing. And the body as
 // text for checking, its Content-Encoding undone to the same bound.
+import { upstreamCutShort, upstreamNotHttp, upstreamTimeout, upstreamTooLarge, upstreamUnreachable, type UpstreamRefusal } from "./refusals.ts";
 import http from "node:http";
 import https from "node:https";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { isLoopback } from "../net/loopback.ts";
 import { isHopHeader } from "../net/hop-headers.ts";
-import type { HeaderBag } from "./steps/exchange.ts";
+import type { HeaderBag } from "./http-shapes.ts";
 
 /** How long the upstream has for its head and its body together, unless the proxy is told otherwise. */
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
@@ -104,7 +105,7 @@ export class Upstream {
         clearTimeout(timer);
         resolve(answer);
       };
-      const failure = (status: 502 | 504, code: string, message: string) => finish({ kind: "failure", status, code, message, ms: performance.now() - started });
+      const failure = ({ status, code, message }: UpstreamRefusal) => finish({ kind: "failure", status, code, message, ms: performance.now() - started });
       const attempt = (again: boolean) => {
         request = this.#request(
           {
@@ -122,16 +123,15 @@ export class Upstream {
           // A kept-alive connection the upstream closed just as the request went out: an idempotent one goes once more, on
           // a new connection (a POST or PATCH may have been taken, and is not sent twice).
           if (again && request.reusedSocket && error.code === "ECONNRESET" && IDEMPOTENT.has(method.toUpperCase())) return attempt(false);
-          if (error.code?.startsWith("HPE_"))
-            failure(502, "upstream_invalid_answer", `${origin} answered with what is not HTTP the proxy reads (${error.code}).`);
-          else failure(502, "upstream_unreachable", `${origin} could not be reached: ${error.code ?? error.message}.`);
+          if (error.code?.startsWith("HPE_")) failure(upstreamNotHttp(origin, String(error.code)));
+          else failure(upstreamUnreachable(origin, error.code ?? error.message));
         });
         request.end(body !== undefined && body.length > 0 ? body : undefined);
       };
       // One deadline for every attempt, the head and the body.
       const timer = setTimeout(() => {
         request.destroy();
-        failure(504, "upstream_timeout", `${origin} did not answer within ${this.timeoutMs / 1000} s, the proxy's deadline.`);
+        failure(upstreamTimeout(origin, this.timeoutMs));
       }, this.timeoutMs);
       attempt(true);
     });
@@ -143,11 +143,10 @@ export class Upstream {
     response: http.IncomingMessage,
     started: number,
     finish: (answer: UpstreamAnswer) => void,
-    failure: (status: 502, code: string, message: string) => void,
+    failure: (refusal: UpstreamRefusal) => void,
   ): void {
     const { origin } = this.url;
-    const tooLarge = () =>
-      failure(502, "upstream_answer_too_large", `${origin} answered with a body over ${this.maxBytes} bytes, the proxy's bound; it stopped reading there.`);
+    const tooLarge = () => failure(upstreamTooLarge(origin, this.maxBytes));
     if (Number(response.headers["content-length"]) > this.maxBytes) {
       request.destroy();
       return tooLarge();
@@ -176,7 +175,7 @@ export class Upstream {
       });
     });
     response.on("close", () => {
-      if (!response.complete) failure(502, "upstream_invalid_answer", `${origin} closed the connection before its answer was complete.`);
+      if (!response.complete) failure(upstreamCutShort(origin));
     });
   }
 

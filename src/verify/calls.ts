@@ -2,7 +2,7 @@
 // verify sends and into the validator's view of the same request, so what is checked against the contract is what is sent.
 import type { ContractOperation } from "../contract/operations.ts";
 import type { ContractValidator, RequestInput } from "../contract/validator.ts";
-import type { HttpRequest } from "./http.ts";
+import type { HttpRequest } from "./sender.ts";
 
 export interface Call {
   path: Record<string, string>;

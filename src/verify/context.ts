@@ -1,16 +1,17 @@
-// What every pass of verify shares: the run's context, and sending a call of an operation and recording the check it
-// makes (judged against the contract, with a `curl` reproduction when it fails, and noted in the coverage map).
+// What every pass of verify shares: the run's context, a pass's form (what it is given), and sending a call of an
+// operation and recording the check it makes (judged against the contract, with a `curl` reproduction when it fails,
+// and noted in the coverage map).
 import type { ContractOperation } from "../contract/operations.ts";
 import type { JsonObject } from "../contract/json.ts";
 import type { ContractValidator } from "../contract/validator.ts";
 import type { ValidCall } from "../contract/valid-calls.ts";
 import type { Redactor } from "../contract/redact.ts";
 import { buildRequest, isWrite, type Call, type Credential } from "./calls.ts";
-import type { MadeCheck, Sent } from "./checks.ts";
-import type { CoverageMap } from "./coverage-map.ts";
-import { OPTION_FLAGS, type CredentialMap, type CredentialOption } from "./credentials.ts";
+import type { MadeCheck, Sent } from "./check.ts";
+import type { CoverageMap } from "./report/coverage-map.ts";
+import { OPTION_FLAGS, type CredentialMap, type CredentialOption } from "./credential-map.ts";
 import type { Fixtures } from "./fixtures.ts";
-import type { HttpAnswer, HttpRequest, Sender } from "./http.ts";
+import type { HttpAnswer, HttpRequest, Sender } from "./sender.ts";
 import { judge, type Expectation, type Verdict } from "./judge.ts";
 import type { VerifyOptions } from "./options.ts";
 
@@ -35,6 +36,27 @@ export interface VerifyContext {
   /** Called with each check as it is made: the console line is printed at once, a failure gets its id and reproduction. */
   record: (check: MadeCheck) => void;
 }
+
+/** The operations a run checks, and its valid calls in two phases: what keeps things (and makes them), then the deletes. */
+export interface OperationPlan {
+  selected: ContractOperation[];
+  /** Creates and every call that leaves things in place: the other passes run after these, on live fixtures. */
+  keeping: ContractOperation[];
+  /** The deletes, deepest first, and the undo of a deletion. */
+  removing: ContractOperation[];
+}
+
+/** What a pass is given: the run's context, the plan of its operations, and what the probe found of the target. */
+export interface PassContext extends VerifyContext {
+  plan: OperationPlan;
+  /** The target is the package's stateful mock: the mock-only workflows run too. */
+  mock: boolean;
+  /** A line for the console beside the checks, redacted as they are. */
+  log: (line: string) => void;
+}
+
+/** A pass of the run: one job over the run's context, its checks recorded as it goes (run.ts lists them in order). */
+export type Pass = (context: PassContext) => Promise<void>;
 
 /** Why a check of an operation cannot run here, if it cannot: a write without --allow-writes, or a credential not given. */
 export function skipReason(context: VerifyContext, op: ContractOperation, option: CredentialOption | undefined): string | undefined {

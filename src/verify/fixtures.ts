@@ -37,7 +37,7 @@ export interface Created {
   id: string;
   /** The operation of the pass that deleted it, while it stays deleted. */
   deletedBy?: string;
-  /** The create's call and answer: what the links of its answer are resolved from (state.ts). */
+  /** The create's call and answer: what the links of its answer are resolved from (passes/state-readback.ts). */
   made: { call: Call; status: number; body: unknown };
 }
 

@@ -5,8 +5,8 @@ import { isObject } from "../contract/json.ts";
 import { answerProblems, undeclaredStatus } from "../contract/answer-check.ts";
 import type { ContractValidator } from "../contract/validator.ts";
 import type { Redactor } from "../contract/redact.ts";
-import type { CheckStatus, Expectation } from "./checks.ts";
-import type { HttpAnswer } from "./http.ts";
+import type { CheckStatus, Expectation } from "./check.ts";
+import type { HttpAnswer } from "./sender.ts";
 
 export type { Expectation };
 

@@ -4,7 +4,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CREDENTIAL_PLACEHOLDERS } from "../contract/credentials.ts";
-import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from "./http.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from "./sender.ts";
 import { isLoopback } from "../net/loopback.ts";
 
 export const USAGE = `Usage: npx svc-health-verify --base-url <url> [options]

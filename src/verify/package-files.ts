@@ -1,5 +1,5 @@
 // Where verify finds what it reads, from the repository's source (src/verify/) or from the package's built command
-// (generated/verify/cli.js): the bundled contract, the workflows that point at it, and redocly's command for respect.
+// (generated/verify/cli.js): the bundled contract and redocly's command for respect (the workflows are found by src/shared/workflow-files.ts).
 import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -16,9 +16,6 @@ function firstExisting(candidates: string[]): string {
 
 /** The bundled contract: generated/openapi.json beside the built command's folder, or the repository's. */
 export const BUNDLE_PATH = firstExisting(["../openapi.json", "../../generated/openapi.json"]);
-
-/** The Arazzo workflows: generated/workflows/ (copied by the build, pointing at the bundle) or the repository's sources. */
-export const WORKFLOWS_DIR = firstExisting(["../workflows", "../../openapi/workflows"]);
 
 export async function readBundle(): Promise<Record<string, unknown>> {
   return JSON.parse(await readFile(BUNDLE_PATH, "utf8")) as Record<string, unknown>;

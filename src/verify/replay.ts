@@ -11,19 +11,19 @@ import { listOperations, type ContractOperation } from "../contract/operations.t
 import { Redactor } from "../contract/redact.ts";
 import { validCalls } from "../contract/valid-calls.ts";
 import { ContractValidator } from "../contract/validator.ts";
-import type { Check } from "./checks.ts";
-import { cleanUp } from "./cleanup.ts";
+import type { Check } from "./check.ts";
+import { cleanUp } from "./passes/cleanup-pass.ts";
 import { checkCall, ownCredential, type VerifyContext } from "./context.ts";
-import { CoverageMap } from "./coverage-map.ts";
-import { CredentialMap } from "./credentials.ts";
+import { CoverageMap } from "./report/coverage-map.ts";
+import { CredentialMap } from "./credential-map.ts";
 import { Fixtures, lifecycles } from "./fixtures.ts";
-import { Sender } from "./http.ts";
+import { Sender } from "./sender.ts";
 import { judge } from "./judge.ts";
-import { neededCreates, passOrder } from "./operations.ts";
+import { neededCreates, passOrder } from "./passes/operation-plan.ts";
 import { readVerifyOptions, type VerifyOptions } from "./options.ts";
 import { readBundle } from "./package-files.ts";
-import { CREATED_CREDENTIAL_VARIABLE, CREDENTIAL_VARIABLES, type ReproRequest } from "./repro.ts";
-import { REPORT_JSON, type Report } from "./report.ts";
+import { CREATED_CREDENTIAL_VARIABLE, CREDENTIAL_VARIABLES, type ReproRequest } from "./report/repro.ts";
+import { REPORT_JSON, type Report } from "./report/report.ts";
 import { MOCK_STATE_PATH } from "./target.ts";
 import type { VerifyOutput } from "./output.ts";
 

@@ -1,8 +1,7 @@
-// verify's run, from its command line to its exit status: the operation, collection and protocol passes, the cleanup,
-// the workflows, and the reports, which are written whatever the server does (a fault verify meets on the way is a
-// failed check of its own).
+// verify's run, from its command line to its exit status: the target probed and set up, the passes of PASSES in order,
+// the target's tear-down, and the reports, which are written whatever the server does (a fault verify meets on the way
+// is a failed check of its own).
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { listOperations } from "../contract/operations.ts";
 import { validCalls } from "../contract/valid-calls.ts";
@@ -10,28 +9,51 @@ import { ContractValidator } from "../contract/validator.ts";
 import { Redactor } from "../contract/redact.ts";
 import type { JsonObject } from "../contract/json.ts";
 import { readBundle } from "./package-files.ts";
-import type { Check, MadeCheck } from "./checks.ts";
-import { cleanUp } from "./cleanup.ts";
-import { CredentialMap } from "./credentials.ts";
+import type { Check, MadeCheck } from "./check.ts";
+import { CredentialMap } from "./credential-map.ts";
 import { Fixtures, lifecycles } from "./fixtures.ts";
-import { credentialLines, credentialVariables, Reproductions, type CredentialVariable } from "./repro.ts";
-import { Sender } from "./http.ts";
-import { planOperationPass, runRefusalChecks, runValidCalls } from "./operations.ts";
-import { CoverageMap } from "./coverage-map.ts";
-import { runCollectionPass } from "./collections.ts";
-import { runProtocolPass, runRequiredHeaderChecks } from "./protocol.ts";
-import { runCoveragePass } from "./coverage.ts";
-import { runGeneratedPass } from "./generated.ts";
+import { Sender } from "./sender.ts";
 import { readVerifyOptions } from "./options.ts";
-import { causeLines, checkLine, progressLine, summaryLine, writeReports, type Report } from "./report.ts";
-import { Findings } from "./findings.ts";
-import { spentBudget, type VerifyContext } from "./context.ts";
-import { MOCK_STATE_PATH, probeTarget, type Target } from "./target.ts";
-import { runWorkflows } from "./workflows.ts";
+import type { Pass, PassContext, VerifyContext } from "./context.ts";
+import { prepareTarget, probeTarget, resetTarget, targetOptions } from "./target.ts";
+import { planOperations } from "./passes/operation-plan.ts";
+import { deletingCallPass, keepingCallPass } from "./passes/valid-call-pass.ts";
+import { refusalPass } from "./passes/refusal-pass.ts";
+import { invalidCallPass } from "./passes/invalid-call-pass.ts";
+import { coveragePass } from "./passes/coverage-pass.ts";
+import { generatedPass } from "./passes/generated-pass.ts";
+import { collectionPass } from "./passes/collection-pass.ts";
+import { requiredHeaderPass } from "./passes/required-header-pass.ts";
+import { protocolPass } from "./passes/protocol-pass.ts";
+import { cleanupPass } from "./passes/cleanup-pass.ts";
+import { workflowPass } from "./workflows/workflow-pass.ts";
+import { CoverageMap } from "./report/coverage-map.ts";
+import { Findings } from "./report/findings.ts";
+import { credentialLines, credentialVariables, Reproductions } from "./report/repro.ts";
+import { causeLines, checkLine, progressLine, summaryLine, writeReports, type Report } from "./report/report.ts";
 import { runReplay } from "./replay.ts";
 import type { VerifyOutput } from "./output.ts";
 
 export type { VerifyOutput };
+
+/**
+ * The passes in the order a run makes them. The valid calls come in two halves: the creates and every call that keeps
+ * things first, so every pass up to the deletes meets the fixtures alive with the ids they made; the deletes after
+ * them; the cleanup deletes what is left; the workflows last, on a server the pass left as it found it.
+ */
+const PASSES: Pass[] = [
+  keepingCallPass,
+  refusalPass,
+  invalidCallPass,
+  coveragePass,
+  generatedPass,
+  collectionPass,
+  requiredHeaderPass,
+  deletingCallPass,
+  protocolPass,
+  cleanupPass,
+  workflowPass,
+];
 
 /** Runs verify with a command line; resolves to its exit status: 0 nothing failed, 1 a check failed, 2 a command line it cannot run. */
 export async function runVerify(argv: string[], out: VerifyOutput = console): Promise<number> {
@@ -45,11 +67,10 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
     out.error(`verify: ${read.error}`);
     return 2;
   }
-  let options = read.options;
 
   const document = (await readBundle()) as JsonObject;
   const operations = listOperations(document);
-  const unknown = (options.only ?? []).filter((id) => !operations.some((op) => op.operationId === id));
+  const unknown = (read.options.only ?? []).filter((id) => !operations.some((op) => op.operationId === id));
   if (unknown.length > 0) {
     out.error(`verify: --only ${unknown.join(", ")}: no such operation in the contract`);
     return 2;
@@ -63,8 +84,14 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
   const findings = new Findings();
   // Everything verify writes (the console, both reports) passes here: a check's words may quote what a server said,
   // which loses what that server sent in marked fields (verify's own words and values are written as they are).
-  const redactor = new Redactor(document, { show: options.showData });
-  let fixtures: Fixtures | undefined;
+  const redactor = new Redactor(document, { show: read.options.showData });
+  const sender = new Sender({ rate: read.options.rate, timeoutMs: read.options.timeoutMs, maxResponseBytes: read.options.maxResponseBytes, redactor });
+  // What the target is decides the run's credentials (keys of its own on the stateful mock): the options are settled
+  // here, once, before anything is sent with a credential.
+  const target = await probeTarget(sender, read.options.baseUrl);
+  const { options, ownKeys } = targetOptions(target, read.options);
+  for (const value of Object.values(options.credentials)) if (value !== undefined) redactor.rememberCredential(value);
+  const fixtures = new Fixtures(`verify-${randomBytes(4).toString("hex")}`, lifecycles(operations));
   const reproductions = new Reproductions({
     reportDir: options.reportDir,
     credentialHeaders: redactor.credentialHeaders(),
@@ -88,146 +115,46 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
     if (written.repro !== undefined) out.log(`    reproduce: ${written.repro}`);
     out.progress?.(progressLine(findings.summary, findings.last, sender.sent, performance.now() - started));
   };
-  const sender = new Sender({ rate: options.rate, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, redactor });
 
-  const remember = () => Object.values(options.credentials).forEach((value) => value !== undefined && redactor.rememberCredential(value));
-  remember();
-  let target: Target = { reachable: false, error: "not probed" };
+  const writes = options.allowWrites ? "writes allowed" : "no writes (--allow-writes to run them)";
+  const rate = options.rate === undefined ? "no rate limit" : `at most ${options.rate} requests/s`;
+  out.log(
+    `verify: generated cases from seed ${options.seed} (--seed ${options.seed} replays them), ${options.cases} per operation; time budget ${options.timeBudgetMs / 1000} s`,
+  );
+  out.log(`verify: ${options.baseUrl}: ${target.reachable ? (target.mock ? "the package's stateful mock" : "a server") : "unreachable"}; ${writes}; ${rate}`);
+  const variables = credentialVariables(options, ownKeys, credentialMap);
+  for (const variable of variables) if (variable.secretValue !== undefined) reproductions.name(variable.secretValue, variable.variable);
   /** The variables the reproductions read credentials from, as the run names them at its top. */
-  let reproCredentials: CredentialVariable[] = [];
+  const reproCredentials = variables.map(({ secretValue: _kept, ...shown }) => shown);
+  out.log("verify: a reproduction reads each credential from the environment:");
+  for (const line of credentialLines(reproCredentials)) out.log(`  ${line}`);
+
   try {
-    target = await probeTarget(sender, options.baseUrl);
-    const writes = options.allowWrites ? "writes allowed" : "no writes (--allow-writes to run them)";
-    const rate = options.rate === undefined ? "no rate limit" : `at most ${options.rate} requests/s`;
-    out.log(
-      `verify: generated cases from seed ${options.seed} (--seed ${options.seed} replays them), ${options.cases} per operation; time budget ${options.timeBudgetMs / 1000} s`,
-    );
-    out.log(`verify: ${options.baseUrl}: ${target.reachable ? (target.mock ? "the package's stateful mock" : "a server") : "unreachable"}; ${writes}; ${rate}`);
-
-    // On the stateful mock, a run with keys of its own: its users, clock moves and settings never reach the team of the
-    // reference's placeholder keys (which the samples use) nor another run's, and it forgets them at the end.
-    const ownKeys =
-      target.reachable && target.mock
-        ? { apiKey: !options.given.apiKey, managementKey: !options.given.managementKey }
-        : { apiKey: false, managementKey: false };
-    if (ownKeys.apiKey || ownKeys.managementKey) {
-      const run = randomBytes(8).toString("hex");
-      options = {
-        ...options,
-        credentials: {
-          ...options.credentials,
-          ...(ownKeys.apiKey ? { apiKey: `sk_test_verify_${run}` } : {}),
-          ...(ownKeys.managementKey ? { managementKey: `mk_test_verify_${run}` } : {}),
-        },
-      };
-      remember();
-    }
-    const variables = credentialVariables(options, ownKeys, credentialMap);
-    for (const variable of variables) if (variable.secretValue !== undefined) reproductions.name(variable.secretValue, variable.variable);
-    reproCredentials = variables.map(({ secretValue: _kept, ...shown }) => shown);
-    out.log("verify: a reproduction reads each credential from the environment:");
-    for (const line of credentialLines(reproCredentials)) out.log(`  ${line}`);
-    if (ownKeys.apiKey) {
-      // The run's own team on the mock completes bulk imports at once: every generated call with wait_for_completion
-      // would otherwise wait out the mock's default duration, and the waiting would fill the run.
-      const header = credentialMap.header("apiKey");
-      const set = await sender.send({
-        method: "PATCH",
-        url: `${options.baseUrl}${MOCK_STATE_PATH}`,
-        headers: { "content-type": "application/json", [header]: options.credentials.apiKey! },
-        body: JSON.stringify({ settings: { bulk_import_duration_ms: 0 } }),
-      });
-      if (set.kind !== "answer" || set.status !== 200)
-        record({
-          suite: "setup",
-          name: `the mock completes this run's bulk imports at once (PATCH ${MOCK_STATE_PATH})`,
-          status: "failed",
-          detail: set.kind === "answer" ? `answered ${set.status}` : set.error,
-          ms: 0,
-        });
-    }
-
+    const prepared = await prepareTarget(sender, options, ownKeys, credentialMap);
+    if (prepared !== undefined) record(prepared);
     if (!target.reachable) {
       // Every request would wait out the same failure: one check says it, and nothing else is tried.
       record({ suite: "target", name: `${options.baseUrl} answers`, status: "failed", detail: target.error, ms: 0 });
     } else {
-      const validator = new ContractValidator(document);
       const context: VerifyContext = {
         document,
         operations,
-        validator,
+        validator: new ContractValidator(document),
         credentials: credentialMap,
         sender,
         redactor,
         options,
-        fixtures: (fixtures = new Fixtures(`verify-${randomBytes(4).toString("hex")}`, lifecycles(operations))),
+        fixtures,
         validCalls: validCalls(document, operations),
         coverage,
         deadline: started + options.timeBudgetMs,
         budgetNoted: new Set(),
         record,
       };
-      const plan = planOperationPass(context);
-      await runValidCalls(context, plan.keeping);
-      // With the ids the valid calls made, before the deletes: every pass meets the fixtures alive.
-      await runRefusalChecks(context, plan.selected);
-      await runCoveragePass(context, plan.selected);
-      await runGeneratedPass(context, plan.selected);
-      await runCollectionPass(context);
-      await runRequiredHeaderChecks(
-        context,
-        plan.selected.filter((op) => context.fixtures.isRemove(op) === undefined),
-      );
-      await runValidCalls(context, plan.removing);
-      await runProtocolPass(context);
-      await cleanUp(context);
-      if (!options.skipWorkflows && !spentBudget(context, "workflow")) {
-        // respect writes one HAR per workflow file into this folder, named after the file.
-        const harDir = options.har ? path.join(options.reportDir, "har") : undefined;
-        try {
-          if (harDir !== undefined) await mkdir(harDir, { recursive: true });
-          const workflowChecks = await runWorkflows({
-            baseUrl: options.baseUrl,
-            apiKey: options.credentials.apiKey,
-            managementKey: options.credentials.managementKey,
-            mock: target.mock,
-            allowWrites: options.allowWrites,
-            ...(harDir === undefined ? {} : { harDir }),
-            // One limiter, deadline and size limit for every request verify sends: the workflows' keep the pass's.
-            sender,
-            redactor,
-            document,
-            log: (line) => out.log(redactor.text(line)),
-          });
-          workflowChecks.forEach(record);
-        } catch (error) {
-          // The reports are still written: a runner that cannot run is one failed check, not a lost run.
-          record({ suite: "workflow", name: "the workflows run", status: "failed", detail: (error as Error).message, ms: 0 });
-        }
-      }
-      if (ownKeys.apiKey || ownKeys.managementKey) {
-        const credentials = context.credentials;
-        const headers: Record<string, string> = {
-          ...(ownKeys.apiKey ? { [credentials.header("apiKey")]: options.credentials.apiKey! } : {}),
-          ...(ownKeys.managementKey ? { [credentials.header("managementKey")]: options.credentials.managementKey! } : {}),
-        };
-        const forgotten = await sender.send({ method: "DELETE", url: `${options.baseUrl}${MOCK_STATE_PATH}`, headers });
-        const ok = forgotten.kind === "answer" && forgotten.status === 200;
-        record({
-          suite: "cleanup",
-          name: `the mock forgets this run's team and org (DELETE ${MOCK_STATE_PATH})`,
-          status: ok ? "passed" : "failed",
-          ...(ok
-            ? {}
-            : {
-                detail:
-                  forgotten.kind === "answer"
-                    ? `answered ${forgotten.status}: ${redactor.opaque({ text: forgotten.text, status: forgotten.status, statusText: forgotten.statusText, contentType: forgotten.headers.get("content-type") }, 200)}`
-                    : forgotten.error,
-              }),
-          ms: Math.round(forgotten.ms),
-        });
-      }
+      const passContext: PassContext = { ...context, plan: planOperations(context), mock: target.mock, log: (line) => out.log(redactor.text(line)) };
+      for (const pass of PASSES) await pass(passContext);
+      const reset = await resetTarget(sender, options, ownKeys, credentialMap, redactor);
+      if (reset !== undefined) record(reset);
     }
   } catch (error) {
     // A fault of verify's own, or one a server provoked: one failed check, and the reports are still written.

@@ -1,8 +1,8 @@
 // Parses an event delivery: verifies its signature and timestamp over the raw body, checks the envelope, and narrows by kind.
 import { eventKinds } from "../../generated/events.js";
-import { WebhookPayloadError, WebhookVerificationError } from "./errors.js";
+import { WebhookPayloadError, WebhookVerificationError } from "./webhook-errors.js";
 import { sameSignature, secretKey, signature } from "./signature.js";
-import type { EventEnvelope, HeaderSource, VerifyOptions, WebhookEvent } from "./types.js";
+import type { EventEnvelope, HeaderSource, VerifyOptions, WebhookEvent } from "./event-types.js";
 
 const KNOWN: ReadonlySet<string> = new Set(eventKinds);
 const DEFAULT_TOLERANCE_SECONDS = 300;

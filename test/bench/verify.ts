@@ -10,7 +10,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { toolEnv } from "../../scripts/build/lib/tools.ts";
-import type { Report } from "../../src/verify/report.ts";
+import type { Report } from "../../src/verify/report/report.ts";
 import { startAlteringProxy } from "../support/altering-proxy.ts";
 import { startHostile } from "../support/hostile-servers.ts";
 import type { Figure } from "./client.ts";

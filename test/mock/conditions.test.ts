@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { readConditions } from "../../src/mock/conditions.ts";
 import { createMockWith } from "../../src/mock/create-mock.ts";
 import { createMockHost } from "../../src/mock/host.ts";
-import { readMockOptions } from "../../src/mock/options.ts";
+import { readMockOptions } from "../../src/mock/command-options.ts";
 import type { Conditions } from "../../src/mock/public-types.ts";
 import { contract, operation, validator } from "../support/contract.ts";
 

@@ -3,7 +3,8 @@
 // a method it does not take, and answers a browser's preflight, with the methods its table row (src/mock/paths.ts) names.
 import { describe, expect, it } from "vitest";
 import { createMockWith } from "../../src/mock/create-mock.ts";
-import { MOCK_ONLY_METHODS, MOCK_PATHS, type MockOnlyPath } from "../../src/mock/paths.ts";
+import { MOCK_ONLY_METHODS, type MockOnlyPath } from "../../src/mock/paths.ts";
+import { MOCK_PATHS } from "../../src/shared/mock-paths.ts";
 import { contract } from "../support/contract.ts";
 
 const ODD_BODIES = [

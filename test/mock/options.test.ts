@@ -1,7 +1,7 @@
 // The mock commands' flags (npm start and svc-health-mock read them alike) reach the mock they start: each flag's value
 // is in the host's options, and a flag not given leaves its option out or at the host's default.
 import { describe, expect, it } from "vitest";
-import { hostOptionsOf, readMockOptions } from "../../src/mock/options.ts";
+import { hostOptionsOf, readMockOptions } from "../../src/mock/command-options.ts";
 
 const fail = (line: string): never => {
   throw new Error(line);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { maskCredential, Redactor, REMOVED } from "../../src/contract/redact.ts";
 import type { JsonObject } from "../../src/contract/json.ts";
-import { redactHarEntry } from "../../src/verify/har.ts";
+import { redactHarEntry } from "../../src/shared/har.ts";
 import { contract, operation, requestExample, responseExample } from "../support/contract.ts";
 
 const insurance = requestExample("createInsurance", "commercial_plan") as JsonObject;

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 import { runVerify } from "../../src/verify/run.ts";
-import { WORKFLOWS_DIR } from "../../src/verify/workflows.ts";
+import { WORKFLOWS_DIR } from "../../src/shared/workflow-files.ts";
 import { isObject } from "../../src/contract/json.ts";
 import { REMOVED } from "../../src/contract/redact.ts";
 import { contract, requestExample } from "../support/contract.ts";

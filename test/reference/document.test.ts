@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/contract/json.ts";
 import { deref, listOperations } from "../../src/contract/operations.ts";
-import { CONTROL_PATH } from "../../src/mock/state/control.ts";
+import { MOCK_PATHS } from "../../src/shared/mock-paths.ts";
 import { ANOTHER_MFA_CODE, WRONG_MFA_CODE } from "../../src/mock/state/link.ts";
 import { readBundle } from "../../scripts/build/lib/paths.ts";
 import { BADGES } from "../../scripts/build/reference/badges.ts";
@@ -81,7 +81,7 @@ describe("the reference's document", () => {
       `\`${WRONG_MFA_CODE}\` is wrong`,
       `\`${ANOTHER_MFA_CODE}\` asks for another code`,
       "`MEDFED` becomes `MCR`",
-      CONTROL_PATH,
+      MOCK_PATHS.state,
       "--stateful",
       "mock_state_full",
       "`zip_code`, no country",

@@ -16,16 +16,16 @@ import { unlistedValues } from "../../src/contract/unlisted-values.ts";
 import { validCalls } from "../../src/contract/valid-calls.ts";
 import { fetchHandler, fetchRequest } from "../../src/mock/fetch-handler.ts";
 import { createPipeline } from "../../src/mock/pipeline.ts";
-import type { HeaderBag, MockRequest } from "../../src/mock/steps/exchange.ts";
+import type { HeaderBag, MockRequest } from "../../src/mock/http-shapes.ts";
 import { DEFAULT_SETTINGS } from "../../src/mock/state/model.ts";
 import { loadSeed, type SeedData } from "../../src/mock/state/seed.ts";
 import { seedProblem } from "../../src/mock/state/seed-check.ts";
 import { decodedText, forwardedHeaders } from "../../src/mock/upstream.ts";
-import { EventContract } from "../../src/verify/event-contract.ts";
-import type { Sender } from "../../src/verify/http.ts";
-import { startWorkflowProxy } from "../../src/verify/workflow-proxy.ts";
+import { EventContract } from "../../src/verify/workflows/event-contract.ts";
+import type { Sender } from "../../src/verify/sender.ts";
+import { startWorkflowProxy } from "../../src/verify/workflows/workflow-proxy.ts";
 import { table } from "../../generated/operations.ts";
-import { contract, operations, responseExample } from "../support/contract.ts";
+import { contract, OPERATIONS_AT_LEAST, operations, responseExample } from "../support/contract.ts";
 import { API_KEY_ID, SECOND_TEAM_ID, SECOND_USER_ID, TEAM_ID, USER_ID, WEBHOOK_ID } from "../support/calls.ts";
 import { runVerifyInProcess, failures } from "../support/run-verify.ts";
 
@@ -33,9 +33,6 @@ const NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueO
 
 /** An ordinary unknown string of a name's shape (its length, its letters' case, its underscores): a length limit or a pattern treats both alike. */
 const ordinary = (name: string) => name.replace(/[a-z]/g, "q").replace(/[A-Z]/g, "Q");
-
-/** Every operation, as the contract has them when this was written: the loop must reach at least these. */
-const OPERATIONS_AT_LEAST = 53;
 
 const TEAM_KEY = "sk_test_prototype_keys_0001";
 const MANAGEMENT_KEY = "mk_test_prototype_keys_0001";

@@ -5,7 +5,16 @@ import { readBundle } from "../../scripts/build/lib/paths.ts";
 import type { JsonObject } from "../../src/contract/json.ts";
 
 export const contract = (await readBundle()) as JsonObject;
+
+/**
+ * The operations the contract had when the suite was written (the interface document's 53): every test looping over
+ * `operations` runs over at least these, so a contract read as empty (or a loop over nothing) fails rather than
+ * passing with no case. Adding operations raises the count; removing one fails here first.
+ */
+export const OPERATIONS_AT_LEAST = 53;
 export const operations = listOperations(contract);
+if (operations.length < OPERATIONS_AT_LEAST)
+  throw new Error(`the contract has ${operations.length} operations, fewer than the ${OPERATIONS_AT_LEAST} the tests loop over`);
 export const validator = new ContractValidator(contract);
 
 export function operation(operationId: string): ContractOperation {

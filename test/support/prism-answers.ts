@@ -1,6 +1,6 @@
 // Prints what Prism invents, seeded, for every operation and declared status of the contract, and which faker locales
 // it loaded: with the mock's loader (`english`, src/mock/prism.ts) or Prism required as it is (`plain`). Run in a
-// process of its own by test/contract/prism-in-process.test.ts, since Node's require cache keeps whichever loaded first.
+// process of its own by test/mock-http/prism-in-process.test.ts, since Node's require cache keeps whichever loaded first.
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import path from "node:path";

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { binPath, toolEnv } from "../../scripts/build/lib/tools.ts";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
-import type { Report } from "../../src/verify/report.ts";
+import type { Report } from "../../src/verify/report/report.ts";
 import { runVerify as runVerifyHere } from "../../src/verify/run.ts";
 import { killGroup, spawnGroup } from "./processes.ts";
 

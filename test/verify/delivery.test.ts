@@ -1,13 +1,13 @@
 // verify's judgement of the connection workflow's event, by its parts, against a real receiver on 127.0.0.1 to which
 // the test posts the deliveries itself: each fault fails the one check about it, and only no delivery fails "arrived".
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Check } from "../../src/verify/checks.ts";
-import { checkDelivery, type EventWorkflow } from "../../src/verify/delivery.ts";
-import { startReceiver, type Receiver } from "../../src/verify/receiver.ts";
+import type { Check } from "../../src/verify/check.ts";
+import { checkDelivery, type EventWorkflow } from "../../src/verify/workflows/delivery.ts";
+import { startReceiver, type Receiver } from "../../src/verify/workflows/receiver.ts";
 import { newSecret, signedHeaders } from "../../src/webhooks/signature.ts";
 import { examplePayloads } from "../../scripts/commands/send-events.ts";
 import { contract } from "../support/contract.ts";
-import { EventContract } from "../../src/verify/event-contract.ts";
+import { EventContract } from "../../src/verify/workflows/event-contract.ts";
 
 const events = new EventContract(contract);
 

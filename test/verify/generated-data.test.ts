@@ -9,9 +9,9 @@ import { isObject } from "../../src/contract/json.ts";
 import { deref } from "../../src/contract/operations.ts";
 import { Redactor } from "../../src/contract/redact.ts";
 import { validCalls } from "../../src/contract/valid-calls.ts";
-import { validArbitrary } from "../../src/verify/arbitraries.ts";
+import { validArbitrary } from "../../src/verify/cases/arbitraries.ts";
 import { buildRequest } from "../../src/verify/calls.ts";
-import { inputsOf, inputValue, setInput } from "../../src/verify/inputs.ts";
+import { inputsOf, inputValue, setInput } from "../../src/verify/cases/inputs.ts";
 import { USAGE } from "../../src/verify/options.ts";
 import { contract, operations } from "../support/contract.ts";
 

@@ -1,11 +1,11 @@
-// A failure's cause (src/verify/groups.ts) over details as verify's passes write them: one cause across operations and
+// A failure's cause (src/verify/report/groups.ts) over details as verify's passes write them: one cause across operations and
 // whatever values a message holds (names, emails, ids, numbers, quoted text, a server's own words), another class or
-// status another cause; and what a run keeps of its checks (src/verify/findings.ts): the counts exact, each cause's
+// status another cause; and what a run keeps of its checks (src/verify/report/findings.ts): the counts exact, each cause's
 // first failures whole, the rest named and counted, every detail bounded.
 import { describe, expect, it } from "vitest";
-import type { Check } from "../../src/verify/checks.ts";
-import { causeKey, causeOf, withoutValues } from "../../src/verify/groups.ts";
-import { Findings, KEPT_PER_GROUP, MAX_DETAIL } from "../../src/verify/findings.ts";
+import type { Check } from "../../src/verify/check.ts";
+import { causeKey, causeOf, withoutValues } from "../../src/verify/report/groups.ts";
+import { Findings, KEPT_PER_GROUP, MAX_DETAIL } from "../../src/verify/report/findings.ts";
 
 const NOT_JSON = "not shown: an answer verify cannot read may hold health data (--show-data shows it on a loopback target)";
 const NEEDS_STATE = "this check needs a server that keeps state (the package's mock does with --stateful)";

@@ -8,10 +8,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
-import type { Report } from "../../src/verify/report.ts";
+import type { Report } from "../../src/verify/report/report.ts";
 import { runVerify } from "../../src/verify/run.ts";
 import { senderAndRedactor } from "../support/verify-sender.ts";
-import { runWorkflows } from "../../src/verify/workflows.ts";
+import { runWorkflows } from "../../src/verify/workflows/workflow-pass.ts";
 import { toolEnv } from "../../scripts/build/lib/tools.ts";
 import { startHostile, startRecorder, type HostileKind } from "../support/hostile-servers.ts";
 

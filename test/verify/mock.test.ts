@@ -3,8 +3,8 @@
 // end and finds nothing wrong, while the flows that need state fail, naming the step and the difference.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
-import { DELIVERY_PARTS } from "../../src/verify/delivery.ts";
-import { readWorkflows } from "../../src/verify/workflows.ts";
+import { DELIVERY_PARTS } from "../../src/verify/workflows/delivery.ts";
+import { readWorkflows } from "../../src/shared/workflow-files.ts";
 import { operations, responseExample } from "../support/contract.ts";
 import { failures, runVerify, type VerifyRun } from "../support/run-verify.ts";
 import { parseXml } from "../support/xml.ts";

@@ -5,8 +5,8 @@ import { isObject } from "../../src/contract/json.ts";
 import { validCalls } from "../../src/contract/valid-calls.ts";
 import { requestInput } from "../../src/verify/calls.ts";
 import { Fixtures, lifecycles } from "../../src/verify/fixtures.ts";
-import { invalidCalls, MAX_INVALID_CALLS } from "../../src/verify/invalid-calls.ts";
-import { passOrder } from "../../src/verify/operations.ts";
+import { invalidCalls, MAX_INVALID_CALLS } from "../../src/verify/cases/invalid-calls.ts";
+import { passOrder } from "../../src/verify/passes/operation-plan.ts";
 import { contract, operation, operations, validator } from "../support/contract.ts";
 
 const pairs = lifecycles(operations);

@@ -8,8 +8,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { byCount } from "../../src/verify/findings.ts";
-import { REPORT_HTML, type Report } from "../../src/verify/report.ts";
+import { byCount } from "../../src/verify/report/findings.ts";
+import { REPORT_HTML, type Report } from "../../src/verify/report/report.ts";
 import { runVerify } from "../../src/verify/run.ts";
 import { BROWSER_INSTALL, findBrowser, launchBrowser, openReaderPage } from "../support/browser.ts";
 

@@ -8,11 +8,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { Check } from "../../src/verify/checks.ts";
-import { Findings } from "../../src/verify/findings.ts";
-import { checkLine, junitXml, type Report } from "../../src/verify/report.ts";
-import { reportHtml } from "../../src/verify/report-html.ts";
-import { Reproductions } from "../../src/verify/repro.ts";
+import type { Check } from "../../src/verify/check.ts";
+import { Findings } from "../../src/verify/report/findings.ts";
+import { checkLine, junitXml, type Report } from "../../src/verify/report/report.ts";
+import { reportHtml } from "../../src/verify/report/report-html.ts";
+import { Reproductions } from "../../src/verify/report/repro.ts";
 import { parseXml } from "../support/xml.ts";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "verify-bytes-"));

@@ -5,10 +5,10 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Check } from "../../src/verify/checks.ts";
-import { Findings } from "../../src/verify/findings.ts";
-import { causeLines, checkLine, junitXml, progressLine, summarize, summaryLine, writeReports, type Report } from "../../src/verify/report.ts";
-import { reportHtml } from "../../src/verify/report-html.ts";
+import type { Check } from "../../src/verify/check.ts";
+import { Findings } from "../../src/verify/report/findings.ts";
+import { causeLines, checkLine, junitXml, progressLine, summarize, summaryLine, writeReports, type Report } from "../../src/verify/report/report.ts";
+import { reportHtml } from "../../src/verify/report/report-html.ts";
 import { parseXml } from "../support/xml.ts";
 
 const NASTY = `getOrg answered 500 <html>&nbsp;"quoted" 'single' \u0001bell\u0000 ✓ ok`;

@@ -10,8 +10,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
-import type { Check } from "../../src/verify/checks.ts";
-import { REPORT_JSON, type Report } from "../../src/verify/report.ts";
+import type { Check } from "../../src/verify/check.ts";
+import { REPORT_JSON, type Report } from "../../src/verify/report/report.ts";
 import { runVerify } from "../../src/verify/run.ts";
 import { startAlteringProxy, type AlteringProxy } from "../support/altering-proxy.ts";
 

@@ -1,8 +1,9 @@
 // Which users a workflow leaves behind, from respect's log: those of its successful creates that no successful delete
 // of its own removed (a workflow that stopped at a failed step).
 import { describe, expect, it } from "vitest";
-import { leftoverUsers } from "../../src/verify/workflow-leftovers.ts";
-import type { RespectWorkflow, Workflow } from "../../src/verify/workflows.ts";
+import { leftoverUsers } from "../../src/verify/workflows/workflow-leftovers.ts";
+import type { Workflow } from "../../src/shared/workflow-files.ts";
+import type { RespectWorkflow } from "../../src/verify/workflows/respect.ts";
 
 const workflow: Workflow = {
   file: "users.arazzo.yaml",

@@ -3,8 +3,8 @@
 // (never followed), answers too much, in an encoding left undone or in bytes that are not UTF-8.
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { Sender } from "../../src/verify/http.ts";
-import { startWorkflowProxy, type WorkflowProxy } from "../../src/verify/workflow-proxy.ts";
+import { Sender } from "../../src/verify/sender.ts";
+import { startWorkflowProxy, type WorkflowProxy } from "../../src/verify/workflows/workflow-proxy.ts";
 import { startHostile, startRecorder, type HostileKind } from "../support/hostile-servers.ts";
 import { freePort } from "../support/net.ts";
 import { json, startStub } from "../support/stub-server.ts";

@@ -5,7 +5,8 @@ import path from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { redoclyProblems } from "../../scripts/commands/lint.ts";
 import { workflowProblems } from "../../scripts/commands/lint-workflows.ts";
-import { readWorkflows, runWorkflows, type WorkflowRunOptions } from "../../src/verify/workflows.ts";
+import { readWorkflows } from "../../src/shared/workflow-files.ts";
+import { runWorkflows, type WorkflowRunOptions } from "../../src/verify/workflows/workflow-pass.ts";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { senderAndRedactor } from "../support/verify-sender.ts";
 

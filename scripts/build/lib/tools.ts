@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { repoRoot } from "./paths.ts";
-import { QUIET_TOOL_ENV } from "../../../src/verify/quiet-tools.ts";
+import { QUIET_TOOL_ENV } from "../../../src/shared/quiet-tools.ts";
 
 /** Environment for every tool: no telemetry or update checks, since the machine has no network. */
 export const toolEnv: NodeJS.ProcessEnv = { ...process.env, ...QUIET_TOOL_ENV };

@@ -1,11 +1,15 @@
 // The reference's "The mock" section: how the mock answers, stateless and with --stateful, and what the stateful mock
 // decides where the interface document is silent, written from the mock's own constants so it cannot drift from them.
-import { MOCK_WARNING } from "../../../src/mock/http.ts";
-import { CONTROL_PATH } from "../../../src/mock/state/control.ts";
-import { MOCK_ONLY_METHODS } from "../../../src/mock/paths.ts";
-import { ANOTHER_MFA_CODE, WRONG_MFA_CODE } from "../../../src/mock/state/link.ts";
-import { DEFAULT_CAPS, DEFAULT_SETTINGS } from "../../../src/mock/state/model.ts";
-import { INFERRED_PAYORS } from "../../../src/mock/state/plans.ts";
+import {
+  ANOTHER_MFA_CODE,
+  DEFAULT_CAPS,
+  DEFAULT_SETTINGS,
+  INFERRED_PAYORS,
+  MOCK_ONLY_METHODS,
+  MOCK_PATHS,
+  MOCK_WARNING,
+  WRONG_MFA_CODE,
+} from "../../../src/mock/server.ts";
 
 const seconds = (ms: number) => `${ms / 1000} s`;
 
@@ -21,12 +25,12 @@ export function mockSection(section: (title: string, ...blocks: string[]) => str
       `- **MFA codes:** \`${WRONG_MFA_CODE}\` is wrong (\`incorrect_mfa_code\`), \`${ANOTHER_MFA_CODE}\` asks for another code (\`pending_provider_mfa\`), any other code succeeds. A link token lives ${DEFAULT_SETTINGS.link_token_lifetime_s / 60} minutes.`,
       `- **MEDFED and MAIDFED:** ${plans.join("; ")}, from the insured person's address; another state is refused with 422.`,
       "- **Latest insurance:** what was created, in the latest-insurance form (`zip_code`, no country), by `is_primary`.",
-      `- **Closed beta:** every team is enabled until \`PATCH ${CONTROL_PATH}\` sets \`closed_beta_enabled\` to false.`,
+      `- **Closed beta:** every team is enabled until \`PATCH ${MOCK_PATHS.state}\` sets \`closed_beta_enabled\` to false.`,
       `- **Bulk import:** an operation takes ${seconds(DEFAULT_SETTINGS.bulk_import_duration_ms)} on the team's clock; \`wait_for_completion\` waits up to ${seconds(DEFAULT_SETTINGS.bulk_import_wait_ms)}. A connection whose user is not the team's fails. A team made through the management API needs its own OAuth credential for the provider first (\`403 feature_not_enabled\` otherwise); a team met through an unknown API key counts as configured.`,
       "- **Webhook endpoints** may also be loopback `http://` addresses on the stateful mock only; the service requires `https://`.",
       "- **Everything else** the caller does not give (ids, dates, an insurance record's company) is generated or taken from the examples.",
       `- **Bounds:** ${DEFAULT_CAPS.teams.toLocaleString("en-US")} teams, ${DEFAULT_CAPS.recordsPerTeam.toLocaleString("en-US")} records per team, ${DEFAULT_CAPS.records.toLocaleString("en-US")} in all; past one, \`429\` \`mock_state_full\` names it.`,
     ].join("\n"),
-    `\`${CONTROL_PATH}\` (${MOCK_ONLY_METHODS.state.join(", ")}; mock-only, not an operation of the service) describes the state the credential reaches, changes a team's settings or moves its clock (\`{"clock": {"advance_seconds": 604800}}\`), and forgets it.`,
+    `\`${MOCK_PATHS.state}\` (${MOCK_ONLY_METHODS.state.join(", ")}; mock-only, not an operation of the service) describes the state the credential reaches, changes a team's settings or moves its clock (\`{"clock": {"advance_seconds": 604800}}\`), and forgets it.`,
   );
 }

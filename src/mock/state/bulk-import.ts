@@ -1,11 +1,12 @@
 // Bulk import (4.4): each call makes one background operation that takes the team's `bulk_import_duration_ms` on its
 // clock, migrating its connections one by one; List Bulk Ops shows it queued, in progress, then completed. A
 // connection whose user is not one of the team's fails. `wait_for_completion` waits up to `bulk_import_wait_ms`.
-import { randomId, sleep } from "../runtime.ts";
-import { refuse } from "./answers.ts";
+import { randomId, sleep } from "../platform.ts";
+import { stateRefusal } from "./vocabulary.ts";
+import { bulkImportDisabled } from "../refusals.ts";
 import { isoAt, teamNow, type BulkOpRecord, type TeamState } from "./model.ts";
 import { liveUser } from "./users.ts";
-import type { TeamHandler } from "./handlers.ts";
+import type { TeamHandler } from "./vocabulary.ts";
 
 /** What an operation has done by the team's clock: how many connections are processed, and its status. */
 function progress(team: TeamState, op: BulkOpRecord) {
@@ -45,11 +46,7 @@ export const bulkImportHandlers: Record<string, TeamHandler> = {
   async bulkImportConnections({ team, call, store }) {
     const provider = String(call.body.provider);
     if (!importEnabled(team, provider)) {
-      return refuse(
-        403,
-        "feature_not_enabled",
-        `Bulk import is disabled for this team until it configures its own OAuth application credential for ${provider} (PUT /v2/management/teams/${team.id}/custom_credentials/${provider}).`,
-      );
+      return stateRefusal(bulkImportDisabled(provider, team.id));
     }
     const connections = (call.body.connections as { user_id: string }[]).map((c) => ({ userId: c.user_id, ok: liveUser(team, c.user_id) !== undefined }));
     // The operation and each of its connections count: a call may submit thousands.
@@ -76,7 +73,7 @@ export const bulkImportHandlers: Record<string, TeamHandler> = {
   },
 
   listBulkOps({ team }) {
-    // The whole collection, newest first, as one page: the pipeline filters it and cuts the asked page (src/mock/collections.ts).
+    // The whole collection, newest first, as one page: the pipeline filters it and cuts the asked page (src/mock/whole-collection.ts).
     const all = team.bulkOps.map((op) => describe(team, op)).reverse();
     return { status: 200, body: { bulk_ops: all, total: all.length, page: 1, size: all.length, pages: 1 } };
   },

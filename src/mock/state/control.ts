@@ -1,25 +1,13 @@
 // The stateful mock's own endpoint, `/_mock/state` (mock-only: not part of the service's contract; described for the
 // workflows in openapi/workflows/mock-control.openapi.yaml): GET describes the state the credential reaches, PATCH
 // changes a team's mock settings or moves its clock, DELETE forgets it (everything, with no credential).
-import { MOCK_PATHS, type StateMethod } from "../paths.ts";
-import type { HeaderBag } from "../steps/exchange.ts";
-import { refuse, type StateAnswer } from "./answers.ts";
+import type { StateMethod } from "../paths.ts";
+import type { HeaderBag } from "../http-shapes.ts";
+import { stateRefusal, type StateAnswer } from "./vocabulary.ts";
+import { invalidParts, keyDeleted, settingsPerTeam } from "../refusals.ts";
 import { insuranceCount } from "./insurance.ts";
-import { DEFAULT_SETTINGS, isoAt, teamNow, type OrgState, type TeamSettings, type TeamState } from "./model.ts";
-import type { StatefulMock } from "./handlers.ts";
-
-export const CONTROL_PATH = MOCK_PATHS.state;
-
-/** Each setting's bounds: whole numbers within them, or a boolean. */
-export const SETTING_BOUNDS: Record<keyof TeamSettings, [number, number] | "boolean"> = {
-  closed_beta_enabled: "boolean",
-  bulk_import_duration_ms: [0, 3_600_000],
-  // The service waits 20 s (section 8): the mock may wait less, never more.
-  bulk_import_wait_ms: [0, 20_000],
-  link_token_lifetime_s: [1, 30 * 24 * 3600],
-};
-/** The furthest a team's clock may be from the wall clock, in one move or many, so its dates stay ones the contract's date-times take. */
-export const MAX_CLOCK_MOVE_S = 100 * 365 * 24 * 3600;
+import { DEFAULT_SETTINGS, isoAt, MAX_CLOCK_MOVE_S, SETTING_BOUNDS, teamNow, type OrgState, type TeamSettings, type TeamState } from "./model.ts";
+import type { StatefulState } from "./vocabulary.ts";
 
 interface Detail {
   location: "body";
@@ -104,7 +92,7 @@ function readPatch(text: string): { settings: Partial<TeamSettings>; advanceMs: 
   return details.length > 0 ? details : { settings: patch, advanceMs, ...(setTo === undefined ? {} : { setTo }) };
 }
 
-export function controlAnswer(mock: StatefulMock, method: StateMethod, headers: HeaderBag, text: string): StateAnswer {
+export function controlAnswer(mock: StatefulState, method: StateMethod, headers: HeaderBag, text: string): StateAnswer {
   const store = mock.store;
   const header = (scheme: string) => {
     const value = headers[mock.header(scheme)];
@@ -133,11 +121,10 @@ export function controlAnswer(mock: StatefulMock, method: StateMethod, headers: 
     return { status: 200, body: describe() };
   }
   // PATCH.
-  if (apiKey === undefined) return refuse(401, "unauthorized", `Settings and the clock are per team: send the team's ${mock.header("TeamApiKey")} header.`);
-  if (store.isRevoked(apiKey)) return refuse(401, "unauthorized", "This API key was deleted (deleteTeamApiKey).");
+  if (apiKey === undefined) return stateRefusal(settingsPerTeam(mock.header("TeamApiKey")));
+  if (store.isRevoked(apiKey)) return stateRefusal(keyDeleted());
   const patch = readPatch(text);
-  const invalid = (details: Detail[]) =>
-    refuse(422, "invalid_request", `The request has ${details.length === 1 ? "1 invalid part" : `${details.length} invalid parts`}.`, { details });
+  const invalid = (details: Detail[]) => stateRefusal(invalidParts(details));
   if (Array.isArray(patch)) return invalid(patch);
   const team = store.teamForApiKey(apiKey);
   const offset = (patch.setTo === undefined ? team.clockOffsetMs : patch.setTo - Date.now()) + patch.advanceMs;

@@ -2,7 +2,7 @@
 // as the service signs (Standard Webhooks, src/webhooks/signature.ts), after the answer that caused it; a receiver that
 // fails gets two more tries. A bounded number run at once and wait in a bounded queue: a receiver that never answers
 // holds a few sockets, not one per event. Each delivery is logged on the team (GET /_mock/state shows the last ones).
-import { randomId, sleep } from "../runtime.ts";
+import { randomId, sleep } from "../platform.ts";
 import { signedHeaders } from "../../webhooks/signature.ts";
 import { DELIVERY_LOG, isoAt, teamNow, type DeliveryRecord, type TeamState, type WebhookRecord } from "./model.ts";
 

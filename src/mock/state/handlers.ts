@@ -4,7 +4,8 @@
 import { Credentials, type CredentialKind } from "../../contract/credentials.ts";
 import type { JsonObject } from "../../contract/json.ts";
 import type { ContractOperation } from "../../contract/operations.ts";
-import { Examples, refuse, type StateAnswer, type StateCall } from "./answers.ts";
+import { Examples, stateRefusal, type Answer, type Shared, type StateAnswer, type StateCall, type StatefulState, type TeamHandler } from "./vocabulary.ts";
+import { keyDeleted, recordTooLarge, stateFull } from "../refusals.ts";
 import { bulkImportHandlers } from "./bulk-import.ts";
 import { controlAnswer } from "./control.ts";
 import { createDeliverer, type Deliver } from "./deliveries.ts";
@@ -12,31 +13,10 @@ import { insuranceHandlers } from "./insurance.ts";
 import { linkHandlers, tokenHandlers } from "./link.ts";
 import { orgHandlers, orgTeam, teamManagementHandlers, unknownTeam } from "./management.ts";
 import { loadSeed } from "./seed.ts";
-import { MAX_RECORD_BODY, StateFull, type LinkTokenRecord, type OrgState, type StateCaps, type TeamSettings, type TeamState } from "./model.ts";
+import { MAX_RECORD_BODY, StateFull, type StateCaps, type TeamSettings } from "./model.ts";
 import { StateStore } from "./store.ts";
 import { liveUser, unknownUser, userHandlers } from "./users.ts";
 import type { StateMethod } from "../paths.ts";
-
-interface Shared {
-  call: StateCall;
-  store: StateStore;
-  examples: Examples;
-  deliver: Deliver;
-}
-export interface TeamContext extends Shared {
-  team: TeamState;
-}
-export interface TokenContext extends Shared {
-  token: string;
-  record: LinkTokenRecord | undefined;
-}
-export interface OrgContext extends Shared {
-  org: OrgState;
-}
-export type Answer = StateAnswer | undefined | Promise<StateAnswer | undefined>;
-export type TeamHandler = (context: TeamContext) => Answer;
-export type TokenHandler = (context: TokenContext) => Answer;
-export type OrgHandler = (context: OrgContext) => Answer;
 
 const TEAM_HANDLERS: Record<string, TeamHandler> = { ...userHandlers, ...linkHandlers, ...insuranceHandlers, ...bulkImportHandlers };
 
@@ -52,9 +32,6 @@ const KEEPS_ITS_BODY = new Set([
   "updateWebhookEndpoint",
 ]);
 
-/** How long a client is told to wait after `mock_state_full`: past the client's longest wait, so it does not retry. */
-const FULL_RETRY_AFTER_S = "3600";
-
 export interface StatefulMockOptions {
   document: JsonObject;
   operations: ContractOperation[];
@@ -65,7 +42,7 @@ export interface StatefulMockOptions {
   log: (line: string) => void;
 }
 
-export class StatefulMock {
+export class StatefulMock implements StatefulState {
   readonly store: StateStore;
   /** The contract as the stateful mock validates against it (loopback webhook urls allowed): seed data is checked with it. */
   readonly document: JsonObject;
@@ -127,19 +104,14 @@ export class StatefulMock {
     const shared: Shared = { call, store: this.store, examples: this.#examples, deliver: this.#deliver };
     const id = operation.operationId;
     if (call.bodyLength > MAX_RECORD_BODY && KEEPS_ITS_BODY.has(id)) {
-      return refuse(
-        413,
-        "payload_too_large",
-        `The stateful mock keeps records of at most ${MAX_RECORD_BODY} bytes of JSON; this body has ${call.bodyLength}. (The service's limit is not documented.)`,
-      );
+      return stateRefusal(recordTooLarge(call.bodyLength));
     }
     if (credential.kind === "token") {
       const handler = tokenHandlers[id];
       return handler?.({ ...shared, token: credential.value, record: this.store.linkTokens.get(credential.value) });
     }
     if (credential.kind === "team") {
-      if (this.store.isRevoked(credential.value))
-        return refuse(401, "unauthorized", "This API key was deleted (deleteTeamApiKey); create another with createTeamApiKey.");
+      if (this.store.isRevoked(credential.value)) return stateRefusal(keyDeleted("; create another with createTeamApiKey"));
       const team = this.store.teamForApiKey(credential.value);
       const handler = TEAM_HANDLERS[id];
       if (handler !== undefined) return handler({ ...shared, team });
@@ -160,5 +132,5 @@ export class StatefulMock {
 /** A cap reached, as the declared 429 naming it; any other error is the mock's own fault and goes on up. */
 function fullRefusal(error: unknown): StateAnswer {
   if (!(error instanceof StateFull)) throw error;
-  return { ...refuse(429, "mock_state_full", error.message), headers: { "retry-after": FULL_RETRY_AFTER_S } };
+  return stateRefusal(stateFull(error.message));
 }

@@ -1,18 +1,14 @@
 // Insurance records (4.1, 4.2): created for a user of the team, with MEDFED and MAIDFED resolved to the plan of the
 // patient's state (closed beta, plans.ts); the latest one read back in the latest-insurance form (`zip_code`, no
 // country, section 2.3), by `is_primary`. The company the document leaves to the service comes from the examples.
-import { refuse, type StateAnswer } from "./answers.ts";
+import { notFound, stateRefusal, type StateAnswer } from "./vocabulary.ts";
+import { closedBeta, invalidParts } from "../refusals.ts";
 import { INFERRED_PAYORS, statePlan } from "./plans.ts";
 import { liveUser, unknownUser } from "./users.ts";
-import type { TeamHandler } from "./handlers.ts";
+import type { TeamHandler } from "./vocabulary.ts";
 import type { InsuranceRecord, TeamState } from "./model.ts";
 
-export const closedBetaRefusal = (what: string): StateAnswer =>
-  refuse(
-    403,
-    "closed_beta_not_enabled",
-    `${what} is in closed beta, and this team is not enabled for it. (Mock: enable it with PATCH /_mock/state {"settings": {"closed_beta_enabled": true}}.)`,
-  );
+export const closedBetaRefusal = (what: string): StateAnswer => stateRefusal(closedBeta(what));
 
 /** An address of the created record in the latest-insurance form: `zip` becomes `zip_code`, the country is dropped. */
 function latestAddress(address: Record<string, unknown>): Record<string, unknown> {
@@ -51,7 +47,7 @@ export const insuranceHandlers: Record<string, TeamHandler> = {
       const plan = statePlan(String(request.payor_code), state);
       if (plan === undefined) {
         const message = `has no ${inferred.program} plan for the state ${state} (the mock's table has the 50 states and DC by their two-letter codes)`;
-        return refuse(422, "invalid_request", "The request has 1 invalid part.", { details: [{ location: "body", field: "/insured/address/state", message }] });
+        return stateRefusal(invalidParts([{ location: "body", field: "/insured/address/state", message }]));
       }
       const company = examples.response("createInsurance", 200, "medicare_inferred_from_state").company;
       record.payor_code = plan.payor_code;
@@ -74,7 +70,7 @@ export const insuranceHandlers: Record<string, TeamHandler> = {
     const records = team.insurance.get(user.user_id) ?? [];
     let latest: InsuranceRecord | undefined;
     for (let i = records.length - 1; i >= 0 && latest === undefined; i--) if (records[i]!.isPrimary === primary) latest = records[i];
-    if (latest === undefined) return refuse(404, "not_found", `User ${user.user_id} has no ${primary ? "primary" : "non-primary"} insurance record.`);
+    if (latest === undefined) return notFound(`User ${user.user_id} has no ${primary ? "primary" : "non-primary"} insurance record.`);
     return { status: 200, body: latest.latest, stable: true };
   },
 

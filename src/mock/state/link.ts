@@ -1,11 +1,11 @@
 // The link flow: a link token is made for a user of the team (4.5) and is the credential of complete_mfa (4.7), which
 // answers from the token's history: never issued, expired, consumed, a wrong code, another code wanted, or success,
 // which makes the connection and emits provider.connection.created to the team's webhook endpoints.
-import { randomHex } from "../runtime.ts";
-import type { StateAnswer } from "./answers.ts";
+import { randomHex } from "../platform.ts";
+import type { StateAnswer } from "./vocabulary.ts";
 import { isoAt, teamNow, type LinkTokenRecord } from "./model.ts";
 import { liveUser, unknownUser } from "./users.ts";
-import type { TeamHandler, TokenHandler } from "./handlers.ts";
+import type { TeamHandler, TokenHandler } from "./vocabulary.ts";
 
 /** The mock's MFA codes (the document does not say which codes a provider accepts): this one is always wrong. */
 export const WRONG_MFA_CODE = "000000";

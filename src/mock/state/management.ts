@@ -1,11 +1,11 @@
 // The management API's part of the state: an org (one per management key) makes teams, issues their API keys (a key
 // issued here reaches that team on the regular API), registers their webhook endpoints and OAuth credentials. The
 // org's other settings (brand, ETL pipelines, management keys) answer from the examples.
-import { randomHex, randomId, utf8Length } from "../runtime.ts";
+import { randomHex, randomId, utf8Length } from "../platform.ts";
 import { newSecret } from "../../webhooks/signature.ts";
-import { notFound, type StateAnswer } from "./answers.ts";
+import { notFound, type StateAnswer } from "./vocabulary.ts";
 import { isoAt, MAX_RECORD_BODY, type ApiKeyRecord, type OrgState, type TeamState, type WebhookRecord } from "./model.ts";
-import type { OrgHandler } from "./handlers.ts";
+import type { OrgHandler } from "./vocabulary.ts";
 
 /** The management API's dates are the wall clock's: an org has no clock of its own. */
 const now = () => isoAt(Date.now());

@@ -1,7 +1,7 @@
 // What the stateful mock remembers (`--stateful`): teams keyed by the credential that reaches them, each with its own
 // users, link tokens, insurance, bulk operations, webhook endpoints, settings and clock; orgs keyed by management key.
 // Everything is bounded: a cap per team and one for all, past which a create is refused (never an old record dropped).
-import { randomId } from "../runtime.ts";
+import { randomId } from "../platform.ts";
 import type { components } from "../../../generated/schema.js";
 
 /** The mock-only settings a test suite may change per team through `PATCH /_mock/state` (control.ts). */
@@ -169,3 +169,14 @@ export function teamNow(team: TeamState): number {
 export function isoAt(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
+
+/** Each setting's bounds: whole numbers within them, or a boolean. */
+export const SETTING_BOUNDS: Record<keyof TeamSettings, [number, number] | "boolean"> = {
+  closed_beta_enabled: "boolean",
+  bulk_import_duration_ms: [0, 3_600_000],
+  // The service waits 20 s (section 8): the mock may wait less, never more.
+  bulk_import_wait_ms: [0, 20_000],
+  link_token_lifetime_s: [1, 30 * 24 * 3600],
+};
+/** The furthest a team's clock may be from the wall clock, in one move or many, so its dates stay ones the contract's date-times take. */
+export const MAX_CLOCK_MOVE_S = 100 * 365 * 24 * 3600;

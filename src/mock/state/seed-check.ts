@@ -5,7 +5,7 @@ import type { ErrorObject, ValidateFunction } from "ajv/dist/2020.js";
 import { createContractAjv } from "../../contract/ajv.ts";
 import { bodyField, toDetails } from "../../contract/error-details.ts";
 import { isObject, type JsonObject } from "../../contract/json.ts";
-import { utf8Length } from "../runtime.ts";
+import { utf8Length } from "../platform.ts";
 import { customCredentialRecords } from "./management.ts";
 import { MAX_RECORD_BODY, type StateCaps } from "./model.ts";
 import { seedSchema, type SeedData, type SeedTeamContent } from "./seed-form.ts";

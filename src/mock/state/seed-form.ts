@@ -3,8 +3,7 @@
 import type { components } from "../../../generated/schema.js";
 import { CONTRACT_ID } from "../../contract/ajv.ts";
 import { isObject, type JsonObject } from "../../contract/json.ts";
-import { MAX_CLOCK_MOVE_S, SETTING_BOUNDS } from "./control.ts";
-import type { TeamSettings } from "./model.ts";
+import { MAX_CLOCK_MOVE_S, SETTING_BOUNDS, type TeamSettings } from "./model.ts";
 
 type Schemas = components["schemas"];
 

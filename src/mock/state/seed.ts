@@ -1,9 +1,9 @@
 // Seed data for the stateful mock: loads a dataset (seed-form.ts) into the state, checked whole first (seed-check.ts) so
 // a bad one loads nothing, each record made as its create operation makes it and counted against the same caps; and
 // exports the state in the same form, so an export loaded into a fresh mock exports the same again.
-import { randomId } from "../runtime.ts";
+import { randomId } from "../platform.ts";
 import type { JsonObject } from "../../contract/json.ts";
-import type { StatefulMock } from "./handlers.ts";
+import type { StatefulState } from "./vocabulary.ts";
 import { createdRecord, keptInsurance } from "./insurance.ts";
 import { allowLoopbackWebhooks } from "./loopback-webhooks.ts";
 import { DEFAULT_CAPS, newLedger, newTeam, type OrgState, type TeamState, type UserRecord } from "./model.ts";
@@ -91,7 +91,7 @@ function scopeOf(store: StateStore, scope: SeedScope, seed: SeedData) {
  * Replaces the state with a seed: all of it, or, with a scope, the team of the API key and the org of the management
  * key (another suite's teams are left alone). Throws SeedError, having loaded nothing, when anything in it is wrong.
  */
-export function loadSeed(mock: StatefulMock, data: unknown, scope: SeedScope = {}): void {
+export function loadSeed(mock: StatefulState, data: unknown, scope: SeedScope = {}): void {
   const store = mock.store;
   const found = seedProblems(mock.document, data, store.caps);
   if (found.length > 0) throw new SeedError(found);
@@ -184,7 +184,7 @@ function teamContent(team: TeamState): Required<SeedTeamContent> {
  * team and org. A team an org made is exported with its org (its API key alone exports nothing: the org's data
  * goes with the org's key). It holds the keys and webhook secrets: loaded again, it makes the same state.
  */
-export function exportSeed(mock: StatefulMock, apiKey?: string, managementKey?: string): SeedData {
+export function exportSeed(mock: StatefulState, apiKey?: string, managementKey?: string): SeedData {
   const everything = apiKey === undefined && managementKey === undefined;
   const teams: SeedTeam[] = [];
   for (const [key, team] of mock.store.ownTeams()) {

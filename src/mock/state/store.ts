@@ -1,7 +1,8 @@
 // Finds the team or org a credential reaches, creating it on first sight, and keeps every count under its cap: a
 // team API key issued through the management API reaches that team; any other API key is a team of its own. The
 // totals are summed from the teams and orgs themselves, never kept beside them, so no reset or delete can skew them.
-import { randomId } from "../runtime.ts";
+import { MOCK_PATHS } from "../../shared/mock-paths.ts";
+import { randomId } from "../platform.ts";
 import {
   DEFAULT_CAPS,
   DEFAULT_SETTINGS,
@@ -55,7 +56,7 @@ export class StateStore {
 
   #roomForTeam(): void {
     if (this.teamCount >= this.caps.teams) {
-      throw new StateFull(`The mock holds at most ${this.caps.teams} teams and orgs (each new credential makes one); reset with DELETE /_mock/state.`);
+      throw new StateFull(`The mock holds at most ${this.caps.teams} teams and orgs (each new credential makes one); reset with DELETE ${MOCK_PATHS.state}.`);
     }
   }
 
@@ -101,12 +102,12 @@ export class StateStore {
   reserve(owner: { ledger: { records: number } }, count = 1): void {
     if (owner.ledger.records + count > this.caps.recordsPerTeam) {
       throw new StateFull(
-        `The mock holds at most ${this.caps.recordsPerTeam} records per team; this team has ${owner.ledger.records}. Reset it with DELETE /_mock/state.`,
+        `The mock holds at most ${this.caps.recordsPerTeam} records per team; this team has ${owner.ledger.records}. Reset it with DELETE ${MOCK_PATHS.state}.`,
       );
     }
     const records = this.records;
     if (records + count > this.caps.records) {
-      throw new StateFull(`The mock holds at most ${this.caps.records} records in all; it has ${records}. Reset with DELETE /_mock/state.`);
+      throw new StateFull(`The mock holds at most ${this.caps.records} records in all; it has ${records}. Reset with DELETE ${MOCK_PATHS.state}.`);
     }
     owner.ledger.records += count;
   }

@@ -1,10 +1,11 @@
 // Users as the document describes them: a client_user_id belongs to one user of the team (section 7, rule 3), a
 // deletion waits 7 days on the team's clock and can be undone until then (sections 3 and 8), and a sign-in token is
 // made for a user the team has (4.6).
-import { randomHex, randomId } from "../runtime.ts";
-import { notFound, refuse, type StateAnswer } from "./answers.ts";
+import { randomHex, randomId } from "../platform.ts";
+import { notFound, stateRefusal, type StateAnswer } from "./vocabulary.ts";
+import { deletionFinal, userExists } from "../refusals.ts";
 import { isoAt, teamNow, type TeamState, type UserRecord } from "./model.ts";
-import type { TeamHandler } from "./handlers.ts";
+import type { TeamHandler } from "./vocabulary.ts";
 import type { StateStore } from "./store.ts";
 
 /** Section 8: the user deletion grace period. */
@@ -36,15 +37,7 @@ export const userHandlers: Record<string, TeamHandler> = {
     const clientUserId = String(call.body.client_user_id);
     const existing = team.usersByClientId.get(clientUserId);
     if (existing !== undefined && !deletionTookEffect(team, existing)) {
-      return refuse(
-        400,
-        "user_already_exists",
-        `The client_user_id ${clientUserId} already belongs to user ${existing.user_id}, created on ${existing.created_on}.`,
-        {
-          user_id: existing.user_id,
-          created_on: existing.created_on,
-        },
-      );
+      return stateRefusal(userExists(clientUserId, existing));
     }
     // Everything that could fail comes before the record is counted.
     const user: UserRecord = { user_id: randomId(), client_user_id: clientUserId, created_on: isoAt(teamNow(team)) };
@@ -75,15 +68,7 @@ export const userHandlers: Record<string, TeamHandler> = {
     if (user === undefined) return unknownUser(call.path.user_id!);
     if (deletionTookEffect(team, user)) {
       const deletedOn = isoAt(user.deletionRequestedAt! + GRACE_PERIOD_MS);
-      return refuse(
-        410,
-        "deletion_grace_period_over",
-        `The deletion of user ${user.user_id} took effect on ${deletedOn}, at the end of its 7-day grace period, and can no longer be undone.`,
-        {
-          user_id: user.user_id,
-          deleted_on: deletedOn,
-        },
-      );
+      return stateRefusal(deletionFinal(user.user_id, deletedOn, GRACE_PERIOD_MS));
     }
     delete user.deletionRequestedAt;
     return { status: 200, body: publicUser(user) };

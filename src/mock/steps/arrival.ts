@@ -1,12 +1,13 @@
 // The steps before a request reaches the contract's operations: its target read, a CORS preflight answered, a static
 // file (the reference) served.
-import { corsHeaders, preflightReply, requestTarget } from "../http.ts";
+import { badTarget, notBuilt } from "../refusals.ts";
+import { corsHeaders, preflightReply, requestTarget } from "../http-vocabulary.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
-import { encodeText } from "../runtime.ts";
+import { encodeText } from "../platform.ts";
 
 export function target(x: Exchange): Outcome {
   const url = requestTarget(x.request.target);
-  if (url === undefined) return { status: 400, code: "invalid_request", message: "The request target is not a path nor an absolute URL." };
+  if (url === undefined) return badTarget();
   x.url = url;
   return undefined;
 }
@@ -29,7 +30,7 @@ export function staticFile(x: Exchange, context: StepContext): Outcome | Promise
   }
   // Only a static file's request waits (to read and compress it): an API request goes on without a promise.
   return file.serve(x.method, x.headers).then((served) => {
-    if (served === undefined) return { status: 404, code: "not_found", message: `${x.url.pathname} has not been built; run npm run build.` };
+    if (served === undefined) return notBuilt(x.url.pathname);
     x.reply = { ...served, headers: [...served.headers, ...corsHeaders(x.headers)] };
     return ANSWERED;
   });

@@ -2,44 +2,14 @@
 // it, Node's server or a Fetch API Request, and the reply the steps make), the context made once for the mock, and
 // what a step gives back (a refusal, ANSWERED, or undefined to pass the request on).
 import type { RouteMatch, Router } from "../../contract/router.ts";
-import type { ContractValidator, ErrorDetail, RequestInput } from "../../contract/validator.ts";
-import type { Choice, OperationAnswers, StaticAnswer } from "../answers.ts";
-import type { Inventor } from "../dynamic.ts";
+import type { ContractValidator, RequestInput } from "../../contract/validator.ts";
+import type { HeaderBag, MockRequest, Refusal, Reply, ServedFile } from "../http-shapes.ts";
+import type { Choice, OperationAnswers, StaticAnswer } from "../static-answers.ts";
+import type { Inventor } from "../prism-answers.ts";
 import type { StatefulMock } from "../state/handlers.ts";
 import type { ConditionsTable } from "../conditions.ts";
 import type { Journal } from "../journal.ts";
 import type { JsonObject } from "../../contract/json.ts";
-
-/** A request's headers by lower-case name, as Node's server gives them (and the Fetch adapter makes them). */
-export type HeaderBag = Record<string, string | string[] | undefined>;
-
-/** A request as a transport hands it to the pipeline. */
-export interface MockRequest {
-  method: string;
-  /** The request target: origin-form (`/v3/...?q`) or absolute-form. */
-  target: string;
-  headers: HeaderBag;
-  /** The body as text, or undefined when it is over the size limit; read once, when a step needs it. */
-  body: () => string | undefined | Promise<string | undefined>;
-}
-
-/** What the pipeline answers: the status, headers as name-value pairs, the body; or a connection dropped on purpose. */
-export interface Reply {
-  status: number;
-  headers: string[];
-  body?: Uint8Array | undefined;
-  /** The transport drops the connection without an answer (a condition the caller asked for). */
-  drop?: boolean;
-}
-
-/** A refusal in the contract's error body. */
-export interface Refusal {
-  status: number;
-  code: string;
-  message: string;
-  details?: ErrorDetail[];
-  headers?: Record<string, string>;
-}
 
 /** What the steps learn about a request as it passes them. */
 export interface Exchange {
@@ -81,14 +51,6 @@ export function newExchange(request: MockRequest): Exchange {
     reply: undefined,
     condition: undefined,
   };
-}
-
-/** A file served beside the API (the reference, the bundle), as the transport that has files serves it. */
-export interface ServedFile {
-  /** A line saying why the file is not there yet (the reference still building), or undefined when it is. */
-  pending?: (() => string | undefined) | undefined;
-  /** The file's answer to a GET or HEAD; undefined when it is missing. */
-  serve: (method: string, headers: HeaderBag) => Promise<Reply | undefined>;
 }
 
 /** What the steps read that is fixed for the mock's life: made once by `createPipeline`, or by a test by hand. */

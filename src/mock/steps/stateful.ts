@@ -1,44 +1,33 @@
 // The steps of the stateful mock (`--stateful`): `/_mock/state` (and `/_mock/data`, handed to data.ts), and the answer
 // the state makes, sent only when it keeps the contract.
-import { CONTROL_PATH } from "../state/control.ts";
-import { stateControl } from "../control-conditions.ts";
-import type { StateAnswer } from "../state/answers.ts";
+import { bodyTooLarge, stateAnswerBrokeContract } from "../refusals.ts";
+import { MOCK_PATHS } from "../../shared/mock-paths.ts";
+import { stateControl } from "../state-conditions.ts";
+import type { StateAnswer } from "../state/vocabulary.ts";
 import { detailsLine } from "../../contract/validator.ts";
-import { corsHeaders, JSON_TYPE } from "../http.ts";
-import { encodeText, utf8Length } from "../runtime.ts";
-import { cutsCollection, shapeCollection } from "../collections.ts";
+import { jsonReply } from "../http-vocabulary.ts";
+import { encodeText, utf8Length } from "../platform.ts";
+import { cutsCollection, shapeCollection } from "../whole-collection.ts";
 import { isObject } from "../../contract/json.ts";
-import { DATA_PATH, seedData } from "./data.ts";
+import { seedData } from "./data.ts";
 import { ANSWERED, type Exchange, type Outcome, type StepContext } from "./exchange.ts";
 import { mockOnlyGate } from "./mock-only.ts";
 import type { StateMethod } from "../paths.ts";
 
-/** Says that the stateful mock's own answer broke the contract and was replaced by a 500 (a fault of the mock). */
-export const CONTRACT_VIOLATION = "x-svc-mock-contract-violation";
-
 function sendState(x: Exchange, answer: StateAnswer, serialized?: Uint8Array): typeof ANSWERED {
-  const body = serialized ?? encodeText(JSON.stringify(answer.body));
-  x.reply = {
-    status: answer.status,
-    headers: ["content-type", JSON_TYPE, "content-length", String(body.length), ...Object.entries(answer.headers ?? {}).flat(), ...corsHeaders(x.headers)],
-    body,
-  };
+  x.reply = jsonReply(x.headers, answer.status, serialized ?? encodeText(JSON.stringify(answer.body)), Object.entries(answer.headers ?? {}).flat());
   return ANSWERED;
 }
 
 export function control(x: Exchange, context: StepContext): Outcome | Promise<Outcome> {
-  if (x.url.pathname === DATA_PATH) return seedData(x, context);
-  if (x.url.pathname !== CONTROL_PATH) return undefined;
+  if (x.url.pathname === MOCK_PATHS.data) return seedData(x, context);
+  if (x.url.pathname !== MOCK_PATHS.state) return undefined;
   const gate = mockOnlyGate(x, context, "state");
   if (gate !== undefined) return gate;
   // The gate let only the path's own methods through.
   const method = x.method as StateMethod;
   // Only a request to /_mock/state waits for its body here: every other one goes on without a promise.
-  return Promise.resolve(x.request.body()).then((text) =>
-    text === undefined
-      ? { status: 413, code: "payload_too_large", message: "The request body is larger than 1 MiB." }
-      : sendState(x, stateControl(method, x.headers, text, context)),
-  );
+  return Promise.resolve(x.request.body()).then((text) => (text === undefined ? bodyTooLarge() : sendState(x, stateControl(method, x.headers, text, context))));
 }
 
 /** Sends a stateful answer once it keeps the contract; undefined (no answer) passes the request on to the examples. */
@@ -63,12 +52,7 @@ function sendRemembered(x: Exchange, context: StepContext, remembered: StateAnsw
   }
   const why = detailsLine(violations).slice(0, 300);
   context.log(`stateful ${x.match.operation.operationId}: the answer ${answer.status} broke the contract: ${why}`);
-  return {
-    status: 500,
-    code: "internal_error",
-    message: "The stateful mock made an answer that breaks the contract; its log has the details.",
-    headers: { [CONTRACT_VIOLATION]: why },
-  };
+  return stateAnswerBrokeContract(why);
 }
 
 export function remember(x: Exchange, context: StepContext): Outcome | Promise<Outcome> {

@@ -1,0 +1,80 @@
+// One check of `npm run verify` and what became of it: the unit the console lines, the JSON report and the JUnit file
+// are made of.
+import type { HttpRequest } from "./sender.ts";
+
+export type CheckStatus = "passed" | "failed" | "skipped";
+
+export interface Check {
+  /** The group the check belongs to: `workflow <id>`, `operation`, `credential`, `invalid`, `cleanup`. */
+  suite: string;
+  /** What was checked, such as `createUser: valid call` or `users-lifecycle / createAgain`. */
+  name: string;
+  status: CheckStatus;
+  /** Why it failed or was skipped: the difference between what the contract says and what the server did. */
+  detail?: string;
+  /** The request that failed, as a `curl` line with the credential as an environment variable. */
+  repro?: string;
+  /** The request that failed as it was sent (credentials as variables), and what the run made that it names: for --replay. */
+  request?: ReproRequest;
+  /** A failure's id (`F1`, `F2`, … in the order failures are recorded): the console, the reports and --replay name it. */
+  id?: string;
+  /** A failure's group (`G1`, `G2`, …): its cause, shared with the failures of the same class and message (src/verify/report/groups.ts). */
+  group?: string;
+  /** The operation the check called, when it is about one. */
+  operationId?: string;
+  /** The event kind a delivery check is about (`provider.connection.created`). */
+  event?: string;
+  ms: number;
+}
+
+/**
+ * What a check expects of an answer: a success (a declared 4xx but 401 is noted, not failed; with `accepted`, a 422 or
+ * a 400 `invalid_request` fails too, for a request verify checked valid against the contract), a refusal with one of
+ * these statuses, or any declared 4xx.
+ */
+export type Expectation = { kind: "success"; accepted?: boolean } | { kind: "refusal"; statuses: number[] } | { kind: "invalid" };
+
+/**
+ * A failed request as a pass hands it over: what was sent, the status it got (none: no answer), and what the check
+ * expected of the answer when that alone decided it (--replay judges the new answer by it).
+ */
+export interface Sent {
+  request: HttpRequest;
+  answered?: number;
+  expect?: Expectation;
+}
+
+/** A check as a pass makes it: recording gives a failure its id, and its `sent` request becomes its reproduction. */
+export interface MadeCheck extends Omit<Check, "id" | "repro" | "request"> {
+  sent?: Sent;
+}
+
+/** Something the run created that a request names, and the operation that creates it again. */
+export interface Need {
+  /** The path parameter it fills (`user_id`), or `credential` for a credential an answer gave. */
+  param: string;
+  /** As the request holds it: the id, or the variable (`$SVC_CREATED_CREDENTIAL`) of a credential. */
+  value: string;
+  create: string;
+  /** Where the create's answer gives it (a JSON pointer), for a credential. */
+  pointer?: string;
+}
+
+/** A failed request as the report keeps it. */
+export interface ReproRequest {
+  method: string;
+  url: string;
+  /** The headers as sent, but each credential's value, which is `$VARIABLE`. */
+  headers: Record<string, string>;
+  /** The header names whose value is a variable. */
+  variables: string[];
+  /** The body as sent (JSON holds any text). */
+  body?: string;
+  /** The body's file, relative to the report folder, when it cannot stand in a shell quote: the curl line reads it. */
+  bodyFile?: string;
+  needs: Need[];
+  /** What the server answered (undefined: no answer). */
+  answered?: number;
+  /** What the check expected of the answer, when that alone decided it: --replay judges the new answer by it. */
+  expect?: Expectation;
+}

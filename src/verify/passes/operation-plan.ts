@@ -1,0 +1,65 @@
+// Which operations a run checks and in what order: those of --only with the creates they need first, the creates
+// before every other call and the deletes last (the fixtures' order), cut where the deletes begin so the passes between
+// meet every fixture alive. Needs the contract's operations and valid calls; gives the run's OperationPlan.
+import type { ContractOperation } from "../../contract/operations.ts";
+import type { ValidCall } from "../../contract/valid-calls.ts";
+import type { OperationPlan, VerifyContext } from "../context.ts";
+import type { Fixtures } from "../fixtures.ts";
+
+/**
+ * The order of the valid calls. Creates first (fewest path parameters first, so a team exists before its keys): they
+ * are the fixtures, and their ids reach every later call. Deletes last, deepest first (a team's webhook before the
+ * team), so every other call sees the user and team alive; an `undo...` of a deletion right after the deletes, so it
+ * has a deletion to undo (and the user is alive again for the cleanup, which deletes it for good). Otherwise the
+ * contract's order, which already puts createLinkToken before completing MFA and bulk import before its list.
+ */
+export function passOrder(operations: ContractOperation[], fixtures: Fixtures): ContractOperation[] {
+  const depth = (op: ContractOperation) => op.parameters.filter((p) => p.in === "path").length;
+  const deleted = operations.filter((op) => fixtures.isRemove(op) !== undefined);
+  const undoes = (op: ContractOperation) => /^undo/.test(op.operationId) && deleted.some((remove) => op.template.startsWith(`${remove.template}/`));
+  const rank = (op: ContractOperation) => (fixtures.isCreate(op) ? 0 : fixtures.isRemove(op) ? 2 : undoes(op) ? 3 : 1);
+  const index = new Map(operations.map((op, i) => [op, i]));
+  return [...operations].sort((a, b) => {
+    const byRank = rank(a) - rank(b);
+    if (byRank !== 0) return byRank;
+    if (rank(a) === 0) return depth(a) - depth(b) || index.get(a)! - index.get(b)!;
+    if (rank(a) === 2) return depth(b) - depth(a) || index.get(a)! - index.get(b)!;
+    return index.get(a)! - index.get(b)!;
+  });
+}
+
+/** The creates an operation's valid call needs for real ids, and theirs in turn: what --only still runs first. */
+export function neededCreates(op: ContractOperation, examples: Record<string, ValidCall>, fixtures: Fixtures, seen: Set<ContractOperation>): void {
+  const call = examples[op.operationId]!;
+  const names = new Set(Object.keys(call.path));
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (typeof node === "object" && node !== null) {
+      // A body field takes a learnt id by its name, or a list of them by the plural (../fixtures.ts).
+      for (const [key, value] of Object.entries(node)) {
+        names.add(key).add(key.replace(/s$/, ""));
+        visit(value);
+      }
+    }
+  };
+  visit(call.body);
+  for (const name of names) {
+    const creator = fixtures.creatorOf(name)?.create;
+    if (creator === undefined || creator === op || seen.has(creator)) continue;
+    seen.add(creator);
+    neededCreates(creator, examples, fixtures, seen);
+  }
+}
+
+/** The operations of the run (those of --only, with the creates they need first), in the order of the valid calls. */
+export function planOperations(context: VerifyContext): OperationPlan {
+  const examples = context.validCalls;
+  const only = context.options.only;
+  const selected = only === undefined ? context.operations : context.operations.filter((op) => only.includes(op.operationId));
+  const running = new Set(selected);
+  for (const op of selected) neededCreates(op, examples, context.fixtures, running);
+  const ordered = passOrder(context.operations, context.fixtures).filter((op) => running.has(op));
+  const firstRemoving = ordered.findIndex((op) => context.fixtures.isRemove(op) !== undefined);
+  const cut = firstRemoving === -1 ? ordered.length : firstRemoving;
+  return { selected, keeping: ordered.slice(0, cut), removing: ordered.slice(cut) };
+}

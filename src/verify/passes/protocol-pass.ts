@@ -1,0 +1,67 @@
+// The protocol pass of `npm run verify`: a write method a documented path does not document (POST, PUT, PATCH, DELETE)
+// is refused with 405, its body the contract's error body, and an `Allow` header naming the path's own methods. HEAD,
+// OPTIONS, TRACE and CONNECT are never sent. Each probe is a write to a server that gets it wrong, so it needs
+// --allow-writes, like every write. Run after the deletes (a path's URL takes the ids still alive); gives checks only.
+import type { ContractOperation } from "../../contract/operations.ts";
+import { createRouter } from "../../contract/router.ts";
+import { buildRequest, callPath, WRITE_METHODS } from "../calls.ts";
+import { ownCredential, send, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
+import { judge } from "../judge.ts";
+
+/** Methods an `Allow` may name beyond the documented ones without being wrong: HEAD goes with GET, OPTIONS with CORS. */
+const TOLERATED = new Set(["HEAD", "OPTIONS"]);
+
+/** What is wrong with an `Allow` header for a path documenting `methods`, or undefined when it names them. */
+export function allowProblem(allow: string | null, methods: string[]): string | undefined {
+  if (allow === null) return "no Allow header";
+  const named = new Set(
+    allow
+      .split(",")
+      .map((method) => method.trim().toUpperCase())
+      .filter((method) => method !== ""),
+  );
+  const missing = methods.filter((method) => !named.delete(method));
+  const extra = [...named].filter((method) => !TOLERATED.has(method));
+  if (missing.length === 0 && extra.length === 0) return undefined;
+  return `Allow: ${allow} (${[missing.length > 0 ? `leaves out ${missing.join(", ")}` : "", extra.length > 0 ? `names ${extra.join(", ")}, which the path does not document` : ""].filter(Boolean).join("; ")})`;
+}
+
+export async function runProtocolPass(context: VerifyContext): Promise<void> {
+  const router = createRouter(context.document);
+  const byPath = new Map<string, ContractOperation[]>();
+  for (const op of context.operations) byPath.set(op.template, [...(byPath.get(op.template) ?? []), op]);
+  const only = context.options.only;
+  for (const [template, ops] of byPath) {
+    // With --only, the paths of the operations it names.
+    if (only !== undefined && !ops.some((op) => only.includes(op.operationId))) continue;
+    // The path's first operation gives the URL (its path parameters, the ids this run made) and the credential.
+    const first = ops[0]!;
+    const option = context.credentials.optionOf(first);
+    const call = { ...context.fixtures.apply(first, context.validCalls[first.operationId]!), query: {} };
+    delete call.body;
+    // The methods the URL answers: another path's template may match it too (PUT .../custom_credentials/{provider}
+    // matches .../custom_credentials/prepare), and a method one of them documents is an operation, not a 405.
+    const methods = router.methodsAt(callPath(first, call));
+    for (const method of [...WRITE_METHODS].filter((m) => !methods.includes(m))) {
+      const probe: ContractOperation = { ...first, method };
+      const name = `${template}: ${method} is 405 naming ${methods.join(", ")}`;
+      const reason = skipReason(context, probe, option);
+      if (reason !== undefined) {
+        context.record({ suite: "protocol", name, status: "skipped", detail: reason, ms: 0 });
+        continue;
+      }
+      const credential = ownCredential(context, first);
+      const answer = await send(context, probe, call, credential);
+      // The 405 is declared on every operation (a transport-level answer): its body is judged as the path's first one's.
+      const verdict = judge(context, first, answer, { kind: "refusal", statuses: [405] });
+      const allow = answer.kind === "answer" && answer.status === 405 ? allowProblem(answer.headers.get("allow"), methods) : undefined;
+      const detail = [verdict.detail?.replace(`${first.operationId} answered`, `${method} ${template} answered`), allow].filter(Boolean).join("; ");
+      const failed = verdict.status === "failed" || allow !== undefined;
+      // About a path, not one of its operations: the check names no operation.
+      const sent = { ...sentOf(buildRequest(context.options.baseUrl, probe, call, credential), answer), expect: { kind: "refusal" as const, statuses: [405] } };
+      context.record({ suite: "protocol", name, status: failed ? "failed" : "passed", ...(failed ? { detail, sent } : {}), ms: Math.round(answer.ms) });
+    }
+  }
+}
+
+export const protocolPass: Pass = (context) => runProtocolPass(context);
