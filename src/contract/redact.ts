@@ -147,11 +147,6 @@ export class Redactor {
     for (const value of values) for (const leaf of leaves(value)) for (const form of textForms(leaf)) this.#contractWords.add(form);
   }
 
-  /** Whether the contract itself holds this text (a property name, a listed value, an example's value). */
-  isContractWord(value: string): boolean {
-    return this.#contractWords.has(value);
-  }
-
   /** The operation a request's method and URL (or path) reach, aliases included. */
   operationAt(method: string, url: string): ContractOperation | undefined {
     let pathname: string;
@@ -199,7 +194,8 @@ export class Redactor {
       parsed.password = "credential";
     }
     if (!this.show)
-      for (const { name, mark } of this.#markedQuery(method, url)) if (parsed.searchParams.has(name)) parsed.searchParams.set(name, REMOVED[mark]);
+      for (const { name, mark } of this.#markedQuery(this.operationAt(method, url)))
+        if (parsed.searchParams.has(name)) parsed.searchParams.set(name, REMOVED[mark]);
     return this.text(relative ? `${parsed.pathname}${parsed.search}` : parsed.href);
   }
 
@@ -248,7 +244,7 @@ export class Redactor {
     if (this.show) return;
     const op = this.operationAt(method, url);
     const parsed = this.#parseUrl(url);
-    for (const { name, mark } of this.#markedQuery(method, url)) for (const value of parsed?.searchParams.getAll(name) ?? []) this.#rememberServer(value, mark);
+    for (const { name, mark } of this.#markedQuery(op)) for (const value of parsed?.searchParams.getAll(name) ?? []) this.#rememberServer(value, mark);
     this.#walk(this.#requestSchemas(op), body, 0, (value, found) => this.#rememberServer(value, found.kind));
   }
 
@@ -308,10 +304,10 @@ export class Redactor {
     }
   }
 
-  /** The query parameters of the operation a request reaches that the contract marks, with their marks. */
-  #markedQuery(method: string, url: string): { name: string; mark: DataKind }[] {
+  /** The query parameters of an operation that the contract marks, with their marks. */
+  #markedQuery(op: ContractOperation | undefined): { name: string; mark: DataKind }[] {
     const found: { name: string; mark: DataKind }[] = [];
-    for (const parameter of this.operationAt(method, url)?.parameters ?? []) {
+    for (const parameter of op?.parameters ?? []) {
       const mark = stronger(markOf(parameter), markOf(parameter.schema));
       if (parameter.in === "query" && mark !== undefined && typeof parameter.name === "string") found.push({ name: parameter.name, mark });
     }

@@ -111,7 +111,7 @@ export async function send(context: VerifyContext, op: ContractOperation, call: 
 }
 
 /** Sends the request a call was built into (the caller keeps it, for a reproduction). */
-async function sendRequest(context: VerifyContext, op: ContractOperation, call: Call, request: HttpRequest): Promise<HttpAnswer> {
+export async function sendRequest(context: VerifyContext, op: ContractOperation, call: Call, request: HttpRequest): Promise<HttpAnswer> {
   const answer = await context.sender.send(request);
   if (context.operations.includes(op)) context.coverage.note(op, call, answer.kind === "answer" ? answer.status : undefined);
   return answer;

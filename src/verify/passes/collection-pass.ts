@@ -6,7 +6,7 @@ import { collectionMarks, filterValues, matchesFilter, type Filter, type Paging 
 import { isObject } from "../../contract/json.ts";
 import type { ContractOperation } from "../../contract/operations.ts";
 import { judge } from "../judge.ts";
-import { ownCredential, send, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
+import { ownCredential, sendRequest, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
 import { buildRequest, type Call } from "../calls.ts";
 import type { Sent } from "../check.ts";
 
@@ -19,7 +19,7 @@ async function fetchList(context: VerifyContext, op: ContractOperation, call: Ca
   const credential = ownCredential(context, op);
   const asked = { ...call, query: { ...call.query, ...query } };
   const request = buildRequest(context.options.baseUrl, op, asked, credential);
-  const answer = await send(context, op, asked, credential);
+  const answer = await sendRequest(context, op, asked, request);
   const verdict = judge(context, op, answer, { kind: "refusal", statuses: [200] });
   const sent = sentOf(request, answer);
   if (verdict.status === "failed" || !isObject(verdict.body)) return { ok: false, detail: verdict.detail ?? "no JSON body", ms: answer.ms, sent };

@@ -5,7 +5,7 @@
 import type { ContractOperation } from "../../contract/operations.ts";
 import { createRouter } from "../../contract/router.ts";
 import { buildRequest, callPath, WRITE_METHODS } from "../calls.ts";
-import { ownCredential, send, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
+import { ownCredential, sendRequest, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
 import { judge } from "../judge.ts";
 
 /** Methods an `Allow` may name beyond the documented ones without being wrong: HEAD goes with GET, OPTIONS with CORS. */
@@ -51,14 +51,15 @@ export async function runProtocolPass(context: VerifyContext): Promise<void> {
         continue;
       }
       const credential = ownCredential(context, first);
-      const answer = await send(context, probe, call, credential);
+      const request = buildRequest(context.options.baseUrl, probe, call, credential);
+      const answer = await sendRequest(context, probe, call, request);
       // The 405 is declared on every operation (a transport-level answer): its body is judged as the path's first one's.
       const verdict = judge(context, first, answer, { kind: "refusal", statuses: [405] });
       const allow = answer.kind === "answer" && answer.status === 405 ? allowProblem(answer.headers.get("allow"), methods) : undefined;
       const detail = [verdict.detail?.replace(`${first.operationId} answered`, `${method} ${template} answered`), allow].filter(Boolean).join("; ");
       const failed = verdict.status === "failed" || allow !== undefined;
       // About a path, not one of its operations: the check names no operation.
-      const sent = { ...sentOf(buildRequest(context.options.baseUrl, probe, call, credential), answer), expect: { kind: "refusal" as const, statuses: [405] } };
+      const sent = { ...sentOf(request, answer), expect: { kind: "refusal" as const, statuses: [405] } };
       context.record({ suite: "protocol", name, status: failed ? "failed" : "passed", ...(failed ? { detail, sent } : {}), ms: Math.round(answer.ms) });
     }
   }
