@@ -147,7 +147,9 @@ describe("operations (section 4)", () => {
     };
     const orgLevel = ["getOrg", "updateOrg", "createTeam", "deleteTeam", "listManagementKeys", "createManagementKey", "deleteManagementKey"];
     for (const id of orgLevel) expect(refusal(id), id).toEqual(["org_key_required"]);
-    for (const op of operations.filter((o) => isManagement(o) && o.template.includes("{team_id}") && !orgLevel.includes(o.operationId))) {
+    const teamLevel = operations.filter((o) => isManagement(o) && o.template.includes("{team_id}") && !orgLevel.includes(o.operationId));
+    expect(teamLevel.length).toBeGreaterThanOrEqual(20);
+    for (const op of teamLevel) {
       expect(refusal(op.operationId), op.operationId).toEqual(["team_not_in_key_scope"]);
     }
     expect(Object.keys(operation("listTeams").operation.responses as JsonObject)).not.toContain("403");

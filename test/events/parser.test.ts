@@ -12,7 +12,7 @@ import {
   WebhookVerificationError,
 } from "../../generated/webhooks/index.js";
 import { examplePayloads } from "../../scripts/commands/send-events.ts";
-import { contract } from "../support/contract.ts";
+import { contract, WEBHOOKS_AT_LEAST } from "../support/contract.ts";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const payloads = examplePayloads(contract);
@@ -30,6 +30,7 @@ async function refusal(promise: Promise<unknown>): Promise<WebhookVerificationEr
 describe("parseWebhook", () => {
   it("knows every kind the contract lists", () => {
     expect([...eventKinds].sort()).toEqual(Object.keys(contract.webhooks as object).sort());
+    expect(eventKinds.length).toBeGreaterThanOrEqual(WEBHOOKS_AT_LEAST);
   });
 
   for (const kind of eventKinds) {

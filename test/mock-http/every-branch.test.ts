@@ -2,9 +2,14 @@
 // by Prefer, by each operation's own valid call, and by each branch of the document's rules the operation declares.
 import { describe, expect, it } from "vitest";
 import { mockBranches } from "../../src/mock/branches.ts";
-import { assertMatchesContract, declaredExamples, exampleNames, operations, responseExample } from "../support/contract.ts";
+import { assertMatchesContract, DECLARED_EXAMPLES_AT_LEAST, declaredExamples, exampleNames, operations, responseExample } from "../support/contract.ts";
 import { callOperation, VALID_CALLS } from "../support/calls.ts";
 import { clientFor, prefer } from "../support/mock.ts";
+
+/** The branches (`x-svc-mock-branches`) the contract declared when this was written: the floor of the loop over them. */
+const BRANCHES_AT_LEAST = 6;
+let branches = 0;
+let answers = 0;
 
 describe("the valid-call table", () => {
   it("has a valid call for every operation of the contract", () => {
@@ -21,6 +26,7 @@ for (const op of operations) {
     });
 
     for (const branch of mockBranches(op)) {
+      branches += 1;
       it(`takes branch ${branch.name} when the request meets it, without Prefer`, async () => {
         const when = branch.when;
         const body = VALID_CALLS[op.operationId]!.body as Record<string, unknown> | undefined;
@@ -36,6 +42,7 @@ for (const op of operations) {
 
     for (const [status, names] of declaredExamples(op)) {
       for (const name of names) {
+        answers += 1;
         it(`answers ${status} with example "${name}" when asked with Prefer`, async () => {
           const result = await callOperation(clientFor(op.template), op.operationId, prefer(`code=${status}, example=${name}`));
           expect(result.status).toBe(status);
@@ -48,3 +55,11 @@ for (const op of operations) {
     }
   });
 }
+
+// Counted as the tests above were made: branches or examples read as none would make no test, and pass.
+describe("what the loops above ran over", () => {
+  it(`every declared answer, at least ${DECLARED_EXAMPLES_AT_LEAST}, and every branch, at least ${BRANCHES_AT_LEAST}`, () => {
+    expect(answers).toBeGreaterThanOrEqual(DECLARED_EXAMPLES_AT_LEAST);
+    expect(branches).toBeGreaterThanOrEqual(BRANCHES_AT_LEAST);
+  });
+});

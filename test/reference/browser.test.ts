@@ -17,6 +17,7 @@ import { readBundle, referenceHtmlPath, repoRoot } from "../../scripts/build/lib
 import { referenceStale } from "../../scripts/build/build.ts";
 import { DATA_NOTES } from "../../scripts/build/reference/data-notes.ts";
 import { referenceDocument } from "../../scripts/build/reference/document.ts";
+import { OPERATIONS_AT_LEAST, WEBHOOKS_AT_LEAST } from "../support/contract.ts";
 import { BROWSER_INSTALL, findBrowser, launchBrowser, openReaderPage, waitForReference, waitForStill, type ReaderPage } from "../support/browser.ts";
 
 const executable = findBrowser();
@@ -227,6 +228,8 @@ describe.skipIf(executable === undefined)("the reference in a browser, offline",
           void newTab(base()).catch(() => {});
           const entries = await navigation(reader.page);
           const texts = entries.map((entry) => entry.text);
+          expect(operationSummaries.length).toBeGreaterThanOrEqual(OPERATIONS_AT_LEAST);
+          expect(eventKinds.length).toBeGreaterThanOrEqual(WEBHOOKS_AT_LEAST);
           for (const summary of operationSummaries)
             expect(
               texts.some((text) => text.includes(summary)),

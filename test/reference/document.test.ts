@@ -11,6 +11,7 @@ import { BADGES } from "../../scripts/build/reference/badges.ts";
 import { referenceDocument } from "../../scripts/build/reference/document.ts";
 import { expandEventOperations, FAMILY_TAGS } from "../../scripts/build/reference/event-operations.ts";
 import { unwrapMarkdown } from "../../scripts/build/reference/prose.ts";
+import { OPERATIONS_AT_LEAST, WEBHOOKS_AT_LEAST } from "../support/contract.ts";
 
 let contract: JsonObject;
 let reference: JsonObject;
@@ -23,7 +24,9 @@ beforeAll(async () => {
 
 describe("the reference's document", () => {
   it("badges every closed-beta, provisional and deprecated operation, and only those", () => {
-    for (const op of listOperations(reference)) {
+    const operations = listOperations(reference);
+    expect(operations.length).toBeGreaterThanOrEqual(OPERATIONS_AT_LEAST);
+    for (const op of operations) {
       const names = badgeNames(op.operation);
       expect(names.includes(BADGES.closedBeta.name), op.operationId).toBe(op.operation["x-svc-closed-beta"] === true);
       expect(names.includes(BADGES.provisional.name), op.operationId).toBe(typeof op.operation["x-svc-provisional"] === "string");
@@ -43,6 +46,7 @@ describe("the reference's document", () => {
 
   it("gives every event kind its own operation, titled with the kind, in its family's group, with an example of that kind", () => {
     const kinds = Object.keys(contract.webhooks as object);
+    expect(kinds.length).toBeGreaterThanOrEqual(WEBHOOKS_AT_LEAST);
     const webhooks = reference.webhooks as Record<string, { post: JsonObject }>;
     expect(Object.keys(webhooks).sort()).toEqual([...kinds].sort());
     for (const [kind, { post }] of Object.entries(webhooks)) {

@@ -15,6 +15,19 @@ export const OPERATIONS_AT_LEAST = 53;
 export const operations = listOperations(contract);
 if (operations.length < OPERATIONS_AT_LEAST)
   throw new Error(`the contract has ${operations.length} operations, fewer than the ${OPERATIONS_AT_LEAST} the tests loop over`);
+
+/** The signed webhooks (event kinds) the contract had when the suite was written: the floor of every loop over them, as above. */
+export const WEBHOOKS_AT_LEAST = 178;
+export const webhookKinds = Object.keys((contract.webhooks ?? {}) as JsonObject);
+if (webhookKinds.length < WEBHOOKS_AT_LEAST)
+  throw new Error(`the contract has ${webhookKinds.length} webhooks, fewer than the ${WEBHOOKS_AT_LEAST} the tests loop over`);
+
+/**
+ * The declared answers (operation, status, named example) the contract had when the suite was written: the floor of the
+ * loops over `declaredExamples`, which would pass with no case if examples were read as none.
+ */
+export const DECLARED_EXAMPLES_AT_LEAST = 816;
+
 export const validator = new ContractValidator(contract);
 
 export function operation(operationId: string): ContractOperation {
