@@ -98,16 +98,11 @@ describe("Prism in the mock's process", () => {
 
   it("invents the same answers with the English-only faker as with Prism's own, and loads no other locale", async () => {
     const script = path.join(repoRoot, "test/support/prism-answers.ts");
-    const [english, plain] = await Promise.all(
-      ["english", "plain"].map(
-        async (how) =>
-          JSON.parse((await run(process.execPath, ["--import", "tsx", script, how], { cwd: repoRoot })).stdout) as {
-            answers: number;
-            hash: string;
-            locales: string[];
-          },
-      ),
-    );
+    type Invented = { answers: number; hash: string; locales: string[] };
+    const { english, plain } = JSON.parse((await run(process.execPath, ["--import", "tsx", script], { cwd: repoRoot })).stdout) as Record<
+      "english" | "plain",
+      Invented
+    >;
     expect(english!.answers).toBeGreaterThan(500);
     expect(english!.hash).toBe(plain!.hash);
     expect(english!.locales).toEqual(["en"]);

@@ -1,12 +1,13 @@
-// `npm run verify` against the package's own mock, run as a user runs it, workflows included: on the stateful mock
-// every check passes and the reports say what the console said; on the stateless mock the operation pass runs to its
-// end and finds nothing wrong, while the flows that need state fail, naming the step and the difference.
+// `npm run verify` against the package's own mock, workflows included: on the stateful mock, run as a user runs it (a
+// process of its own, with respect's), every check passes and the reports say what the console said; on the stateless
+// mock, run in this process (the process is the first run's point, not this one's), the operation pass runs to its end
+// and finds nothing wrong, while the flows that need state fail, naming the step and the difference.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 import { DELIVERY_PARTS } from "../../src/verify/workflows/delivery.ts";
 import { readWorkflows } from "../../src/shared/workflow-files.ts";
 import { operations, responseExample } from "../support/contract.ts";
-import { failures, runVerify, type VerifyRun } from "../support/run-verify.ts";
+import { failures, runVerify, runVerifyInProcess, type VerifyRun } from "../support/run-verify.ts";
 import { parseXml } from "../support/xml.ts";
 
 let stateful: RunningMock | undefined;
@@ -19,7 +20,7 @@ beforeAll(async () => {
     // Under a rate limit, as a staging server asks for: the workflows' requests then share the pass's limiter.
     // A few generated cases per operation: the pass is the point here, its volume is the benchmark's.
     runVerify(["--base-url", stateful.url, "--rate", "500", "--cases", "4"]),
-    runVerify(["--base-url", inject("mockUrl"), "--cases", "4"]),
+    runVerifyInProcess(["--base-url", inject("mockUrl"), "--cases", "4"]),
   ]);
 });
 

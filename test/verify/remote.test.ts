@@ -1,12 +1,12 @@
 // `npm run verify`'s rules for a server that is not on this machine: an API key is required before anything is sent,
 // writes run only with --allow-writes, a check needing a credential not given is skipped naming it; and --rate holds.
-// The refusal runs as a process, as a user meets it; the runs that send run in this process (a tsx start is the most
-// of their cost, and what they send is the point).
+// Every run is in this process (a tsx start would be the most of their cost, and what they send, or refuse to, is the
+// point); verify as a process is test/verify/mock.test.ts's first run, and the packed command's test.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { isWrite } from "../../src/verify/calls.ts";
 import { operations } from "../support/contract.ts";
 import { startAlteringProxy, type AlteringProxy } from "../support/altering-proxy.ts";
-import { failures, runVerify, runVerifyInProcess } from "../support/run-verify.ts";
+import { failures, runVerifyInProcess } from "../support/run-verify.ts";
 
 let proxy: AlteringProxy | undefined;
 
@@ -25,7 +25,7 @@ const management = new Set(operations.filter((op) => op.securitySchemes.includes
 describe("npm run verify against a server that is not on this machine", () => {
   it("refuses to start without --api-key, in one line naming it, before sending anything", async () => {
     // 192.0.2.1 is TEST-NET-1: nothing answers there, so a request would hang until its timeout.
-    const run = await runVerify(["--base-url", "http://192.0.2.1:9"]);
+    const run = await runVerifyInProcess(["--base-url", "http://192.0.2.1:9"]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain("--api-key");
