@@ -51,11 +51,18 @@ beforeAll(async () => {
   // The build just wrote generated/, so the freshness test would only repeat it; none of these compares with bare Prism.
   await run(
     process.execPath,
-    ["node_modules/vitest/vitest.mjs", "run", ...GENERIC_TESTS, `--testNamePattern=${NOT_PER_OPERATION}`, "--reporter=json", `--outputFile=${out}`],
+    [
+      "node_modules/vitest/vitest.mjs",
+      "run",
+      ...GENERIC_TESTS,
+      `--testNamePattern=${NOT_PER_OPERATION}`,
+      "--maxWorkers=1",
+      "--reporter=json",
+      `--outputFile=${out}`,
+    ],
     {
       cwd: copy,
       maxBuffer: 1 << 26,
-      env: { ...process.env, SVC_BARE_PRISM: "off" },
     },
   ).catch(() => undefined);
   report = JSON.parse(await readFile(out, "utf8")) as VitestReport;

@@ -1,19 +1,23 @@
 // The mock answers static requests from its table of the contract's examples instead of asking Prism; for every
 // operation, declared status and named example, bare Prism gives the same status and the same JSON.
 import createFetchClient from "openapi-fetch";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { paths } from "../../generated/schema.js";
 import { DECLARED_EXAMPLES_AT_LEAST, declaredExamples, operations } from "../support/contract.ts";
 import { callOperation } from "../support/calls.ts";
-import { clientFor, prefer, prismReady, prismUrl, TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "../support/mock.ts";
+import { startBarePrism, type BarePrism } from "../support/bare-prism.ts";
+import { clientFor, prefer, TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "../support/mock.ts";
 
-// Bare Prism starts beside the run (test/global-setup.ts): these checks wait for it.
-beforeAll(prismReady, 90_000);
-
-const prism = createFetchClient<paths>({
-  baseUrl: prismUrl,
-  headers: { "x-svc-api-key": TEST_API_KEY, "x-svc-link-token": TEST_LINK_TOKEN, "x-management-key": TEST_MANAGEMENT_KEY },
-});
+let bare: BarePrism;
+let prism: ReturnType<typeof createFetchClient<paths>>;
+beforeAll(async () => {
+  bare = await startBarePrism();
+  prism = createFetchClient<paths>({
+    baseUrl: bare.url,
+    headers: { "x-svc-api-key": TEST_API_KEY, "x-svc-link-token": TEST_LINK_TOKEN, "x-management-key": TEST_MANAGEMENT_KEY },
+  });
+}, 60_000);
+afterAll(() => bare?.stop());
 
 describe("the mock's answer table is what Prism answers", () => {
   let answers = 0;

@@ -1,11 +1,15 @@
 // Shows each gap in Prism's own request handling on bare Prism, and that the mock's host closes it.
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertMatchesContract, responseExample } from "../support/contract.ts";
 import { LAB_TEST_ID } from "../support/calls.ts";
-import { mockUrl, prismReady, prismUrl, TEST_API_KEY } from "../support/mock.ts";
+import { startBarePrism, type BarePrism } from "../support/bare-prism.ts";
+import { mockUrl, TEST_API_KEY } from "../support/mock.ts";
 
-// Bare Prism starts beside the run (test/global-setup.ts): these checks wait for it.
-beforeAll(prismReady, 90_000);
+let bare: BarePrism;
+beforeAll(async () => {
+  bare = await startBarePrism();
+}, 60_000);
+afterAll(() => bare?.stop());
 
 const headers = { "x-svc-api-key": TEST_API_KEY, "content-type": "application/json" };
 
@@ -15,7 +19,7 @@ async function both(path: string, init: RequestInit = {}) {
     const text = await response.text();
     return { status: response.status, body: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>) };
   };
-  return { prism: await send(prismUrl), mock: await send(mockUrl) };
+  return { prism: await send(bare.url), mock: await send(mockUrl) };
 }
 
 describe("where an operation declares 422, Prism answers with that example", () => {

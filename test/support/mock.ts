@@ -1,5 +1,4 @@
 // Gives each test file the running mock's address and generated clients bound to it.
-import { waitForPort } from "./net.ts";
 import { inject } from "vitest";
 import createFetchClient from "openapi-fetch";
 import { createClient, type SvcClient } from "../../generated/client/index.js";
@@ -8,13 +7,6 @@ import type { paths } from "../../generated/schema.js";
 import { TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY } from "./keys.ts";
 
 export const mockUrl = inject("mockUrl");
-export const prismUrl = inject("prismUrl");
-
-/** Resolves once bare Prism listens (global setup starts it beside the run, not before it). */
-export async function prismReady(): Promise<void> {
-  const url = new URL(prismUrl);
-  await waitForPort(Number(url.port), url.hostname, 90_000, () => true);
-}
 
 export { TEST_API_KEY, TEST_LINK_TOKEN, TEST_MANAGEMENT_KEY };
 
