@@ -13,6 +13,7 @@ import { typeCheck, type TypeCheck } from "./support/type-check.ts";
 
 let checked: TypeCheck;
 let samples: string[];
+let missingCredential: string;
 
 beforeAll(async () => {
   // Inside the repository, so the package's own name resolves to generated/ as it does for an installed package.
@@ -26,7 +27,18 @@ beforeAll(async () => {
     await writeFile(file, `${source}\nexport {};\n`);
     samples.push(file);
   }
-  checked = typeCheck(samples);
+  // A call its client cannot make: tsc's message must name the option that fixes it, not `never`.
+  missingCredential = path.join(dir, "missing-credential.ts");
+  await writeFile(
+    missingCredential,
+    [
+      'import { createClient } from "@svc/health-api-contract";',
+      'const api = createClient({ baseUrl: "https://api.svc.example", linkToken: "lt_test_not_a_real_token" });',
+      'export const providers = api.GET("/v2/providers");',
+      "",
+    ].join("\n"),
+  );
+  checked = typeCheck([...samples, missingCredential]);
 });
 
 describe("TypeScript", () => {
@@ -36,6 +48,17 @@ describe("TypeScript", () => {
 
   it("type-checks every client sample of the reference against the package's types", () => {
     expect(samples.length).toBeGreaterThanOrEqual(OPERATIONS_AT_LEAST);
-    expect([...checked.extra].filter(([, problems]) => problems !== "").map(([file, problems]) => `${path.basename(file)}: ${problems}`)).toEqual([]);
+    expect(
+      [...checked.extra]
+        .filter(([file, problems]) => problems !== "" && file !== missingCredential)
+        .map(([file, problems]) => `${path.basename(file)}: ${problems}`),
+    ).toEqual([]);
+  });
+
+  it("refuses a call its client holds no credential for with a message naming the option (apiKey), not never", () => {
+    const problems = checked.extra.get(missingCredential)!;
+    expect(problems).toContain("error TS2345");
+    expect(problems).toContain('"/v2/providers needs the apiKey option: give it to the client, or add it with .withCredentials({ apiKey })"');
+    expect(problems).not.toContain("'never'");
   });
 });

@@ -254,6 +254,31 @@ async function send(fetch, request, sending, deadline) {
   }
 }
 
+// src/shared/nearest-name.ts
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+function nearestName(given, candidates) {
+  let best;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const distance = editDistance(given, candidate);
+    if (distance < bestDistance && distance <= Math.max(1, Math.floor(Math.max(given.length, candidate.length) / 3))) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
 // src/client/create-client.ts
 function checkLimits(where, limits) {
   for (const name of ["timeoutMs", "maxResponseBytes"]) {
@@ -293,7 +318,10 @@ function clientOf(table, settings, held) {
     if (found === void 0) {
       const key = `${method} ${path}`;
       const row = table.operations[key];
-      if (row === void 0) throw new TypeError(key + table.unknown);
+      if (row === void 0) {
+        const near = nearestName(key, Object.keys(table.operations));
+        throw new TypeError(`${key}${table.unknown}${near === void 0 ? "" : `; did you mean ${near}?`}`);
+      }
       byPath.set(path, found = { row, operation: { method, path, operationId: row[0] } });
     }
     return found;

@@ -8,6 +8,7 @@ import { check, MissingCredentialError, named, type OperationRef } from "./error
 import { buildRequest, type RequestParts } from "./request.js";
 import { retryPolicy } from "./retry.js";
 import { deadlineFor, send, type Sending } from "./transport.js";
+import { nearestName } from "../shared/nearest-name.js";
 import type { ClientSettings, OperationRow, OperationTable } from "./types.js";
 
 type Credentials = Record<string, string | undefined>;
@@ -76,7 +77,10 @@ function clientOf(table: OperationTable, settings: ClientSettings, held: Credent
     if (found === undefined) {
       const key = `${method} ${path}`;
       const row = table.operations[key];
-      if (row === undefined) throw new TypeError(key + table.unknown);
+      if (row === undefined) {
+        const near = nearestName(key, Object.keys(table.operations));
+        throw new TypeError(`${key}${table.unknown}${near === undefined ? "" : `; did you mean ${near}?`}`);
+      }
       byPath.set(path, (found = { row, operation: { method, path, operationId: row[0] } }));
     }
     return found;

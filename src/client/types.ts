@@ -210,8 +210,20 @@ type SuccessData<O> = Extract<Outcome<O>, { status: 200 }> extends { data: infer
 export type TablePageItem<T extends OperationTable, M extends string, P extends string> =
   SuccessData<OperationOf<M, P>> extends infer D ? (D extends Record<PagingOf<T, M, P> & string, readonly (infer I)[]> ? I : never) : never;
 
-type CallMethod<T extends OperationTable, M extends string, C extends string, Throws extends boolean> = <P extends TablePaths<T, M, C>>(
-  path: P,
+/** The path templates of every operation a method has in a table, whatever credential each takes. */
+type MethodPaths<T extends OperationTable, M extends string> = { [R in Routes<T>]: R extends `${M} ${infer P}` ? P : never }[Routes<T>];
+
+/**
+ * A path the client's credentials reach; for one whose credential it lacks, the sentence tsc shows as the type the path
+ * is not assignable to, naming the option that fixes it (excluding the path would leave tsc to say `never`).
+ */
+type ReachedPath<T extends OperationTable, M extends string, C extends string, P extends string> =
+  P extends TablePaths<T, M, C>
+    ? P
+    : `${P} needs the ${CredentialOf<T, RouteOf<T, M, P>> & string} option: give it to the client, or add it with .withCredentials({ ${CredentialOf<T, RouteOf<T, M, P>> & string} })`;
+
+type CallMethod<T extends OperationTable, M extends string, C extends string, Throws extends boolean> = <P extends MethodPaths<T, M>>(
+  path: ReachedPath<T, M, C, P>,
   ...init: InitArgs<OperationOf<M, P>>
 ) => Promise<Answer<OperationOf<M, P>, Throws>>;
 

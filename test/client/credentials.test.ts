@@ -158,6 +158,25 @@ describe("each entry holds its own operations", () => {
   });
 });
 
+describe("a path neither client has", () => {
+  it("is refused before sending, naming the nearest path the client has (a typo, a method for another)", async () => {
+    const { seen, fetch } = recorder();
+    const api = createClient({ baseUrl: "http://client.invalid", apiKey: "sk_test_a", fetch });
+    // @ts-expect-error a typo of /v3/lab_tests/labs
+    const typo = await api.GET("/v3/lab_test/labs").catch((error: unknown) => error);
+    expect(typo).toBeInstanceOf(TypeError);
+    expect((typo as Error).message).toBe(
+      "GET /v3/lab_test/labs is not an operation of createClient (the management API: createManagementClient, from @svc/health-api-contract/management); did you mean GET /v3/lab_tests/labs?",
+    );
+    // @ts-expect-error createUser is a POST
+    await expect(api.GET("/v2/user")).rejects.toThrow(/; did you mean POST \/v2\/user\?$/);
+    // Nothing near: no guess.
+    // @ts-expect-error not a path of the contract
+    await expect(api.GET("/completely/elsewhere")).rejects.toThrow(/management\)$/);
+    expect(seen).toHaveLength(0);
+  });
+});
+
 describe("createClient options", () => {
   for (const baseUrl of [undefined, "", "api.svc.example", "/v2", "ftp://files.example", "http://"]) {
     it(`refuses the baseUrl ${JSON.stringify(baseUrl)} when the client is made`, () => {

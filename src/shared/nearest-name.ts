@@ -1,0 +1,32 @@
+// The known name nearest to one given by mistake (a misspelt option, flag or path), so that a message can name the fix.
+// Shipped in the client and the mock's entries alike: small, and run only when something is already wrong.
+
+/** The number of single-character insertions, deletions and substitutions that turn `a` into `b` (Levenshtein). */
+export function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/**
+ * The candidate nearest to `given`, when it is near enough to be what was meant: at most a third of the longer name's
+ * characters away (so `statefull` finds `stateful`, and a name of another family finds nothing); ties go to the first.
+ */
+export function nearestName(given: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const distance = editDistance(given, candidate);
+    if (distance < bestDistance && distance <= Math.max(1, Math.floor(Math.max(given.length, candidate.length) / 3))) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
