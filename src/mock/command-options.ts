@@ -8,6 +8,7 @@ import type { MockSettings } from "./public-types.ts";
 import type { MockHostOptions } from "./host.ts";
 import { upstreamRefusal } from "./upstream.ts";
 import { DEFAULT_JOURNAL_SIZE } from "./journal.ts";
+import { conditionProblems, isJournalSize, JOURNAL_SIZE_RANGE, unknownOption } from "./option-checks.ts";
 import { MOCK_PATHS } from "../shared/mock-paths.ts";
 
 /** The settings a flag gives as it is, each present (undefined when the flag was not given). */
@@ -86,16 +87,31 @@ export const OPTIONS_USAGE = `${Object.values(FLAGS)
 Answers carry x-svc-mock-warning when the mock took something a caller may not mean (a value an open
 enumeration does not list).`;
 
-/** Most requests the journal may keep per team: a bound on the mock's memory a flag cannot lift. */
-const MAX_JOURNAL_SIZE = 10_000;
+/**
+ * The arguments with a value that starts with a dash joined to its flag (`--journal-size -1` as `--journal-size=-1`),
+ * so that the value is checked against its range instead of parseArgs calling it ambiguous.
+ */
+function joinDashValues(args: string[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const name = args[i]!.startsWith("--") ? args[i]!.slice(2) : undefined;
+    const takesValue = name !== undefined && Object.hasOwn(OPTIONS, name) && OPTIONS[name as keyof typeof OPTIONS].type === "string";
+    if (takesValue && /^-\d/.test(args[i + 1] ?? "")) joined.push(`${args[i]}=${args[++i]}`);
+    else joined.push(args[i]!);
+  }
+  return joined;
+}
 
 /** The options, or exits: 0 after printing the usage, 1 after `fail` names what is wrong (`helpHint` says how to get help). */
 export function readMockOptions(usage: string, helpHint: string, fail: (line: string) => never, args: string[] = process.argv.slice(2)): MockCommandOptions {
   let values: { [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]["type"] extends "boolean" ? boolean : string };
   try {
-    ({ values } = parseArgs({ args, options: OPTIONS, strict: true }));
+    ({ values } = parseArgs({ args: joinDashValues(args), options: OPTIONS, strict: true }));
   } catch (error) {
-    return fail(`${(error as Error).message} (${helpHint})`);
+    const { code, message } = error as { code?: string; message: string };
+    // parseArgs names an unknown flag as `'--statefull'`: the mock's words name the nearest flag it has.
+    const unknown = code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'--?([^']+)'/.exec(message)?.[1] : undefined;
+    return fail(`${unknown === undefined ? message : unknownOption(unknown, Object.keys(FLAGS), "--")} (${helpHint})`);
   }
   if (values.help) {
     console.log(usage);
@@ -112,13 +128,11 @@ export function readMockOptions(usage: string, helpHint: string, fail: (line: st
       fail(`--conditions takes JSON, such as '{"latency_ms":[50,200],"failure_rate":0.1}'`);
     }
     const read = readConditions(parsed);
-    if (Array.isArray(read)) fail(`--conditions: ${read.map((detail) => `${detail.field || "(whole)"} ${detail.message}`).join("; ")}`);
+    if (Array.isArray(read)) fail(`--conditions: ${conditionProblems(read)}`);
     conditions = read;
   }
   const journalSize = values["journal-size"] === undefined ? undefined : Number(values["journal-size"]);
-  if (journalSize !== undefined && (!Number.isInteger(journalSize) || journalSize < 0 || journalSize > MAX_JOURNAL_SIZE)) {
-    fail(`--journal-size ${values["journal-size"]} is not a number of requests from 0 (off) to ${MAX_JOURNAL_SIZE}`);
-  }
+  if (journalSize !== undefined && !isJournalSize(journalSize)) fail(`--journal-size ${values["journal-size"]} is not ${JOURNAL_SIZE_RANGE}`);
   let proxy: URL | undefined;
   if (values.proxy !== undefined) {
     proxy = URL.canParse(values.proxy) ? new URL(values.proxy) : undefined;

@@ -2,6 +2,7 @@
 // replaced by a declared failure (429 with Retry-After, or 500), and a share of connections dropped. The n-th request
 // of a team under one seed meets the same fate on every run, so a test that makes the service fail is repeatable.
 import type { Conditions } from "./public-types.ts";
+import { nearestName } from "../shared/nearest-name.ts";
 
 export type { Conditions };
 
@@ -34,9 +35,11 @@ export function readConditions(value: unknown, at = ""): Conditions | ConditionD
     seed,
     ...others
   } = value as Record<string, unknown>;
-  const details = Object.keys(others).map((key) =>
-    detail(`/${key}`, "is not a condition (latency_ms, failure_rate, failure_statuses, retry_after_s, drop_rate, seed)"),
-  );
+  const names = ["latency_ms", "failure_rate", "failure_statuses", "retry_after_s", "drop_rate", "seed"];
+  const details = Object.keys(others).map((key) => {
+    const near = nearestName(key, names);
+    return detail(`/${key}`, `is not a condition (${near === undefined ? names.join(", ") : `did you mean ${near}?`})`);
+  });
   const read: Conditions = {};
   if (latency !== undefined) {
     if (isWhole(latency, MAX_LATENCY_MS)) read.latency_ms = latency as number;

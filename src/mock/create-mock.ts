@@ -4,12 +4,21 @@ import type { JsonObject } from "../contract/json.ts";
 import { fetchHandler } from "./fetch-handler.ts";
 import { createPipeline } from "./pipeline.ts";
 import type { JournalQuery, Mock, MockOptions } from "./public-types.ts";
+import { checkMockOptions } from "./option-checks.ts";
 
 export const DEFAULT_MOCK_URL = "http://svc-mock.invalid";
+
+/** Whether a URL is at or below the mock's base address (its origin, and its path as a prefix ending at a segment). */
+function isUnder(address: string, base: URL): boolean {
+  const target = new URL(address);
+  const prefix = base.pathname.replace(/\/$/, "");
+  return target.origin === base.origin && (target.pathname === prefix || target.pathname.startsWith(`${prefix}/`) || prefix === "");
+}
 
 const epoch = (at: Date | number | undefined) => (at instanceof Date ? at.getTime() : at);
 
 export function createMockWith(document: JsonObject, options: MockOptions = {}): Mock {
+  checkMockOptions("createMock", options);
   const url = (options.baseUrl ?? DEFAULT_MOCK_URL).replace(/\/+$/, "");
   const base = new URL(url);
   const stateful = options.stateful === true || options.data !== undefined;
@@ -32,6 +41,13 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
         input instanceof Request && init === undefined
           ? input
           : new Request(typeof input === "string" && input.startsWith("/") ? new URL(`${base.pathname.replace(/\/$/, "")}${input}`, base) : input, init);
+      // Another address is a mistake that MSW, or the service, would not forgive (a client's baseUrl left at a port):
+      // answering it here would let a test pass that fails everywhere else.
+      if (!isUnder(request.url, base)) {
+        return Promise.reject(
+          new TypeError(`mock.fetch: ${request.url} is not under this mock's url ${url}: give the client baseUrl: mock.url, or pass a path such as /v2/user`),
+        );
+      }
       return handle(request);
     },
     journal(query: JournalQuery = {}) {

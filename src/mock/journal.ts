@@ -13,6 +13,8 @@ const KEPT_BODY_CHARS = 8 * 1024;
  * request outlives the young generation of the heap, which costs throughput (at 500 the bench lost about 6 %).
  */
 export const DEFAULT_JOURNAL_SIZE = 100;
+/** Most requests the journal may keep per team: a bound on the mock's memory no option or flag can lift. */
+export const MAX_JOURNAL_SIZE = 10_000;
 /** Teams kept at most: past it the team heard from least recently is forgotten (so 100 × 100 × 8 KiB at most by default). */
 const MAX_TEAMS = 100;
 

@@ -30,7 +30,15 @@ export function isMissingMsw(error: unknown): boolean {
 /** MSW handlers answering every request under the mock's base address; a connection the conditions drop is MSW's network error. */
 export function handlersFrom(msw: MswApi | undefined, options: MockOptions): MockHandlers {
   if (msw === undefined) throw new Error(MSW_MISSING);
-  const mock = createMock(options);
+  let mock: Mock;
+  try {
+    mock = createMock(options);
+  } catch (error) {
+    // createMock checks the options (and the MSW entries share its built copy rather than bundling the checks again):
+    // the caller called createMockHandlers, so its name leads the message.
+    if (error instanceof TypeError && error.message.startsWith("createMock: ")) throw new TypeError(`createMockHandlers: ${error.message.slice(12)}`);
+    throw error;
+  }
   const handler = msw.http.all(`${mock.url}/*`, async ({ request }) => {
     try {
       return await mock.fetch(request);

@@ -24,7 +24,7 @@ describe("the mock commands' shared pieces", () => {
     for (const flag of ["--port", "--host", "--stateful", "--data", "--conditions", "--journal-size", "--proxy", "--record", "--help"]) {
       expect(OPTIONS_USAGE).toContain(`  ${flag} `);
     }
-    expect(() => readMockOptions("usage", "hint", thrown, ["--nope"])).toThrow("Unknown option '--nope' (hint)");
+    expect(() => readMockOptions("usage", "hint", thrown, ["--nope"])).toThrow("unknown option --nope (hint)");
     expect(commandUsage("usage: x", "Serves.", "After.")).toBe(`usage: x\n\nServes.\n\n${OPTIONS_USAGE}\n\nAfter.`);
     expect(commandUsage("usage: x", undefined)).toBe(`usage: x\n\n${OPTIONS_USAGE}`);
   });

@@ -111,7 +111,7 @@ describe("conditions", () => {
     };
     const read = readMockOptions("usage", "hint", fail, ["--conditions", '{"latency_ms":[50,200],"failure_rate":0.3,"seed":7}']);
     expect(read.conditions).toEqual({ latency_ms: [50, 200], failure_rate: 0.3, seed: 7 });
-    expect(() => readMockOptions("usage", "hint", fail, ["--conditions", '{"drop_rate":-1}'])).toThrow("/drop_rate must be a share from 0 to 1");
+    expect(() => readMockOptions("usage", "hint", fail, ["--conditions", '{"drop_rate":-1}'])).toThrow("--conditions: drop_rate must be a share from 0 to 1");
     expect(() => readMockOptions("usage", "hint", fail, ["--conditions", "latency"])).toThrow("--conditions takes JSON");
     expect(readConditions({ seed: 1.5 })).toEqual([{ location: "body", field: "/seed", message: expect.stringContaining("whole number") }]);
   });

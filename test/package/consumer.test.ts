@@ -330,7 +330,7 @@ describe("the packaged mock command (npx svc-health-mock)", () => {
     );
     expect(wrong.code).toBe(1);
     expect(wrong.stderr.split("\n").filter((line) => line.startsWith("svc-health-mock"))).toEqual([
-      "svc-health-mock: Unknown option '--remember' (--help lists the options)",
+      "svc-health-mock: unknown option --remember (--help lists the options)",
     ]);
   });
 
