@@ -30,19 +30,26 @@ export type HttpAnswer =
 /** Spaces requests at least 1/rate seconds apart, in the order they asked; unlimited when rate is undefined. */
 export class RateLimiter {
   readonly #intervalMs: number;
-  #next = 0;
+  /** When the caller before the latest one was let go (its actual time, which a late timer pushes back). */
+  #last: Promise<number> = Promise.resolve(Number.NEGATIVE_INFINITY);
 
   constructor(rate: number | undefined) {
     this.#intervalMs = rate === undefined ? 0 : 1000 / rate;
   }
 
-  /** Resolves when the caller may send; the slot is taken at once, so concurrent callers queue rather than burst. */
+  /**
+   * Resolves when the caller may send: a full interval after the caller before it was actually let go. Slots planned
+   * ahead on the clock let a timer that fired late (a busy process) send two requests a few milliseconds apart.
+   */
   async take(): Promise<void> {
     if (this.#intervalMs === 0) return;
-    const now = performance.now();
-    const at = Math.max(now, this.#next);
-    this.#next = at + this.#intervalMs;
-    if (at > now) await sleep(at - now);
+    const previous = this.#last;
+    let letGo!: (at: number) => void;
+    this.#last = new Promise((resolve) => (letGo = resolve));
+    const at = (await previous) + this.#intervalMs;
+    // A timer runs on the event loop's coarser clock and may fire a fraction of a millisecond early: wait it out.
+    for (let wait = at - performance.now(); wait > 0; wait = at - performance.now()) await sleep(Math.ceil(wait));
+    letGo(performance.now());
   }
 }
 
