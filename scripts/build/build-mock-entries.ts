@@ -70,7 +70,13 @@ function declaration(name: string, text: string, extension: ".js" | ".cjs"): str
     fileName: path.join(repoRoot, "src/mock", `${name}.ts`),
   });
   if (result.diagnostics?.length) throw new Error(`build-mock-entries: ${ts.formatDiagnostics(result.diagnostics, ts.createCompilerHost({}))}`);
-  return HEADER + result.outputText.replace(/from "(\.\/[^"]+)\.ts"/g, (_, specifier: string) => `from "${specifier}${extension}"`);
+  // The package's own generated/ is the folder above generated/mock/ once built (the contract's types, schema.d.ts).
+  return (
+    HEADER +
+    result.outputText
+      .replace(/from "(\.\/[^"]+)\.ts"/g, (_, specifier: string) => `from "${specifier}${extension}"`)
+      .replace(/from "\.\.\/\.\.\/generated\/([^"]+)\.js"/g, (_, file: string) => `from "../${file}${extension}"`)
+  );
 }
 
 /** The entries' files, by their paths under generated/. */

@@ -4,7 +4,21 @@ import contract from "../../generated/openapi.json" with { type: "json" };
 import { createMockWith } from "./create-mock.ts";
 import type { Mock, MockOptions } from "./public-types.ts";
 
-export type { Conditions, JournalEntry, JournalQuery, Mock, MockOptions } from "./public-types.ts";
+export type {
+  Conditions,
+  JournalEntry,
+  JournalQuery,
+  Mock,
+  MockOptions,
+  MockSeedData,
+  MockSeedOrg,
+  MockSeedOrgTeam,
+  MockSeedTeam,
+  MockSeedTeamContent,
+  MockSeedUser,
+  MockTeamSettings,
+  OperationId,
+} from "./public-types.ts";
 
 /** A mock of the service in this process: `createClient({ baseUrl: mock.url, fetch: mock.fetch })`. */
 export function createMock(options: MockOptions = {}): Mock {

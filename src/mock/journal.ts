@@ -4,7 +4,7 @@
 import { readJson, type JsonObject } from "../contract/json.ts";
 import { Redactor } from "../contract/redact.ts";
 import type { HeaderBag, Refusal } from "./http-shapes.ts";
-import type { JournalEntry } from "./public-types.ts";
+import type { JournalEntry, OperationId } from "./public-types.ts";
 
 /** A request's body is kept up to this many characters: a journal of a thousand uploads stays small. */
 const KEPT_BODY_CHARS = 8 * 1024;
@@ -188,7 +188,8 @@ function presented(redactor: Redactor, r: JournalRecord): JournalEntry {
   return {
     seq: r.seq,
     time: new Date(r.at).toISOString(),
-    operation_id: r.operationId ?? null,
+    // The contract's ids: the journal's records come from routing against the document the mock answers for.
+    operation_id: (r.operationId as OperationId | undefined) ?? null,
     method: r.method,
     path: decoded(url.pathname),
     query,

@@ -1,6 +1,13 @@
 // The shapes a user of the mock's entries (`@svc/health-api-contract/mock` and `/mock/msw`) meets: its options, what
-// createMock returns, a condition set and a journal entry. Types only, with no imports, so their declarations ship
-// as they are written here.
+// createMock returns, a condition set, a journal entry, the seed data and the team settings. Types only, importing
+// nothing but the contract's generated types (the build points that import at the package's generated/schema), so
+// their declarations ship as they are written here.
+import type { components, operations } from "../../generated/schema.js";
+
+type Schemas = components["schemas"];
+
+/** The contract's operation ids (`createUser`, `listLabs`): the journal's filter takes these, so a typo does not compile. */
+export type OperationId = keyof operations & string;
 
 /** Real-world conditions, per team and seeded: the JSON of `PATCH /_mock/state`'s `conditions`, `--conditions` and createMock. */
 export interface Conditions {
@@ -24,7 +31,7 @@ export interface JournalEntry {
   /** When it arrived (RFC 3339). */
   time: string;
   /** The operation it reached; null for a path the contract does not have. */
-  operation_id: string | null;
+  operation_id: OperationId | null;
   method: string;
   path: string;
   query: Record<string, string | string[]>;
@@ -45,7 +52,7 @@ export interface JournalEntry {
 export interface JournalQuery {
   /** The credential the requests carried (a team's API key): that team's requests only. */
   credential?: string;
-  operationId?: string;
+  operationId?: OperationId;
   /** A status (`201`, `429`) or a class (`"4xx"`). */
   status?: number | string;
   since?: Date | number;
@@ -59,7 +66,7 @@ export interface MockSettings {
   /** Remember what each team does (users, link tokens, insurance, webhook endpoints...), as `--stateful` does. */
   stateful?: boolean;
   /** A seed dataset to start from (the form `GET /_mock/data` exports); implies `stateful`. */
-  data?: unknown;
+  data?: MockSeedData;
   /** The conditions every team meets until it sets its own through `/_mock/state`. */
   conditions?: Conditions;
   /** Recent requests the journal keeps per team (default 100, at most 10,000); 0 turns the journal off. */
@@ -85,4 +92,68 @@ export interface Mock {
   clearJournal: (credential?: string) => void;
   /** Stops answering: every later call rejects. */
   close: () => Promise<void>;
+}
+
+/** The mock-only settings a team may change through `PATCH /_mock/state` (each team starts from the defaults). */
+export interface MockTeamSettings {
+  /** Whether the team is enabled for the closed-beta operations and values (section 4.2, 4.3, 4.1's MEDFED/MAIDFED). */
+  closed_beta_enabled: boolean;
+  /** How long, on the team's clock, a bulk import operation takes from queued to completed (section 4.4). */
+  bulk_import_duration_ms: number;
+  /** How long `wait_for_completion: true` waits for the operation before answering 202 (the service's 20 s, section 8). */
+  bulk_import_wait_ms: number;
+  /** How long a link token lives on the team's clock (not shown by the document, section 5 rule 5). */
+  link_token_lifetime_s: number;
+}
+
+/** A user as getUser-like answers show it, with what the team holds for it. */
+export type MockSeedUser = Schemas["User"] & {
+  /** When deletion was requested, on the team's clock; the user is gone 7 days later. */
+  deletion_requested_at?: string;
+  /** Its insurance records as createInsurance answered them, oldest first. */
+  insurance?: Schemas["Insurance"][];
+  /** The providers it connected (completeProviderMfa). */
+  connections?: { provider: string }[];
+};
+
+/** What any team holds, met through its own API key or made by an org. */
+export interface MockSeedTeamContent {
+  settings?: Partial<MockTeamSettings>;
+  /** How far the team's clock is from the wall clock, in ms (PATCH /_mock/state moves it). */
+  clock_offset_ms?: number;
+  users?: MockSeedUser[];
+  /** Its webhook endpoints as createWebhookEndpoint answered them, secret included. */
+  webhook_endpoints?: Schemas["WebhookEndpointCreated"][];
+}
+
+/** A team met through an API key of its own: the key is the team, as in the state. */
+export interface MockSeedTeam extends MockSeedTeamContent {
+  api_key: string;
+  /** The team's id (events carry it); else its webhook endpoints' team_id, else a new one. */
+  id?: string;
+  name?: string;
+  created_at?: string;
+}
+
+/** A team an org made (createTeam), reached by the API keys issued for it. */
+export type MockSeedOrgTeam = Schemas["Team"] &
+  MockSeedTeamContent & {
+    api_keys?: Schemas["TeamApiKeyCreated"][];
+    /** The providers whose OAuth credential the team set (setTeamCustomCredential), which bulk import needs. */
+    custom_credentials?: string[];
+  };
+
+/** An org, reached by its management key, and the teams it made. */
+export interface MockSeedOrg {
+  management_key: string;
+  /** The org's id; else its teams' org_id, else a new one. */
+  id?: string;
+  teams?: MockSeedOrgTeam[];
+}
+
+/** The stateful mock's seed data: what `GET /_mock/data` exports, and what `--data` and createMock's `data` start from. */
+export interface MockSeedData {
+  version: 1;
+  teams?: MockSeedTeam[];
+  orgs?: MockSeedOrg[];
 }

@@ -12,6 +12,7 @@ import { parse } from "yaml";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { toolEnv } from "../../scripts/build/lib/tools.ts";
 import { CONTRACT_ID, createContractAjv } from "../../src/contract/ajv.ts";
+import type { MockSeedData } from "../../src/mock/public-types.ts";
 import { listOperations } from "../../src/contract/operations.ts";
 import { createMockWith } from "../../src/mock/create-mock.ts";
 import { StatefulMock } from "../../src/mock/state/handlers.ts";
@@ -99,7 +100,7 @@ const team = (key: string) => ({ "x-svc-api-key": key });
 /** The refusal of a dataset, which must be one. */
 function refusalOf(data: unknown): SeedError {
   try {
-    createMockWith(contract, { data });
+    createMockWith(contract, { data: data as MockSeedData });
   } catch (error) {
     if (error instanceof SeedError) return error;
     throw error;

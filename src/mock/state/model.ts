@@ -3,18 +3,10 @@
 // Everything is bounded: a cap per team and one for all, past which a create is refused (never an old record dropped).
 import { randomId } from "../platform.ts";
 import type { components } from "../../../generated/schema.js";
+import type { MockTeamSettings } from "../public-types.ts";
 
-/** The mock-only settings a test suite may change per team through `PATCH /_mock/state` (control.ts). */
-export interface TeamSettings {
-  /** Whether the team is enabled for the closed-beta operations and values (section 4.2, 4.3, 4.1's MEDFED/MAIDFED). */
-  closed_beta_enabled: boolean;
-  /** How long, on the team's clock, a bulk import operation takes from queued to completed (section 4.4). */
-  bulk_import_duration_ms: number;
-  /** How long `wait_for_completion: true` waits for the operation before answering 202 (the service's 20 s, section 8). */
-  bulk_import_wait_ms: number;
-  /** How long a link token lives on the team's clock (not shown by the document, section 5 rule 5). */
-  link_token_lifetime_s: number;
-}
+/** The mock-only settings a test suite may change per team through `PATCH /_mock/state` (control.ts): the public type. */
+export type TeamSettings = MockTeamSettings;
 
 export const DEFAULT_SETTINGS: TeamSettings = {
   closed_beta_enabled: true,

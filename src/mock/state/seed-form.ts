@@ -1,63 +1,19 @@
 // The form of the stateful mock's seed data (`--data`, `PUT /_mock/data`, createMock's `data`): its types, and its JSON
 // Schema, whose records are the contract's own components, so a seeded record is one the API could have answered.
-import type { components } from "../../../generated/schema.js";
+import type { MockSeedData, MockSeedOrg, MockSeedOrgTeam, MockSeedTeam, MockSeedTeamContent, MockSeedUser } from "../public-types.ts";
 import { CONTRACT_ID } from "../../contract/ajv.ts";
 import { isObject, type JsonObject } from "../../contract/json.ts";
-import { MAX_CLOCK_MOVE_S, SETTING_BOUNDS, type TeamSettings } from "./model.ts";
+import { MAX_CLOCK_MOVE_S, SETTING_BOUNDS } from "./model.ts";
 
-type Schemas = components["schemas"];
+export const SEED_VERSION: MockSeedData["version"] = 1;
 
-export const SEED_VERSION = 1;
-
-/** A user as getUser-like answers show it, with what the team holds for it. */
-export type SeedUser = Schemas["User"] & {
-  /** When deletion was requested, on the team's clock; the user is gone 7 days later. */
-  deletion_requested_at?: string;
-  /** Its insurance records as createInsurance answered them, oldest first. */
-  insurance?: Schemas["Insurance"][];
-  /** The providers it connected (completeProviderMfa). */
-  connections?: { provider: string }[];
-};
-
-/** What any team holds, met through its own API key or made by an org. */
-export interface SeedTeamContent {
-  settings?: Partial<TeamSettings>;
-  /** How far the team's clock is from the wall clock, in ms (PATCH /_mock/state moves it). */
-  clock_offset_ms?: number;
-  users?: SeedUser[];
-  /** Its webhook endpoints as createWebhookEndpoint answered them, secret included. */
-  webhook_endpoints?: Schemas["WebhookEndpointCreated"][];
-}
-
-/** A team met through an API key of its own: the key is the team, as in the state. */
-export interface SeedTeam extends SeedTeamContent {
-  api_key: string;
-  /** The team's id (events carry it); else its webhook endpoints' team_id, else a new one. */
-  id?: string;
-  name?: string;
-  created_at?: string;
-}
-
-/** A team an org made (createTeam), reached by the API keys issued for it. */
-export type SeedOrgTeam = Schemas["Team"] &
-  SeedTeamContent & {
-    api_keys?: Schemas["TeamApiKeyCreated"][];
-    /** The providers whose OAuth credential the team set (setTeamCustomCredential), which bulk import needs. */
-    custom_credentials?: string[];
-  };
-
-export interface SeedOrg {
-  management_key: string;
-  /** The org's id; else its teams' org_id, else a new one. */
-  id?: string;
-  teams?: SeedOrgTeam[];
-}
-
-export interface SeedData {
-  version: typeof SEED_VERSION;
-  teams?: SeedTeam[];
-  orgs?: SeedOrg[];
-}
+// The seed's types are the mock entry's public ones (public-types.ts), under the names the state's code uses.
+export type SeedUser = MockSeedUser;
+export type SeedTeamContent = MockSeedTeamContent;
+export type SeedTeam = MockSeedTeam;
+export type SeedOrgTeam = MockSeedOrgTeam;
+export type SeedOrg = MockSeedOrg;
+export type SeedData = MockSeedData;
 
 const component = (name: string) => ({ $ref: `${CONTRACT_ID}#/components/schemas/${name}` });
 const property = (name: string, field: string) => ({ $ref: `${CONTRACT_ID}#/components/schemas/${name}/properties/${field}` });
