@@ -87,6 +87,12 @@ export interface Mock {
     journal: (query?: JournalQuery) => JournalEntry[];
     /** Forgets the journal (one credential's requests, or all). */
     clearJournal: (credential?: string) => void;
+    /** One team's mock-only state, as `/_mock/state` reads and changes it: the team its API key reaches. */
+    team: (apiKey: string) => MockTeamControl;
+    /** The stateful mock's whole state as seed data (`GET /_mock/data`): `createMock({ data })` starts another mock from it. */
+    exportData: () => Promise<MockSeedData>;
+    /** Forgets every team and org, their conditions too (`DELETE /_mock/state` with no credential). */
+    reset: () => Promise<void>;
     /** Stops answering: every later call rejects. */
     close: () => Promise<void>;
 }
@@ -147,5 +153,65 @@ export interface MockSeedData {
     version: 1;
     teams?: MockSeedTeam[];
     orgs?: MockSeedOrg[];
+}
+/** A change to a team's mock-only state (`PATCH /_mock/state`): each part optional, each checked before anything changes. */
+export interface MockStateChange {
+    /** Settings of the stateful mock for this team. */
+    settings?: Partial<MockTeamSettings>;
+    /** The team's conditions (an empty object: none), in place of those it had; the stateless mock keeps these too. */
+    conditions?: Conditions;
+    /** Moves the team's clock: by seconds (negative goes back), or to a date-time (RFC 3339); the stateful mock's. */
+    clock?: {
+        advance_seconds?: number;
+        now?: string;
+    };
+}
+/** What `/_mock/state` says of a team. */
+export interface MockStateView {
+    /** False on the stateless mock, which keeps only each team's conditions. */
+    stateful: boolean;
+    /** The stateful mock's bounds, past which a create is refused with 429 `mock_state_full`. */
+    caps?: {
+        teams: number;
+        records_per_team: number;
+        records: number;
+    };
+    totals?: {
+        teams: number;
+        records: number;
+    };
+    /** The settings a new team starts with. */
+    defaults?: MockTeamSettings;
+    /** The team, once it has done something the stateful mock remembers. */
+    team?: {
+        id: string;
+        org_id: string | null;
+        name: string;
+        /** The team's clock (RFC 3339), which `clock` moves. */
+        clock: string;
+        clock_offset_ms: number;
+        settings: MockTeamSettings;
+        records: number;
+        counts: {
+            users: number;
+            insurance_records: number;
+            bulk_ops: number;
+            webhook_endpoints: number;
+            api_keys: number;
+            connections: number;
+        };
+        deliveries: unknown[];
+    };
+    /** The team's conditions (none: `{}`). */
+    conditions?: Conditions;
+}
+/** One team's handle on the mock's own state, each method a request to `/_mock/state` with the team's API key. */
+export interface MockTeamControl {
+    /** What the mock holds for the team. */
+    state: () => Promise<MockStateView>;
+    /** Changes the team's settings or conditions, or moves its clock; a refused change throws, naming each field. */
+    set: (change: MockStateChange) => Promise<MockStateView>;
+    /** Forgets the team: its records, settings, clock and conditions. */
+    reset: () => Promise<void>;
 }
 export {};

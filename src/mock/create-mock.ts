@@ -3,7 +3,8 @@
 import type { JsonObject } from "../contract/json.ts";
 import { fetchHandler } from "./fetch-handler.ts";
 import { createPipeline } from "./pipeline.ts";
-import type { JournalQuery, Mock, MockOptions } from "./public-types.ts";
+import type { JournalQuery, Mock, MockOptions, MockSeedData, MockStateView } from "./public-types.ts";
+import { MOCK_PATHS } from "../shared/mock-paths.ts";
 import { checkMockOptions } from "./option-checks.ts";
 
 export const DEFAULT_MOCK_URL = "http://svc-mock.invalid";
@@ -30,6 +31,20 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
     journalSize: options.journalSize,
   });
   const handle = fetchHandler(pipeline);
+  /** A request to the mock's own paths, its JSON answer read; a refusal thrown with the mock's words and each field. */
+  async function control<T>(where: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<T> {
+    if (closed) throw new TypeError(`${where}: the mock was closed`);
+    const request = new Request(new URL(`${base.pathname.replace(/\/$/, "")}${path}`, base), {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const response = await handle(request);
+    const answer = (await response.json()) as { message?: string; details?: { field: string; message: string }[] };
+    if (response.ok) return answer as T;
+    const details = (answer.details ?? []).map((detail) => `${detail.field || "(whole)"} ${detail.message}`).join("; ");
+    throw new Error(`${where}: ${answer.message ?? `answered ${response.status}`}${details === "" ? "" : ` (${details})`}`);
+  }
   let closed = false;
   const { journal } = pipeline.context;
   return {
@@ -64,6 +79,17 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
     clearJournal(credential) {
       journal?.clear(credential);
     },
+    team(apiKey) {
+      if (typeof apiKey !== "string" || apiKey === "") throw new TypeError("mock.team: give the team's API key (the x-svc-api-key its requests carry)");
+      const headers = { "x-svc-api-key": apiKey, "content-type": "application/json" };
+      return {
+        state: () => control<MockStateView>("mock.team(…).state", "GET", MOCK_PATHS.state, headers),
+        set: (change) => control<MockStateView>("mock.team(…).set", "PATCH", MOCK_PATHS.state, headers, change),
+        reset: () => control<unknown>("mock.team(…).reset", "DELETE", MOCK_PATHS.state, headers).then(() => undefined),
+      };
+    },
+    exportData: () => control<MockSeedData>("mock.exportData", "GET", MOCK_PATHS.data, {}),
+    reset: () => control<unknown>("mock.reset", "DELETE", MOCK_PATHS.state, {}).then(() => undefined),
     async close() {
       closed = true;
     },

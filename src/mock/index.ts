@@ -16,6 +16,9 @@ export type {
   MockSeedTeam,
   MockSeedTeamContent,
   MockSeedUser,
+  MockStateChange,
+  MockStateView,
+  MockTeamControl,
   MockTeamSettings,
   OperationId,
 } from "./public-types.ts";
