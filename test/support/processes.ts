@@ -11,13 +11,16 @@ export const REGISTRY_ENV = "SVC_TEST_PROCESS_REGISTRY";
 export function spawnGroup(command: string, args: string[], options: SpawnOptions): ChildProcess {
   const child = spawn(command, args, { ...options, detached: true });
   const registry = process.env[REGISTRY_ENV];
-  if (child.pid !== undefined && registry !== undefined) appendFileSync(registry, `${child.pid} ${[command, ...args].join(" ")}\n`);
+  // One line per process: an argument's newline (a script given to `bash -c`) would make a line the end of the run reads
+  // as a process group of its own, and a group number of 0 is the run's own group.
+  if (child.pid !== undefined && registry !== undefined) appendFileSync(registry, `${child.pid} ${[command, ...args].join(" ").replace(/\s+/g, " ")}\n`);
   return child;
 }
 
 /** Sends a signal to every process of the group `pid` leads; a group already gone is not an error. */
 export function killGroup(pid: number | undefined, signal: NodeJS.Signals = "SIGKILL"): void {
-  if (pid === undefined) return;
+  // Only a group a test started: kill(-0) is the caller's own group, and NaN or a negative number no group of a test's.
+  if (pid === undefined || !Number.isInteger(pid) || pid <= 0) return;
   try {
     process.kill(-pid, signal);
   } catch {
@@ -56,6 +59,6 @@ export function survivors(registry: string): string[] {
   if (!existsSync(registry)) return [];
   return readFileSync(registry, "utf8")
     .split("\n")
-    .filter((line) => line !== "")
+    .filter((line) => /^[1-9]\d* /.test(line))
     .filter((line) => groupMembers(Number(line.split(" ")[0])).length > 0);
 }

@@ -11,6 +11,7 @@ const LONG_FILES = [
   "test/add-an-endpoint.test.ts",
   "test/start-failures.test.ts",
   "test/typecheck.test.ts",
+  "test/docs-blocks.test.ts",
   "test/workflows/workflows.test.ts",
 ];
 
