@@ -29,6 +29,7 @@ const docsUrl = `${inject("mockUrl")}/docs`;
 const fileUrl = pathToFileURL(referenceHtmlPath).href;
 let operationSummaries: string[];
 let eventKinds: string[];
+let errorCodes: string[];
 const opened: ReaderPage[] = [];
 
 beforeAll(async () => {
@@ -38,6 +39,8 @@ beforeAll(async () => {
   const document = referenceDocument(await readBundle());
   operationSummaries = listOperations(document).map((op) => String(op.operation.summary));
   eventKinds = Object.keys(document.webhooks as object);
+  const codes = (document.components as { schemas: Record<string, { anyOf?: { enum?: string[] }[] }> }).schemas.ErrorCode?.anyOf;
+  errorCodes = (codes?.find((branch) => branch.enum !== undefined)?.enum ?? []).filter((code) => code.includes("_"));
   await mkdir(outputDir, { recursive: true });
   browser = await launching;
 });
@@ -153,6 +156,41 @@ async function axeViolations(page: Page): Promise<string[]> {
     );
 }
 
+/**
+ * The code a reader cannot read whole where it stands: a block whose content is wider than its box (scrolled out of
+ * view, or under the Copy button), and an address broken across lines (`https://api.svc.e` / `xample`).
+ */
+async function unreadableCode(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const element of Array.from(document.querySelectorAll<HTMLElement>("#redoc code, #redoc pre"))) {
+      if (!element.checkVisibility()) continue;
+      const text = (element.textContent ?? "").trim();
+      if (element.scrollWidth > element.clientWidth + 1)
+        found.push(`wider than its box (${element.scrollWidth} > ${element.clientWidth}): ${text.slice(0, 60)}`);
+      if (/^https?:\/\/\S+$/.test(text) && element.getClientRects().length > 1) found.push(`an address broken across lines: ${text}`);
+    }
+    return found;
+  });
+}
+
+/** The introduction's sentences (prose and table cells) that say a thing twice: the same sentence, or one error code in two. */
+async function introductionRepeats(page: Page, errorCodes: string[]): Promise<string[]> {
+  const text = await page.evaluate(() => document.querySelector('#api-content [data-section-id="/"]')?.parentElement?.innerText ?? "");
+  const sentences = text
+    .split(/\n|\t|(?<=[.!?])\s+(?=[A-Z`])/)
+    .map((sentence) => sentence.trim())
+    .filter((sentence) => sentence.length >= 20);
+  // Prose: a table repeats its cells (an operation in two tables, one row's value in the next) by design.
+  const prose = sentences.filter((sentence) => sentence.length >= 40 && /[.!?]$/.test(sentence));
+  const repeats = [...new Set(prose.filter((sentence, i) => prose.indexOf(sentence) !== i))];
+  for (const code of errorCodes) {
+    const saying = sentences.filter((sentence) => new RegExp(`(^|[^\\w])${code}([^\\w]|$)`).test(sentence));
+    if (saying.length > 1) repeats.push(`${code} in ${saying.length} sentences: ${saying.map((sentence) => sentence.slice(0, 60)).join(" | ")}`);
+  }
+  return repeats;
+}
+
 describe.skipIf(executable === undefined)("the reference in a browser, offline", () => {
   /** Per place, the page loaded once at the top (1440 px), and the menu's Orders link as first loaded. */
   const loaded = new Map<string, Promise<{ reader: ReaderPage; ordersHref: string }>>();
@@ -190,10 +228,11 @@ describe.skipIf(executable === undefined)("the reference in a browser, offline",
       const base = () => (where === "the file" ? fileUrl : docsUrl);
 
       if (where === "the mock's /docs") {
-        it.sequential("axe-core finds no critical or serious violation on the introduction, an operation and an event; a screenshot of the operation at 1440 px", async ({
+        it.sequential("axe-core finds no critical or serious violation on the introduction, an operation and an event, no code is cut or broken (an address, a sample under its Copy button), the introduction says each thing once; a screenshot of the operation at 1440 px", async ({
           expect,
         }) => {
           const found: string[] = [];
+          const unreadable: string[] = [];
           // First on the place's page: the introduction as first loaded, before the other checks open menus and search.
           const { reader } = await first(docsUrl);
           // The new tab loads meanwhile, in a renderer of its own.
@@ -216,9 +255,15 @@ describe.skipIf(executable === undefined)("the reference in a browser, offline",
               violations = await axeViolations(reader.page);
             }
             found.push(...violations.map((line) => `${hash || "introduction"}: ${line}`));
+            unreadable.push(...(await unreadableCode(reader.page)).map((line) => `${hash || "introduction"}: ${line}`));
+            if (hash === "") {
+              expect(errorCodes.length).toBeGreaterThan(10);
+              expect(await introductionRepeats(reader.page, errorCodes)).toEqual([]);
+            }
             if (hash === "#/link/createlinktoken") await reader.page.screenshot({ path: path.join(outputDir, "operation-1440.png") });
           }
           expect(found).toEqual([]);
+          expect(unreadable).toEqual([]);
         });
       }
 
@@ -250,7 +295,9 @@ describe.skipIf(executable === undefined)("the reference in a browser, offline",
       if (where === "the file") {
         // First on the place's page, as first loaded, narrowed as a reader narrows a window: the same CSS a 390 px load
         // gets, without a load of its own (a load is most of a check's Chromium time). Widened again after.
-        it.sequential("at 390 px the menu bar covers no text and the title wraps between words; a screenshot at 390 px", async ({ expect }) => {
+        it.sequential("at 390 px the menu bar covers no text, the title wraps between words and no code is cut or broken; a screenshot at 390 px", async ({
+          expect,
+        }) => {
           const { reader } = await first(fileUrl);
           void newTab(fileUrl).catch(() => {});
           const page = reader.page;
@@ -291,6 +338,7 @@ describe.skipIf(executable === undefined)("the reference in a browser, offline",
               return [...new Set(problems)];
             });
             expect(covered).toEqual([]);
+            expect(await unreadableCode(page)).toEqual([]);
             if (hash === "") {
               // Each word of the title on one line: a word broken across lines has two boxes.
               const broken = await page.evaluate(() => {

@@ -41,7 +41,8 @@ function serversSection(document: JsonObject): string {
   const rows = ((document.servers ?? []) as JsonObject[]).map((server) => {
     const variables = (server.variables ?? {}) as Record<string, { description?: string }>;
     const notes = Object.entries(variables).map(([name, variable]) => ` Replace it with your region's (\`${name}\`: ${variable.description ?? ""})`);
-    return [`\`${serverUrl(server)}\``, `${String(server.description ?? "")}${notes.join("")}`];
+    // A base address is copied whole: its own class keeps it from breaking inside (reference.css's .svc-url).
+    return [`<code class="svc-url">${serverUrl(server)}</code>`, `${String(server.description ?? "")}${notes.join("")}`];
   });
   return section(
     "Base URL",
@@ -170,8 +171,9 @@ function errorsSection(document: JsonObject): string {
 
 function badgesSection(): string {
   const meanings: Record<keyof typeof BADGES, string> = {
-    closedBeta: "Only teams the service has enabled may call it; others get `403` `closed_beta_not_enabled`.",
-    closedBetaValues: "Some values it takes are in closed beta (listed on the field); a team not enabled gets `403` for them.",
+    // What a team not enabled gets is said once, in the description's "Reading this reference"; a badge says where.
+    closedBeta: "Only teams the service has enabled may call it.",
+    closedBetaValues: "Some values it takes are in closed beta; the field lists them.",
     provisional: "The interface document does not show it; the package designed the obvious shape, which may change.",
     deprecated: "Still served, to be removed; its description names what replaces it.",
     deprecatedParts: "Some fields or parameters it sends or answers are deprecated; each says what replaces it.",
