@@ -17,10 +17,24 @@ export interface BundleOptions {
   serviceHistory?: boolean;
 }
 
+/** What openapi/openapi.yaml says for `info.version`: the build writes the package's own there instead. */
+export const SOURCE_VERSION_PLACEHOLDER = "0.0.0-set-by-the-build";
+
+/**
+ * The contract's `info.version` is the package's (package.json's `version`, its one place): the build writes it into
+ * the bundle. A tree without a package.json (the review's small test repositories) keeps what its sources say.
+ */
+async function takePackageVersion(document: JsonObject, root: string): Promise<void> {
+  const manifest = await readFile(path.join(root, "package.json"), "utf8").catch(() => undefined);
+  const version = manifest === undefined ? undefined : (JSON.parse(manifest) as { version?: unknown }).version;
+  if (typeof version === "string") (document.info as JsonObject).version = version;
+}
+
 /** Bundles the sources with Redocly (which names components after their files) and decorates the result. */
 export async function bundleContract({ root = repoRoot, serviceHistory = true }: BundleOptions = {}): Promise<JsonObject> {
   const entry = root === repoRoot ? specRoot : path.join(root, "openapi", "openapi.yaml");
   const document = await redoclyBundle(entry);
+  await takePackageVersion(document, root);
   shareWebhookPathItems(document);
   if (serviceHistory) await appendServiceHistory(document, root);
   decorateExtensions(document);

@@ -18,7 +18,8 @@ export const INPUTS_HASH = "inputs.sha256";
  * What generated/ is made from: the contract, the build's own folder, the shipped code it compiles (src/), and the
  * files the bundle or the tools read. Nothing else of the repository (its commands, the tests) can change an artifact.
  */
-const INPUTS = ["openapi", path.join("scripts", "build"), "src", "CHANGELOG.md", "package-lock.json", "redocly.yaml"];
+// package.json: its version is the contract's (the bundle's info.version).
+const INPUTS = ["openapi", path.join("scripts", "build"), "src", "CHANGELOG.md", "package.json", "package-lock.json", "redocly.yaml"];
 
 /**
  * The sha256 of these files' paths (from the repository's root) and bytes, in the order given.

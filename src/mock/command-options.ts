@@ -10,6 +10,7 @@ import { upstreamRefusal } from "./upstream.ts";
 import { DEFAULT_JOURNAL_SIZE } from "./journal.ts";
 import { conditionProblems, isJournalSize, JOURNAL_SIZE_RANGE, unknownOption } from "./option-checks.ts";
 import { MOCK_PATHS } from "../shared/mock-paths.ts";
+import { packageVersion } from "../shared/package-version.ts";
 
 /** The settings a flag gives as it is, each present (undefined when the flag was not given). */
 type FlagSettings<K extends keyof MockSettings> = { [P in K]-?: MockSettings[P] | undefined };
@@ -67,6 +68,7 @@ const FLAGS = {
     ],
   },
   record: { type: "string", usage: ["--record <file>", "with --proxy: write the exchanges, redacted, as HAR"] },
+  version: { type: "boolean", usage: ["--version", "the package's version"] },
   help: { type: "boolean", usage: ["--help", "this text"] },
 } as const;
 
@@ -115,6 +117,10 @@ export function readMockOptions(usage: string, helpHint: string, fail: (line: st
   }
   if (values.help) {
     console.log(usage);
+    process.exit(0);
+  }
+  if (values.version) {
+    console.log(packageVersion());
     process.exit(0);
   }
   const port = Number(values.port ?? process.env.PORT ?? 4010);

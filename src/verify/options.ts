@@ -1,6 +1,7 @@
 // Reads verify's command line (`npx svc-health-verify`, or `npm run verify --` in this repository) into its settings:
 // the target, the credentials (placeholders only for a loopback target), whether writes may run, the rate; or the one
 // line saying what is wrong with it.
+import { packageVersion } from "../shared/package-version.ts";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CREDENTIAL_PLACEHOLDERS } from "../contract/credentials.ts";
@@ -44,6 +45,7 @@ leading with the failures grouped by cause.
                             reports), on the same server: what it needs is created again first, the answer is
                             printed beside the first one (exit 1 if it fails again, 0 if not); with --api-key,
                             --management-key, --allow-writes, --report-dir, --timeout-ms, --show-data
+  --version                 the package's version
   --help                    this text
 
 Each failure is printed with its id and a curl line that sends the exact request again: credentials are read from
@@ -127,12 +129,14 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
         "show-data": { type: "boolean" },
         "skip-workflows": { type: "boolean" },
         help: { type: "boolean" },
+        version: { type: "boolean" },
       },
     }));
   } catch (error) {
     return { error: `${(error as Error).message} (--help lists the options)` };
   }
   if (values.help) return { help: USAGE };
+  if (values.version) return { help: packageVersion() };
   if (values["base-url"] === undefined) return { error: "--base-url <url> is required: the server to verify, e.g. http://127.0.0.1:4010" };
   let url: URL;
   try {

@@ -317,7 +317,7 @@ describe("the packaged mock command (npx svc-health-mock)", () => {
     expect(command).toContain("@stoplight/prism-http");
   });
 
-  it("lists its options with --help and refuses an unknown one in one line", async () => {
+  it("lists its options with --help, prints the package's version with --version, and refuses an unknown one in one line", async () => {
     const help = await run("npx", ["--no-install", "svc-health-mock", "--help"], { cwd: project.dir });
     expect(help.stdout).toContain("--port <port>");
     // The peer to install for dynamic answers, at the release the package pins.
@@ -325,6 +325,10 @@ describe("the packaged mock command (npx svc-health-mock)", () => {
     expect(peerDependencies).toMatchObject({ "@stoplight/prism-http": expect.stringMatching(/^\d+\.\d+\.\d+$/) });
     expect(help.stdout).toContain(`npm install --save-dev @stoplight/prism-http@${peerDependencies["@stoplight/prism-http"]}`);
     expect(help.stdout).toContain("--stateful");
+    // --version: the installed package's own version (package.json, its one place).
+    const version = await run(path.join(project.dir, "node_modules/.bin/svc-health-mock"), ["--version"], { cwd: project.dir });
+    const installed = JSON.parse(await readFile(path.join(project.dir, "node_modules/@svc/health-api-contract/package.json"), "utf8")) as { version: string };
+    expect(version.stdout.trim()).toBe(installed.version);
     // The same command npx ran, from node_modules/.bin without npx's start-up: one launch by npx is enough.
     const wrong = await run(path.join(project.dir, "node_modules/.bin/svc-health-mock"), ["--remember"], { cwd: project.dir }).then(
       () => ({ code: 0, stderr: "" }),

@@ -77,5 +77,11 @@ describe("the packaged verify command (npx svc-health-verify)", () => {
     const help = await run(path.join(project.dir, "node_modules/.bin/svc-health-verify"), ["--help"], { cwd: project.dir });
     expect(help.stdout).toContain("Usage: npx svc-health-verify --base-url <url>");
     expect(help.stdout).toContain(RESPECT);
+    expect(help.stdout).toContain("--version");
+    // The version the package's own package.json holds: the installed one's, which is the repository's.
+    const version = await run(path.join(project.dir, "node_modules/.bin/svc-health-verify"), ["--version"], { cwd: project.dir });
+    expect(version.stdout.trim()).toBe(
+      JSON.parse(await readFile(path.join(project.dir, "node_modules/@svc/health-api-contract/package.json"), "utf8")).version,
+    );
   });
 });

@@ -1,0 +1,40 @@
+// The package's version is kept in one place, package.json: the contract's info.version is the build's copy of it (the
+// sources hold a placeholder), so a bump there is a bump of the contract, and nothing else can disagree with it.
+import { readFileSync } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import YAML from "yaml";
+import { describe, expect, it } from "vitest";
+import { bundleContract, SOURCE_VERSION_PLACEHOLDER } from "../scripts/build/bundle.ts";
+import { repoRoot } from "../scripts/build/lib/paths.ts";
+import { packageVersion } from "../src/shared/package-version.ts";
+import { contract } from "./support/contract.ts";
+import { copyOf } from "./support/fresh-copy.ts";
+
+const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
+
+describe("the package's version", () => {
+  it("is package.json's, which the bundle and the commands read", () => {
+    expect(manifest.version).toMatch(/^\d+\.\d+\.\d+(-[\w.]+)?$/);
+    expect((contract.info as { version: string }).version).toBe(manifest.version);
+    expect(packageVersion()).toBe(manifest.version);
+  });
+
+  it("is not written in the sources: openapi.yaml holds a placeholder the build replaces", () => {
+    const source = YAML.parse(readFileSync(path.join(repoRoot, "openapi/openapi.yaml"), "utf8")) as { info: { version: string } };
+    expect(source.info.version).toBe(SOURCE_VERSION_PLACEHOLDER);
+  });
+
+  it("follows package.json when it changes, and is the sources' own in a tree without one", async () => {
+    const tree = await copyOf(["openapi"]);
+    try {
+      const without = await bundleContract({ root: tree, serviceHistory: false });
+      expect((without.info as { version: string }).version).toBe(SOURCE_VERSION_PLACEHOLDER);
+      await writeFile(path.join(tree, "package.json"), JSON.stringify({ name: "x", version: "9.8.7" }));
+      const bumped = await bundleContract({ root: tree, serviceHistory: false });
+      expect((bumped.info as { version: string }).version).toBe("9.8.7");
+    } finally {
+      await rm(tree, { recursive: true, force: true });
+    }
+  });
+});
