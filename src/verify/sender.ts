@@ -27,14 +27,24 @@ export type HttpAnswer =
     }
   | { kind: "failure"; error: string; ms: number };
 
+/** The time a limiter reads and waits on: the process's (performance.now and timers), or a test's. */
+export interface LimiterClock {
+  now(): number;
+  sleep(ms: number): Promise<unknown>;
+}
+
+const PROCESS_CLOCK: LimiterClock = { now: () => performance.now(), sleep: (ms) => sleep(ms) };
+
 /** Spaces requests at least 1/rate seconds apart, in the order they asked; unlimited when rate is undefined. */
 export class RateLimiter {
   readonly #intervalMs: number;
+  readonly #clock: LimiterClock;
   /** When the caller before the latest one was let go (its actual time, which a late timer pushes back). */
   #last: Promise<number> = Promise.resolve(Number.NEGATIVE_INFINITY);
 
-  constructor(rate: number | undefined) {
+  constructor(rate: number | undefined, clock: LimiterClock = PROCESS_CLOCK) {
     this.#intervalMs = rate === undefined ? 0 : 1000 / rate;
+    this.#clock = clock;
   }
 
   /**
@@ -48,8 +58,8 @@ export class RateLimiter {
     this.#last = new Promise((resolve) => (letGo = resolve));
     const at = (await previous) + this.#intervalMs;
     // A timer runs on the event loop's coarser clock and may fire a fraction of a millisecond early: wait it out.
-    for (let wait = at - performance.now(); wait > 0; wait = at - performance.now()) await sleep(Math.ceil(wait));
-    letGo(performance.now());
+    for (let wait = at - this.#clock.now(); wait > 0; wait = at - this.#clock.now()) await this.#clock.sleep(Math.ceil(wait));
+    letGo(this.#clock.now());
   }
 }
 
