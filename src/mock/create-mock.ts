@@ -9,10 +9,9 @@ import { checkMockOptions } from "./option-checks.ts";
 
 export const DEFAULT_MOCK_URL = "http://svc-mock.invalid";
 
-/** Whether a URL is at or below the mock's base address (its origin, and its path as a prefix ending at a segment). */
-function isUnder(address: string, base: URL): boolean {
+/** Whether a URL is at or below the mock's base address (its origin, and its path, `prefix`, ending at a segment). */
+function isUnder(address: string, base: URL, prefix: string): boolean {
   const target = new URL(address);
-  const prefix = base.pathname.replace(/\/$/, "");
   return target.origin === base.origin && (target.pathname === prefix || target.pathname.startsWith(`${prefix}/`) || prefix === "");
 }
 
@@ -22,6 +21,8 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
   checkMockOptions("createMock", options);
   const url = (options.baseUrl ?? DEFAULT_MOCK_URL).replace(/\/+$/, "");
   const base = new URL(url);
+  /** The base address's path, to which a path given alone is appended. */
+  const prefix = base.pathname.replace(/\/$/, "");
   const stateful = options.stateful === true || options.data !== undefined;
   const pipeline = createPipeline({
     document,
@@ -34,7 +35,7 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
   /** A request to the mock's own paths, its JSON answer read; a refusal thrown with the mock's words and each field. */
   async function control<T>(where: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<T> {
     if (closed) throw new TypeError(`${where}: the mock was closed`);
-    const request = new Request(new URL(`${base.pathname.replace(/\/$/, "")}${path}`, base), {
+    const request = new Request(new URL(`${prefix}${path}`, base), {
       method,
       headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -55,10 +56,10 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
       const request =
         input instanceof Request && init === undefined
           ? input
-          : new Request(typeof input === "string" && input.startsWith("/") ? new URL(`${base.pathname.replace(/\/$/, "")}${input}`, base) : input, init);
+          : new Request(typeof input === "string" && input.startsWith("/") ? new URL(`${prefix}${input}`, base) : input, init);
       // Another address is a mistake that MSW, or the service, would not forgive (a client's baseUrl left at a port):
       // answering it here would let a test pass that fails everywhere else.
-      if (!isUnder(request.url, base)) {
+      if (!isUnder(request.url, base, prefix)) {
         return Promise.reject(
           new TypeError(`mock.fetch: ${request.url} is not under this mock's url ${url}: give the client baseUrl: mock.url, or pass a path such as /v2/user`),
         );
