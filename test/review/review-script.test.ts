@@ -8,6 +8,7 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { main, review } from "../../scripts/commands/review.ts";
+import { isNewMajor } from "../../scripts/commands/review/accepted-breaks.ts";
 
 const run = promisify(execFile);
 const FIXTURE = path.join(repoRoot, "test/fixtures/review/repo");
@@ -49,6 +50,16 @@ const announce = (edit: (file: string, from: string, to: string) => Promise<void
 
 afterAll(async () => {
   await Promise.all(made.map((dir) => rm(dir, { recursive: true, force: true })));
+});
+
+describe("the version an accepted break needs (rule 14)", () => {
+  it("is a new major, with no exception for 0.x: the first release is 1.0.0", () => {
+    expect(isNewMajor("1.2.3", "2.0.0")).toBe(true);
+    expect(isNewMajor("1.2.3", "1.9.0")).toBe(false);
+    expect(isNewMajor("0.1.0", "0.2.0")).toBe(false);
+    expect(isNewMajor("0.1.0", "1.0.0")).toBe(true);
+    expect(isNewMajor("2.0.0", "1.9.9")).toBe(false);
+  });
 });
 
 describe("npm run review", () => {
@@ -155,7 +166,7 @@ describe("npm run review", () => {
     const result = await review({ root: dir, base: "HEAD" });
     expect(result.passed).toBe(false);
     expect(result.problems).toEqual([
-      "Breaking changes are accepted, but an intended break ships in a new major version (for 0.x, a new minor): info.version is 1.0.0, the base's 1.0.0.",
+      "Breaking changes are accepted, but an intended break ships in a new major version: info.version is 1.0.0, the base's 1.0.0.",
     ]);
     expect(result.changes.filter((change) => change.kind === "breaking" && !change.accepted).map((change) => change.subject.label)).toEqual([
       "listThings (GET /v2/things)",

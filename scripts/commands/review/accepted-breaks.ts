@@ -32,15 +32,13 @@ function sectionAfter(text: string, heading: RegExp, next: RegExp): string | und
   return end ? rest.slice(0, end.index) : rest;
 }
 
-/** The version's breaking part: the major, or for 0.x the minor (semver's rule for initial development). */
-export function breakingLevel(version: string): string {
-  const [major = "0", minor = "0"] = version.split(".");
-  return major === "0" ? `0.${minor}` : major;
-}
-
-export function isNewBreakingLevel(baseVersion: string, headVersion: string): boolean {
-  const [a, b] = [breakingLevel(baseVersion), breakingLevel(headVersion)].map((level) => level.split(".").map(Number));
-  return a![0] !== b![0] ? b![0]! > a![0]! : (b![1] ?? 0) > (a![1] ?? 0);
+/**
+ * Whether the head's version is a new major: what an accepted break needs. Semantic versioning without its exception
+ * for 0.x (a minor there): the contract is whole and reviewed, and its first release is 1.0.0.
+ */
+export function isNewMajor(baseVersion: string, headVersion: string): boolean {
+  const major = (version: string) => Number(version.split(".")[0]);
+  return major(headVersion) > major(baseVersion);
 }
 
 export interface Acceptance {
@@ -51,7 +49,7 @@ export interface Acceptance {
 }
 
 export function acceptance(options: { label: boolean; bullets: string[]; baseVersion: string; headVersion: string }): Acceptance {
-  const bumped = isNewBreakingLevel(options.baseVersion, options.headVersion);
+  const bumped = isNewMajor(options.baseVersion, options.headVersion);
   const announced = (change: ContractChange) => options.bullets.find((bullet) => change.subject.names.some((name) => bullet.includes(`\`${name}\``)));
   return {
     reason(change) {
@@ -62,6 +60,6 @@ export function acceptance(options: { label: boolean; bullets: string[]; baseVer
     },
     versionProblem: bumped
       ? undefined
-      : `an intended break ships in a new major version (for 0.x, a new minor): info.version is ${options.headVersion}, the base's ${options.baseVersion}`,
+      : `an intended break ships in a new major version: info.version is ${options.headVersion}, the base's ${options.baseVersion}`,
   };
 }
