@@ -15,6 +15,13 @@ function isUnder(address: string, base: URL, prefix: string): boolean {
   return target.origin === base.origin && (target.pathname === prefix || target.pathname.startsWith(`${prefix}/`) || prefix === "");
 }
 
+/** The request with the base address's path taken off its URL (`/api/v2/user` → `/v2/user`), the rest as it was. */
+function atContractPath(request: Request, prefix: string): Request {
+  const url = new URL(request.url);
+  url.pathname = url.pathname.slice(prefix.length) || "/";
+  return new Request(url, request);
+}
+
 const epoch = (at: Date | number | undefined) => (at instanceof Date ? at.getTime() : at);
 
 export function createMockWith(document: JsonObject, options: MockOptions = {}): Mock {
@@ -35,7 +42,7 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
   /** A request to the mock's own paths, its JSON answer read; a refusal thrown with the mock's words and each field. */
   async function control<T>(where: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<T> {
     if (closed) throw new TypeError(`${where}: the mock was closed`);
-    const request = new Request(new URL(`${prefix}${path}`, base), {
+    const request = new Request(new URL(path, base.origin), {
       method,
       headers,
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
@@ -64,7 +71,8 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
           new TypeError(`mock.fetch: ${request.url} is not under this mock's url ${url}: give the client baseUrl: mock.url, or pass a path such as /v2/user`),
         );
       }
-      return handle(request);
+      // The pipeline routes the contract's paths: a base address with a path of its own (http://host/api) is taken off.
+      return handle(prefix === "" ? request : atContractPath(request, prefix));
     },
     journal(query: JournalQuery = {}) {
       if (journal === undefined) return [];

@@ -63,6 +63,24 @@ describe("the command's flags, in the same words", () => {
 });
 
 describe("mock.fetch", () => {
+  it("answers under a base address with a path of its own, as the client calls it, and refuses the same path outside it", async () => {
+    const mock = createMockWith(contract, { baseUrl: "http://svc-mock.invalid/api", stateful: true });
+    const headers = { "x-svc-api-key": "sk_test_mistakes_0002" };
+    expect((await mock.fetch("/v3/lab_tests/labs", { headers })).status).toBe(200);
+    expect((await mock.fetch("http://svc-mock.invalid/api/v3/lab_tests/labs", { headers })).status).toBe(200);
+    await expect(mock.fetch("http://svc-mock.invalid/v3/lab_tests/labs", { headers })).rejects.toThrow(
+      /is not under this mock's url http:\/\/svc-mock\.invalid\/api/,
+    );
+    // A body goes with the request whose address loses the base path.
+    const created = await mock.fetch("/v2/user", {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: '{"client_user_id":"under-api"}',
+    });
+    expect([created.status, ((await created.json()) as { client_user_id: string }).client_user_id]).toEqual([200, "under-api"]);
+    expect(mock.journal().map((entry) => entry.path)).toEqual(["/v3/lab_tests/labs", "/v3/lab_tests/labs", "/v2/user"]);
+  });
+
   it("refuses an address outside the mock's url, naming both, and answers paths and URLs under it", async () => {
     const mock = createMockWith(contract, {});
     await expect(mock.fetch("http://localhost:4010/v3/lab_tests/labs")).rejects.toThrow(
