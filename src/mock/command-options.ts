@@ -8,7 +8,8 @@ import type { MockSettings } from "./public-types.ts";
 import type { MockHostOptions } from "./host.ts";
 import { upstreamRefusal } from "./upstream.ts";
 import { DEFAULT_JOURNAL_SIZE } from "./journal.ts";
-import { conditionProblems, isJournalSize, JOURNAL_SIZE_RANGE, unknownOption } from "./option-checks.ts";
+import { conditionProblems, isJournalSize, JOURNAL_SIZE_RANGE } from "./option-checks.ts";
+import { parseArgsProblem } from "../shared/nearest-name.ts";
 import { MOCK_PATHS } from "../shared/mock-paths.ts";
 import { packageVersion } from "../shared/package-version.ts";
 
@@ -110,10 +111,7 @@ export function readMockOptions(usage: string, helpHint: string, fail: (line: st
   try {
     ({ values } = parseArgs({ args: joinDashValues(args), options: OPTIONS, strict: true }));
   } catch (error) {
-    const { code, message } = error as { code?: string; message: string };
-    // parseArgs names an unknown flag as `'--statefull'`: the mock's words name the nearest flag it has.
-    const unknown = code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'--?([^']+)'/.exec(message)?.[1] : undefined;
-    return fail(`${unknown === undefined ? message : unknownOption(unknown, Object.keys(FLAGS), "--")} (${helpHint})`);
+    return fail(`${parseArgsProblem(error, Object.keys(FLAGS))} (${helpHint})`);
   }
   if (values.help) {
     console.log(usage);

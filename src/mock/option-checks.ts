@@ -4,16 +4,10 @@
 import { readConditions, type ConditionDetail } from "./conditions.ts";
 import { MAX_JOURNAL_SIZE } from "./journal.ts";
 import type { MockOptions } from "./public-types.ts";
-import { nearestName } from "../shared/nearest-name.ts";
+import { unknownOption } from "../shared/nearest-name.ts";
 
 /** The journal's size as every way of starting the mock says it. */
 export const JOURNAL_SIZE_RANGE = `a number of requests from 0 (off) to ${MAX_JOURNAL_SIZE}`;
-
-/** `unknown option statefull (did you mean stateful?)`; `prefix` is `--` for a flag. */
-export function unknownOption(given: string, known: Iterable<string>, prefix = ""): string {
-  const near = nearestName(given, known);
-  return `unknown option ${prefix}${given}${near === undefined ? "" : ` (did you mean ${prefix}${near}?)`}`;
-}
 
 /** Conditions' problems in one line, each field as it is written in the options (`failure_rate must be a share from 0 to 1`). */
 export function conditionProblems(details: ConditionDetail[]): string {

@@ -1,4 +1,5 @@
-// The known name nearest to one given by mistake (a misspelt option, flag or path), so that a message can name the fix.
+// The known name nearest to one given by mistake (a misspelt option, flag or path), so that a message can name the fix,
+// and the one sentence the package's commands and entries say of an unknown option.
 // Shipped in the client and the mock's entries alike: small, and run only when something is already wrong.
 
 /** The number of single-character insertions, deletions and substitutions that turn `a` into `b` (Levenshtein). */
@@ -29,4 +30,18 @@ export function nearestName(given: string, candidates: Iterable<string>): string
     }
   }
   return best;
+}
+
+/** `unknown option statefull (did you mean stateful?)`; `prefix` is `--` for a flag. */
+export function unknownOption(given: string, known: Iterable<string>, prefix = ""): string {
+  const near = nearestName(given, known);
+  return `unknown option ${prefix}${given}${near === undefined ? "" : ` (did you mean ${prefix}${near}?)`}`;
+}
+
+/** Node's parseArgs error in the commands' words: an unknown flag named with the nearest of `flags`; any other as Node says it. */
+export function parseArgsProblem(error: unknown, flags: Iterable<string>): string {
+  const { code, message } = error as { code?: string; message: string };
+  // parseArgs names an unknown flag as `'--statefull'`.
+  const unknown = code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'--?([^']+)'/.exec(message)?.[1] : undefined;
+  return unknown === undefined ? message : unknownOption(unknown, flags, "--");
 }

@@ -2,6 +2,7 @@
 // the target, the credentials (placeholders only for a loopback target), whether writes may run, the rate; or the one
 // line saying what is wrong with it.
 import { packageVersion } from "../shared/package-version.ts";
+import { parseArgsProblem } from "../shared/nearest-name.ts";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { CREDENTIAL_PLACEHOLDERS } from "../contract/credentials.ts";
@@ -106,34 +107,37 @@ export const DEFAULT_TIME_BUDGET_S = 600;
 /** The default rate for a server that is not on this machine: gentle enough for a shared test environment. */
 export const REMOTE_RATE = 20;
 
+/** verify's flags, as parseArgs reads them (the usage above lists each). */
+const FLAGS = {
+  "base-url": { type: "string" },
+  "api-key": { type: "string" },
+  "management-key": { type: "string" },
+  "allow-writes": { type: "boolean" },
+  rate: { type: "string" },
+  "timeout-ms": { type: "string" },
+  "max-response-bytes": { type: "string" },
+  only: { type: "string", multiple: true },
+  "report-dir": { type: "string" },
+  cases: { type: "string" },
+  seed: { type: "string" },
+  "time-budget": { type: "string" },
+  har: { type: "boolean" },
+  "show-data": { type: "boolean" },
+  "skip-workflows": { type: "boolean" },
+  help: { type: "boolean" },
+  version: { type: "boolean" },
+} as const;
+
 export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): ReadOptions {
   let values;
   try {
     ({ values } = parseArgs({
       args: argv,
       strict: true,
-      options: {
-        "base-url": { type: "string" },
-        "api-key": { type: "string" },
-        "management-key": { type: "string" },
-        "allow-writes": { type: "boolean" },
-        rate: { type: "string" },
-        "timeout-ms": { type: "string" },
-        "max-response-bytes": { type: "string" },
-        only: { type: "string", multiple: true },
-        "report-dir": { type: "string" },
-        cases: { type: "string" },
-        seed: { type: "string" },
-        "time-budget": { type: "string" },
-        har: { type: "boolean" },
-        "show-data": { type: "boolean" },
-        "skip-workflows": { type: "boolean" },
-        help: { type: "boolean" },
-        version: { type: "boolean" },
-      },
+      options: FLAGS,
     }));
   } catch (error) {
-    return { error: `${(error as Error).message} (--help lists the options)` };
+    return { error: `${parseArgsProblem(error, Object.keys(FLAGS))} (--help lists the options)` };
   }
   if (values.help) return { help: USAGE };
   if (values.version) return { help: packageVersion() };

@@ -77,7 +77,11 @@ describe("npm run verify's options", () => {
     expect(error("--base-url", "https://staging.example")).toMatch(/^--api-key <key> is required for staging.example/);
     expect(error("--base-url", "http://127.0.0.1:1", "--rate", "0")).toMatch(/--rate 0 is not a positive number/);
     expect(error("--base-url", "http://127.0.0.1:1", "--rate")).toMatch(/--rate/);
-    expect(error("--base-url", "http://127.0.0.1:1", "--bogus")).toMatch(/Unknown option '--bogus'.*--help/);
+    expect(error("--base-url", "http://127.0.0.1:1", "--bogus")).toBe("unknown option --bogus (--help lists the options)");
+    // A misspelt flag is named with the nearest one verify has, in the mock command's words.
+    expect(error("--base-url", "http://127.0.0.1:1", "--skip-workflow")).toBe(
+      "unknown option --skip-workflow (did you mean --skip-workflows?) (--help lists the options)",
+    );
     expect(error("--base-url", "http://127.0.0.1:1", "--timeout-ms", "0")).toMatch(/^--timeout-ms 0 is not a whole number above 0$/);
     expect(error("--base-url", "http://127.0.0.1:1", "--max-response-bytes", "1e99x")).toMatch(/^--max-response-bytes 1e99x is not a whole number/);
     for (const message of [error(), error("--base-url", "http://127.0.0.1:1", "--bogus")]) expect(message).not.toContain("\n");
