@@ -1,6 +1,7 @@
 // The mock in the caller's own process, with no port: createMock's engine, given the contract to answer for. The
 // package's entry (index.ts) gives it the contract the package ships; the MSW adapter (msw.ts) wraps its fetch.
 import type { JsonObject } from "../contract/json.ts";
+import { detailsLine } from "../contract/error-details.ts";
 import { fetchHandler } from "./fetch-handler.ts";
 import { createPipeline } from "./pipeline.ts";
 import type { JournalQuery, Mock, MockOptions, MockSeedData, MockStateView } from "./public-types.ts";
@@ -12,7 +13,8 @@ export const DEFAULT_MOCK_URL = "http://svc-mock.invalid";
 /** Whether a URL is at or below the mock's base address (its origin, and its path, `prefix`, ending at a segment). */
 function isUnder(address: string, base: URL, prefix: string): boolean {
   const target = new URL(address);
-  return target.origin === base.origin && (target.pathname === prefix || target.pathname.startsWith(`${prefix}/`) || prefix === "");
+  // With no path of its own (prefix ""), every path of the origin starts with "/".
+  return target.origin === base.origin && (target.pathname === prefix || target.pathname.startsWith(`${prefix}/`));
 }
 
 /** The request with the base address's path taken off its URL (`/api/v2/user` → `/v2/user`), the rest as it was. */
@@ -50,7 +52,7 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
     const response = await handle(request);
     const answer = (await response.json()) as { message?: string; details?: { field: string; message: string }[] };
     if (response.ok) return answer as T;
-    const details = (answer.details ?? []).map((detail) => `${detail.field || "(whole)"} ${detail.message}`).join("; ");
+    const details = detailsLine(answer.details ?? []);
     throw new Error(`${where}: ${answer.message ?? `answered ${response.status}`}${details === "" ? "" : ` (${details})`}`);
   }
   let closed = false;
