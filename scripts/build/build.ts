@@ -1,5 +1,5 @@
 // Makes every file in generated/ (bundle, types, client, the mock and verify commands, the shipped workflows,
-// traceability table, reference) from openapi/, writing only what changed; does nothing, in milliseconds, when the hash
+// traceability table, the package's surface, reference) from openapi/, writing only what changed; does nothing, in milliseconds, when the hash
 // of its inputs is the one generated/inputs.sha256 recorded.
 import { readFile, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -18,25 +18,32 @@ export async function renderArtifacts(onBundle?: (bundle: Record<string, string>
   // bundle starts first, and the other modules load while it waits on reading the sources.
   const { bundleContract, renderBundle } = await import("./bundle.ts");
   const bundling = bundleContract();
-  const [{ renderTypes }, { renderClient }, { renderCommands }, { renderMockEntries }, { renderWorkflows }, { renderTraceability }] = await Promise.all([
-    import("./generate-types.ts"),
-    import("./generate-client.ts"),
-    import("./build-commands.ts"),
-    import("./build-mock-entries.ts"),
-    import("./ship-workflows.ts"),
-    import("./generate-traceability.ts"),
-  ]);
+  const [{ renderTypes }, { renderClient }, { renderCommands }, { renderMockEntries }, { renderWorkflows }, { renderTraceability }, { renderSurface }] =
+    await Promise.all([
+      import("./generate-types.ts"),
+      import("./generate-client.ts"),
+      import("./build-commands.ts"),
+      import("./build-mock-entries.ts"),
+      import("./ship-workflows.ts"),
+      import("./generate-traceability.ts"),
+      import("./surface.ts"),
+    ]);
   const document = await bundling;
   const { yaml, json } = renderBundle(document);
   const bundle = { "openapi.yaml": yaml, "openapi.json": json };
   const alongside = onBundle?.(bundle);
   const types = await renderTypes(structuredClone(document));
-  const rest = {
+  const declared = {
     "schema.d.ts": types,
     "schema.d.cts": types,
     ...(await renderClient(document)),
-    ...(await renderCommands()),
     ...(await renderMockEntries(json)),
+  };
+  const rest = {
+    ...declared,
+    // What users' code meets, from the declarations just made: the review compares it with the base revision's.
+    ...(await renderSurface(declared)),
+    ...(await renderCommands()),
     ...(await renderWorkflows()),
     "traceability.md": await renderTraceability(),
     [INPUTS_HASH]: await inputsHash(),

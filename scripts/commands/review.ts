@@ -10,6 +10,7 @@ import type { JsonObject } from "../../src/contract/json.ts";
 import { acceptance, announcedBreaks } from "./review/accepted-breaks.ts";
 import { resolveBase, unpackRevision } from "./review/base-tree.ts";
 import { diffContracts } from "./review/contract-diff.ts";
+import { readSurfaces } from "./review/surfaces.ts";
 import { failsReview, lintFindings } from "./review/lint-findings.ts";
 import { renderAnnotations, renderMarkdown, type LocatedChange, type ReviewResult } from "./review/report.ts";
 import { SourceMap } from "./review/source-map.ts";
@@ -58,7 +59,7 @@ export async function review(options: ReviewOptions): Promise<ReviewResult> {
     const committed = path.join(root, "generated", "openapi.json");
     const withHistory = existsSync(committed);
     const short = base.commit.slice(0, 12);
-    const [baseBundle, headBundle, lint, waivers, bullets] = await Promise.all([
+    const [baseBundle, headBundle, lint, waivers, bullets, surfaces] = await Promise.all([
       bundleContract({ root: baseTree.dir, serviceHistory: false }).catch((error: unknown) => {
         throw new Error(`the base revision ${short} does not bundle: ${reason(error, baseTree.dir, short)}`);
       }),
@@ -68,6 +69,7 @@ export async function review(options: ReviewOptions): Promise<ReviewResult> {
       lintFindings(root, headMap),
       waiversInForce(root),
       announcedBreaks(root),
+      readSurfaces(root, base.commit),
     ]);
 
     const problems: string[] = [];
@@ -82,6 +84,10 @@ export async function review(options: ReviewOptions): Promise<ReviewResult> {
       const accepted = accepting.reason(change);
       return { ...change, location, ...(accepted ? { accepted } : {}) };
     });
+    for (const change of surfaces.changes) {
+      const accepted = accepting.reason(change);
+      changes.push({ ...change, ...(accepted ? { accepted } : {}) });
+    }
     if (changes.some((change) => change.accepted) && accepting.versionProblem) problems.push(`Breaking changes are accepted, but ${accepting.versionProblem}.`);
 
     const unaccepted = changes.some((change) => change.kind === "breaking" && !change.accepted);

@@ -9,7 +9,7 @@ export type { Conditions } from "./conditions.ts";
 export { findPrism, PRISM_PACKAGE, prismInventor } from "./prism.ts";
 export { MOCK_ONLY_METHODS, servedFiles } from "./paths.ts";
 export { MOCK_PATHS } from "../shared/mock-paths.ts";
-export { hostOptionsOf, readDataFile, readMockOptions, type MockCommandOptions } from "./command-options.ts";
+export { FLAGS as MOCK_COMMAND_FLAGS, hostOptionsOf, readDataFile, readMockOptions, type MockCommandOptions } from "./command-options.ts";
 export { banner, closeServer, commandUsage, failWith, startFailure, stopOnSignals } from "./command-shell.ts";
 export { checkSeed, SeedError } from "./state/seed.ts";
 export { ProxyError } from "./proxy.ts";

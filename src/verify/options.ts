@@ -108,7 +108,7 @@ export const DEFAULT_TIME_BUDGET_S = 600;
 export const REMOTE_RATE = 20;
 
 /** verify's flags, as parseArgs reads them (the usage above lists each). */
-const FLAGS = {
+export const FLAGS = {
   "base-url": { type: "string" },
   "api-key": { type: "string" },
   "management-key": { type: "string" },

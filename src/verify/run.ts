@@ -35,6 +35,8 @@ import { runReplay } from "./replay.ts";
 import type { VerifyOutput } from "./output.ts";
 
 export type { VerifyOutput };
+/** The command's flags, for the package's surface snapshot (scripts/build/surface.ts). */
+export { FLAGS as VERIFY_COMMAND_FLAGS } from "./options.ts";
 
 /**
  * The passes in the order a run makes them. The valid calls come in two halves: the creates and every call that keeps

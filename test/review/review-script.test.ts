@@ -1,7 +1,7 @@
 // `npm run review` against small git repositories the test makes: a base commit of test/fixtures/review/repo, then one
 // change in the working tree, reviewed the way a reviewer runs it.
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { main, review } from "../../scripts/commands/review.ts";
 import { isNewMajor } from "../../scripts/commands/review/accepted-breaks.ts";
+import { renderMarkdown } from "../../scripts/commands/review/report.ts";
+import type { Surface } from "../../scripts/build/surface.ts";
 
 const run = promisify(execFile);
 const FIXTURE = path.join(repoRoot, "test/fixtures/review/repo");
@@ -183,5 +185,40 @@ describe("npm run review", () => {
       true,
     );
     expect(result.passed).toBe(true);
+  });
+
+  it("fails a removed export of the package's surface and a raised engines, located in generated/surface.json, and takes a CHANGELOG bullet naming them", async () => {
+    const dir = await repository(async () => {});
+    const surface = JSON.parse(await readFile(path.join(repoRoot, "generated/surface.json"), "utf8")) as Surface;
+    await mkdir(path.join(dir, "generated"));
+    await writeFile(path.join(dir, "generated/surface.json"), `${JSON.stringify(surface, null, 2)}\n`);
+    await git(dir, "add", "-A");
+    await git(dir, "commit", "-qm", "the surface snapshot");
+    delete surface.entries["./mock"]!.declared.createMock;
+    surface.engines.node = ">=22.0.0";
+    await writeFile(path.join(dir, "generated/surface.json"), `${JSON.stringify(surface, null, 2)}\n`);
+    const result = await review({ root: dir, base: "HEAD" });
+    expect(result.passed).toBe(false);
+    const breaking = result.changes.filter((change) => change.kind === "breaking" && !change.accepted);
+    expect(breaking.map((change) => [change.subject.label, change.where, change.location.file])).toEqual([
+      ["entry ./mock", "export createMock", "generated/surface.json"],
+      ["engines.node", "engines", "generated/surface.json"],
+    ]);
+    expect(renderMarkdown(result)).toContain(
+      "| `entry ./mock` | export createMock | createMock is no longer exported: an import of it fails | `export-removed` |",
+    );
+
+    await bumpVersion(async (file, from, to) => writeFile(path.join(dir, file), (await readFile(path.join(dir, file), "utf8")).replace(from, to)));
+    const changelog = path.join(dir, "CHANGELOG.md");
+    await writeFile(
+      changelog,
+      (await readFile(changelog, "utf8")).replace(
+        "## Unreleased\n",
+        "## Unreleased\n\n### Breaking changes\n- `createMock` is gone; Node `engines` 22 and later.\n",
+      ),
+    );
+    const accepted = await review({ root: dir, base: "HEAD" });
+    expect(accepted.changes.filter((change) => change.kind === "breaking").map((change) => Boolean(change.accepted))).toEqual([true, true]);
+    expect(accepted.passed).toBe(true);
   });
 });

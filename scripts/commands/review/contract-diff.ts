@@ -6,7 +6,8 @@ import { encodePointer } from "./source-map.ts";
 import { fieldName, followRefs as follow, SchemaDiff, type ChangeKind, type Direction } from "./schema-diff.ts";
 
 export interface Subject {
-  type: "operation" | "webhook";
+  /** `package`: a part of the package's surface (an entry, a command, engines, a peer), see surface-diff.ts. */
+  type: "operation" | "webhook" | "package";
   /** `POST /v2/link/token` for an operation, the event kind for a webhook. */
   key: string;
   /** `createLinkToken (POST /v2/link/token)`, or `webhook daily.data.sleep.created`. */

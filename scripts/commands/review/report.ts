@@ -81,10 +81,9 @@ const at = (location: SourceLocation, former = false) =>
   `\`${location.file}:${location.line}\`${former ? " (in the base revision)" : location.exact ? "" : " (nearest)"}`;
 
 function counted(subjects: ContractChange["subject"][]): string {
-  const operations = subjects.filter((subject) => subject.type === "operation").length;
-  const webhooks = subjects.length - operations;
-  const part = (count: number, noun: string) => `${count} ${noun}${count === 1 ? "" : "s"}`;
-  return [operations ? part(operations, "operation") : "", webhooks ? part(webhooks, "webhook") : ""].filter(Boolean).join(" and ");
+  const of = (type: ContractChange["subject"]["type"]) => subjects.filter((subject) => subject.type === type).length;
+  const part = (count: number, noun: string) => (count ? `${count} ${noun}${count === 1 ? "" : "s"}` : "");
+  return [part(of("operation"), "operation"), part(of("webhook"), "webhook"), part(of("package"), "part")].filter(Boolean).join(" and ");
 }
 
 function affects(subjects: ContractChange["subject"][]): string {

@@ -1,0 +1,223 @@
+// The package's surface as a user's code meets it, for generated/surface.json: the exports map, every entry's exported
+// declarations as written, the commands and their flags, engines and peerDependencies. The review compares it with the
+// base revision's (scripts/commands/review/surface-diff.ts), as it compares the contract.
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import ts from "typescript";
+import { generatedDir, repoRoot } from "./lib/paths.ts";
+import { MOCK_COMMAND_FLAGS } from "../../src/mock/server.ts";
+import { VERIFY_COMMAND_FLAGS } from "../../src/verify/run.ts";
+
+/** One exported name of an entry: what it is, and its declaration as the user's editor shows it (comments left out). */
+export interface SurfaceExport {
+  kind: "function" | "class" | "interface" | "type" | "const" | "enum" | "namespace";
+  /** The declaration's text (each overload of a function), whitespace collapsed. */
+  text?: string[];
+  /** An interface's or a class's members, by name: their text. */
+  members?: Record<string, string>;
+  /** A type alias of a union: its members' texts, compared as a set (a member added widens it). */
+  union?: string[];
+}
+
+/** One subpath's exported names: its own declarations, and the contract's types it re-exports (their shapes are the
+ * contract review's to judge; their names are the surface's, since a user's import of a name removed fails). */
+export interface SurfaceEntry {
+  declared: Record<string, SurfaceExport>;
+  contractTypes: string[];
+}
+
+export interface Surface {
+  /** The exports map: each subpath with its conditions (`import.types`, `require.default`, ...). */
+  exports: Record<string, string[]>;
+  /** Each subpath with declarations: its exported names. */
+  entries: Record<string, SurfaceEntry>;
+  /** Each command (package.json's `bin`) with its flags: `--port` → `string`, `--only` → `string, repeatable`. */
+  commands: Record<string, Record<string, string>>;
+  engines: Record<string, string>;
+  peerDependencies: Record<string, { range: string; optional: boolean }>;
+}
+
+/** The flags of every command the package ships, by its name in `bin`: a command missing here fails the build. */
+const COMMAND_FLAGS: Record<string, Record<string, { type: string; multiple?: boolean }>> = {
+  "svc-health-mock": MOCK_COMMAND_FLAGS,
+  "svc-health-verify": VERIFY_COMMAND_FLAGS,
+};
+
+interface Manifest {
+  exports: Record<string, unknown>;
+  bin?: Record<string, string>;
+  engines?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+/** Whitespace collapsed and comments left out: a reworded doc comment changes nothing a user's code meets. */
+const collapse = (text: string) =>
+  text
+    .replace(/\/\*[\s\S]*?\*\//g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** `{import: {types, default}}` → `["import.default", "import.types"]`; a plain string target is the `default` condition. */
+function conditions(target: unknown, prefix = ""): string[] {
+  if (typeof target === "string") return [prefix || "default"];
+  if (target === null || typeof target !== "object") return [];
+  return Object.entries(target as Record<string, unknown>).flatMap(([name, inner]) => conditions(inner, prefix ? `${prefix}.${name}` : name));
+}
+
+/** The declarations file of an entry for ESM importers (`import.types`, else `types`), relative to the package. */
+function typesOf(target: unknown): string | undefined {
+  if (target === null || typeof target !== "object") return undefined;
+  const record = target as Record<string, unknown>;
+  if (typeof record.types === "string") return record.types;
+  return typesOf(record.import);
+}
+
+/** A TypeScript program over the declarations as just rendered (`rendered`, by name under generated/), the rest from disk. */
+function program(roots: string[], rendered: Record<string, string>): ts.Program {
+  const options: ts.CompilerOptions = {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+  };
+  const host = ts.createCompilerHost(options);
+  const renderedAt = (file: string) => {
+    const relative = path.relative(generatedDir, file);
+    return relative.startsWith("..") ? undefined : rendered[relative.split(path.sep).join("/")];
+  };
+  const { getSourceFile, fileExists, readFile: read } = host;
+  host.fileExists = (file) => renderedAt(file) !== undefined || fileExists.call(host, file);
+  host.readFile = (file) => renderedAt(file) ?? read.call(host, file);
+  host.getSourceFile = (file, language, ...rest) => {
+    const text = renderedAt(file);
+    return text !== undefined ? ts.createSourceFile(file, text, language, true) : getSourceFile.call(host, file, language, ...rest);
+  };
+  return ts.createProgram(roots, options, host);
+}
+
+function memberName(member: ts.Node, file: ts.SourceFile): string {
+  const name = (member as { name?: ts.PropertyName }).name;
+  if (name) return name.getText(file);
+  return collapse(member.getText(file));
+}
+
+const fromContract = (declaration: ts.Declaration) => path.basename(declaration.getSourceFile().fileName).startsWith("schema.d.");
+
+/** Every property of an interface or class, inherited ones included (an option of a base interface is an option too). */
+function allMembers(checker: ts.TypeChecker, symbol: ts.Symbol): Record<string, string> {
+  const members: Record<string, string> = {};
+  for (const property of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol))) {
+    const declaration = property.declarations?.[0];
+    if (!declaration) continue;
+    if (ts.canHaveModifiers(declaration) && ts.getModifiers(declaration)?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)) continue;
+    members[property.name] = collapse(declaration.getText(declaration.getSourceFile()));
+  }
+  return members;
+}
+
+function describe(checker: ts.TypeChecker, symbol: ts.Symbol, file: (node: ts.Node) => ts.SourceFile): SurfaceExport {
+  const declarations = symbol.declarations!;
+  const first = declarations[0]!;
+  const source = file(first);
+  const members = (nodes: readonly ts.Node[]) =>
+    Object.fromEntries(
+      nodes
+        .filter((member) => !(ts.canHaveModifiers(member) && ts.getModifiers(member)?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)))
+        .map((member) => [memberName(member, source), collapse(member.getText(source))]),
+    );
+  if (ts.isInterfaceDeclaration(first)) {
+    const heritage = declarations.flatMap((d) => (ts.isInterfaceDeclaration(d) ? (d.heritageClauses ?? []).map((h) => collapse(h.getText(file(d)))) : []));
+    const typeParameters = first.typeParameters ? `<${first.typeParameters.map((p) => collapse(p.getText(source))).join(", ")}>` : "";
+    return {
+      kind: "interface",
+      text: [`interface ${first.name.text}${typeParameters}${heritage.length ? ` ${heritage.join(" ")}` : ""}`],
+      // Call and index signatures have no name: they are listed by their text.
+      members: {
+        ...Object.assign({}, ...declarations.filter(ts.isInterfaceDeclaration).map((d) => members(d.members.filter((m) => !m.name)))),
+        ...allMembers(checker, symbol),
+      },
+    };
+  }
+  if (ts.isClassDeclaration(first)) {
+    const head = collapse(
+      first
+        .getText(source)
+        .slice(0, first.members.pos - first.getStart(source))
+        .replace(/\{\s*$/, ""),
+    );
+    return {
+      kind: "class",
+      text: [head.replace(/^export (declare )?/, "")],
+      members: { ...members(first.members.filter((m) => !m.name || ts.isConstructorDeclaration(m))), ...allMembers(checker, symbol) },
+    };
+  }
+  if (ts.isTypeAliasDeclaration(first)) {
+    const typeParameters = first.typeParameters ? `<${first.typeParameters.map((p) => collapse(p.getText(source))).join(", ")}>` : "";
+    const text = [`type ${first.name.text}${typeParameters} = ${collapse(first.type.getText(source))}`];
+    if (ts.isUnionTypeNode(first.type)) return { kind: "type", text, union: first.type.types.map((t) => collapse(t.getText(source))).sort() };
+    return { kind: "type", text };
+  }
+  if (ts.isFunctionDeclaration(first)) {
+    return { kind: "function", text: declarations.map((d) => collapse(d.getText(file(d))).replace(/^export (declare )?/, "")) };
+  }
+  if (ts.isVariableDeclaration(first)) return { kind: "const", text: [collapse(first.getText(source))] };
+  if (ts.isEnumDeclaration(first)) return { kind: "enum", text: [first.name.text], members: members(first.members) };
+  return { kind: "namespace", text: [collapse(first.getText(source)).slice(0, 200)] };
+}
+
+/** The exported names of one declarations file, each described as declared (a re-export followed to its source). */
+function entryExports(checker: ts.TypeChecker, source: ts.SourceFile, fileOf: (node: ts.Node) => ts.SourceFile): SurfaceEntry {
+  const moduleSymbol = checker.getSymbolAtLocation(source);
+  if (!moduleSymbol) throw new Error(`surface: ${source.fileName} is not a module`);
+  const found: SurfaceEntry = { declared: {}, contractTypes: [] };
+  for (const exported of checker.getExportsOfModule(moduleSymbol).sort((a, b) => a.name.localeCompare(b.name))) {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    const declarations = symbol.declarations ?? [];
+    if (declarations.length === 0) throw new Error(`surface: ${exported.name} of ${source.fileName} has no declaration`);
+    if (fromContract(declarations[0]!)) found.contractTypes.push(exported.name);
+    else found.declared[exported.name] = describe(checker, symbol, fileOf);
+  }
+  return found;
+}
+
+/** The surface of the package as package.json and the declarations rendered now describe it. */
+export async function renderSurface(rendered: Record<string, string>, manifestText?: string): Promise<Record<string, string>> {
+  const manifest = JSON.parse(manifestText ?? (await readFile(path.join(repoRoot, "package.json"), "utf8"))) as Manifest;
+  const exportsMap = Object.fromEntries(Object.entries(manifest.exports).map(([subpath, target]) => [subpath, conditions(target).sort()]));
+  const typed = Object.entries(manifest.exports).flatMap(([subpath, target]) => {
+    const types = typesOf(target);
+    return types ? [[subpath, path.join(repoRoot, types)] as const] : [];
+  });
+  const built = program(
+    typed.map(([, file]) => file),
+    rendered,
+  );
+  const checker = built.getTypeChecker();
+  const fileOf = (node: ts.Node) => node.getSourceFile();
+  const entries = Object.fromEntries(
+    typed.map(([subpath, file]) => {
+      const source = built.getSourceFile(file);
+      if (!source) throw new Error(`surface: the ${subpath} entry's declarations ${path.relative(repoRoot, file)} were not made`);
+      return [subpath, entryExports(checker, source, fileOf)];
+    }),
+  );
+  const commands = Object.fromEntries(
+    Object.keys(manifest.bin ?? {})
+      .sort()
+      .map((name) => {
+        const flags = COMMAND_FLAGS[name];
+        if (!flags) throw new Error(`surface: the command ${name} (package.json's bin) has no flag table in scripts/build/surface.ts`);
+        return [name, Object.fromEntries(Object.entries(flags).map(([flag, { type, multiple }]) => [`--${flag}`, multiple ? `${type}, repeatable` : type]))];
+      }),
+  );
+  const peers = Object.fromEntries(
+    Object.entries(manifest.peerDependencies ?? {}).map(([name, range]) => [
+      name,
+      { range, optional: manifest.peerDependenciesMeta?.[name]?.optional === true },
+    ]),
+  );
+  const surface: Surface = { exports: exportsMap, entries, commands, engines: manifest.engines ?? {}, peerDependencies: peers };
+  return { "surface.json": `${JSON.stringify(surface, null, 2)}\n` };
+}

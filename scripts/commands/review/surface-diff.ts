@@ -1,0 +1,189 @@
+// Classifies every difference between the base revision's package surface and the head's (generated/surface.json, made
+// by scripts/build/surface.ts): anything removed or narrowed is breaking, anything added additive (openapi/breaking-changes.md, rule 17).
+import semver from "semver";
+import type { Surface, SurfaceExport } from "../../build/surface.ts";
+import type { ContractChange, Subject } from "./contract-diff.ts";
+import type { ChangeKind } from "./schema-diff.ts";
+
+/** A change of the package's surface, with the path of keys that locates it in its side's surface.json. */
+export interface SurfaceChange extends ContractChange {
+  keys: string[];
+}
+
+const subject = (key: string, label: string, names: string[]): Subject => ({ type: "package", key, label, names });
+
+/** Each key of either side, in the head's order, then the base's. */
+const union = (a: Record<string, unknown>, b: Record<string, unknown>) => [...new Set([...Object.keys(b), ...Object.keys(a)])];
+
+export function diffSurfaces(base: Surface, head: Surface): SurfaceChange[] {
+  const changes: SurfaceChange[] = [];
+  const add = (kind: ChangeKind, rule: string, about: Subject, where: string, message: string, keys: string[], side: "head" | "base" = "head") =>
+    changes.push({ kind, rule, subject: about, where, message, keys, side, pointer: `/${keys.join("/")}` });
+
+  for (const subpath of union(base.exports, head.exports)) {
+    const about = subject(subpath, `entry ${subpath}`, [subpath]);
+    const was = base.exports[subpath];
+    const now = head.exports[subpath];
+    if (!now) add("breaking", "entry-removed", about, "exports", `entry ${subpath} removed: an import of it fails`, ["exports", subpath], "base");
+    else if (!was) add("additive", "entry-added", about, "exports", `entry ${subpath} added`, ["exports", subpath]);
+    else {
+      for (const condition of was.filter((c) => !now.includes(c)))
+        add(
+          "breaking",
+          "condition-removed",
+          about,
+          "exports",
+          `condition ${condition} removed: a user whose tool resolves it fails`,
+          ["exports", subpath],
+          "base",
+        );
+      for (const condition of now.filter((c) => !was.includes(c)))
+        add("additive", "condition-added", about, "exports", `condition ${condition} added`, ["exports", subpath]);
+    }
+  }
+
+  for (const subpath of union(base.entries, head.entries)) {
+    const was = base.entries[subpath];
+    const now = head.entries[subpath];
+    if (!was || !now) continue; // the entry itself is reported above
+    for (const name of union(was.declared, now.declared)) diffExport(subpath, name, was.declared[name], now.declared[name], add);
+    for (const name of was.contractTypes.filter((n) => !now.contractTypes.includes(n)))
+      add(
+        "breaking",
+        "export-removed",
+        subject(subpath, `entry ${subpath}`, [subpath, name]),
+        `type ${name}`,
+        `the contract's type ${name} is no longer exported`,
+        ["entries", subpath, "contractTypes"],
+        "base",
+      );
+    for (const name of now.contractTypes.filter((n) => !was.contractTypes.includes(n)))
+      add("additive", "export-added", subject(subpath, `entry ${subpath}`, [subpath, name]), `type ${name}`, `the contract's type ${name} exported`, [
+        "entries",
+        subpath,
+        "contractTypes",
+      ]);
+  }
+
+  for (const command of union(base.commands, head.commands)) {
+    const about = (flag?: string) => subject(command, `command ${command}`, flag ? [command, flag] : [command]);
+    const was = base.commands[command];
+    const now = head.commands[command];
+    if (!now) {
+      add("breaking", "command-removed", about(), "bin", `command ${command} removed`, ["commands", command], "base");
+      continue;
+    }
+    if (!was) {
+      add("additive", "command-added", about(), "bin", `command ${command} added`, ["commands", command]);
+      continue;
+    }
+    for (const flag of union(was, now)) {
+      if (now[flag] === undefined)
+        add(
+          "breaking",
+          "flag-removed",
+          about(flag),
+          `flag ${flag}`,
+          `flag ${flag} removed: a command line with it is refused`,
+          ["commands", command, flag],
+          "base",
+        );
+      else if (was[flag] === undefined) add("additive", "flag-added", about(flag), `flag ${flag}`, `flag ${flag} added`, ["commands", command, flag]);
+      else if (was[flag] !== now[flag])
+        add("breaking", "flag-changed", about(flag), `flag ${flag}`, `flag ${flag} was ${was[flag]}, is ${now[flag]}`, ["commands", command, flag]);
+    }
+  }
+
+  for (const engine of union(base.engines, head.engines)) {
+    const about = subject("engines", `engines.${engine}`, ["engines", engine]);
+    const was = base.engines[engine];
+    const now = head.engines[engine];
+    if (was === now) continue;
+    if (was === undefined) add("breaking", "engines-narrowed", about, "engines", `engines.${engine} set to ${now}`, ["engines", engine]);
+    else if (now === undefined) add("additive", "engines-widened", about, "engines", `engines.${engine} (${was}) removed`, ["engines"], "base");
+    else if (covers(now, was)) add("additive", "engines-widened", about, "engines", `engines.${engine} ${was} -> ${now}`, ["engines", engine]);
+    else
+      add("breaking", "engines-narrowed", about, "engines", `engines.${engine} ${was} -> ${now}: a version it ran on is no longer supported`, [
+        "engines",
+        engine,
+      ]);
+  }
+
+  for (const peer of union(base.peerDependencies, head.peerDependencies)) {
+    const about = subject(peer, `peer ${peer}`, [peer]);
+    const was = base.peerDependencies[peer];
+    const now = head.peerDependencies[peer];
+    const keys = ["peerDependencies", peer];
+    if (!now) add("additive", "peer-removed", about, "peerDependencies", `peer ${peer} no longer needed`, keys, "base");
+    else if (!was)
+      add(
+        now.optional ? "additive" : "breaking",
+        "peer-added",
+        about,
+        "peerDependencies",
+        `peer ${peer}@${now.range} added${now.optional ? " (optional)" : ": every user must install it"}`,
+        keys,
+      );
+    else {
+      if (was.optional && !now.optional) add("breaking", "peer-required", about, "peerDependencies", `peer ${peer} is required now`, keys);
+      if (!was.optional && now.optional) add("additive", "peer-widened", about, "peerDependencies", `peer ${peer} is optional now`, keys);
+      if (was.range !== now.range) {
+        if (covers(now.range, was.range)) add("additive", "peer-widened", about, "peerDependencies", `peer ${peer} ${was.range} -> ${now.range}`, keys);
+        else add("breaking", "peer-narrowed", about, "peerDependencies", `peer ${peer} ${was.range} -> ${now.range}: a version it took is refused`, keys);
+      }
+    }
+  }
+  return changes;
+}
+
+/** Whether every version `was` allows, `now` allows too (a range that is not semver is compared as text). */
+function covers(now: string, was: string): boolean {
+  try {
+    return semver.subset(was, now);
+  } catch {
+    return now === was;
+  }
+}
+
+type Add = (kind: ChangeKind, rule: string, about: Subject, where: string, message: string, keys: string[], side?: "head" | "base") => void;
+
+function diffExport(subpath: string, name: string, was: SurfaceExport | undefined, now: SurfaceExport | undefined, add: Add): void {
+  const about = subject(subpath, `entry ${subpath}`, [subpath, name]);
+  const keys = ["entries", subpath, "declared", name];
+  const where = `export ${name}`;
+  if (!now) return add("breaking", "export-removed", about, where, `${name} is no longer exported: an import of it fails`, keys, "base");
+  if (!was) return add("additive", "export-added", about, where, `${name} exported (${now.kind})`, keys);
+  if (was.kind !== now.kind) return add("breaking", "export-changed", about, where, `${name} was a ${was.kind}, is a ${now.kind}`, keys);
+  if (was.union && now.union) {
+    const removed = was.union.filter((member) => !now.union!.includes(member));
+    const added = now.union.filter((member) => !was.union!.includes(member));
+    if (removed.length) add("breaking", "union-narrowed", about, where, `${name} no longer allows ${removed.join(" | ")}`, keys);
+    if (added.length) add("additive", "union-widened", about, where, `${name} also allows ${added.join(" | ")}`, keys);
+    return;
+  }
+  if (JSON.stringify(was.text) !== JSON.stringify(now.text))
+    add("breaking", "export-changed", about, where, `${name} changed: was \`${(was.text ?? []).join("; ")}\`, is \`${(now.text ?? []).join("; ")}\``, keys);
+  const before = was.members ?? {};
+  const after = now.members ?? {};
+  for (const member of union(before, after)) {
+    const memberKeys = [...keys, "members", member];
+    const memberWhere = `${where}: ${member}`;
+    if (after[member] === undefined) add("breaking", "member-removed", about, memberWhere, `${name}.${member} removed`, memberKeys, "base");
+    else if (before[member] === undefined) add("additive", "member-added", about, memberWhere, `${name}.${member} added: \`${after[member]}\``, memberKeys);
+    else if (before[member] !== after[member])
+      add("breaking", "member-changed", about, memberWhere, `${name}.${member} was \`${before[member]}\`, is \`${after[member]}\``, memberKeys);
+  }
+}
+
+/** The 1-based line of `keys` in a surface.json as JSON.stringify(…, null, 2) writes it: the line of the last key found. */
+export function surfaceLine(text: string, keys: string[]): number {
+  const lines = text.split("\n");
+  let line = 0;
+  for (let depth = 0; depth < keys.length; depth++) {
+    const wanted = `${"  ".repeat(depth + 1)}${JSON.stringify(keys[depth])}:`;
+    const found = lines.findIndex((candidate, index) => index >= line && candidate.startsWith(wanted));
+    if (found < 0) break;
+    line = found;
+  }
+  return line + 1;
+}
