@@ -48,54 +48,72 @@ function version(document: JsonObject): string {
   return String((document.info as JsonObject | undefined)?.version ?? "0.0.0");
 }
 
-export async function review(options: ReviewOptions): Promise<ReviewResult> {
-  const root = path.resolve(options.root);
-  const base = await resolveBase(root, options.base);
-  const baseTree = await unpackRevision(root, base.commit);
+/** What changed from a base commit to the working tree: the contract's changes and the package surface's, located. */
+export interface Comparison {
+  baseVersion: string;
+  headVersion: string;
+  /** The working tree's bundle, and whether the committed generated/openapi.json is stale against it. */
+  headBundle: JsonObject;
+  staleBundle: boolean;
+  /** Unaccepted: acceptance is the review's (rule 13), not the comparison's. */
+  changes: LocatedChange[];
+}
+
+export async function compareWith(root: string, commit: string): Promise<Comparison> {
+  const baseTree = await unpackRevision(root, commit);
   try {
     const headMap = new SourceMap(root);
     const baseMap = new SourceMap(baseTree.dir);
     // The service history only matters for comparing with a committed bundle, which carries it.
     const committed = path.join(root, "generated", "openapi.json");
     const withHistory = existsSync(committed);
-    const short = base.commit.slice(0, 12);
-    const [baseBundle, headBundle, lint, waivers, bullets, surfaces] = await Promise.all([
+    const short = commit.slice(0, 12);
+    const [baseBundle, headBundle, surfaces] = await Promise.all([
       bundleContract({ root: baseTree.dir, serviceHistory: false }).catch((error: unknown) => {
         throw new Error(`the base revision ${short} does not bundle: ${reason(error, baseTree.dir, short)}`);
       }),
       bundleContract({ root, serviceHistory: withHistory }).catch((error: unknown) => {
         throw new Error(`the working tree does not bundle: ${reason(error, root, ".")}`);
       }),
-      lintFindings(root, headMap),
-      waiversInForce(root),
-      announcedBreaks(root),
-      readSurfaces(root, base.commit),
+      readSurfaces(root, commit),
     ]);
-
-    const problems: string[] = [];
-    if (withHistory && (await readFile(committed, "utf8")) !== renderBundle(headBundle).json) {
-      problems.push("generated/openapi.json is stale: run `npm run build` and commit generated/ (the bundle's lint findings are of the stale bundle)");
-    }
-
-    const accepting = acceptance({ label: options.acceptBreaking ?? false, bullets, baseVersion: version(baseBundle), headVersion: version(headBundle) });
+    const staleBundle = withHistory && (await readFile(committed, "utf8")) !== renderBundle(headBundle).json;
     const changes: LocatedChange[] = diffContracts(baseBundle, headBundle).map((change) => {
       // What was removed is located where the base revision listed it.
       const location = change.side === "head" ? headMap.locate(change.pointer) : baseMap.locate(change.pointer, { atReference: true });
-      const accepted = accepting.reason(change);
-      return { ...change, location, ...(accepted ? { accepted } : {}) };
+      return { ...change, location };
     });
-    for (const change of surfaces.changes) {
-      const accepted = accepting.reason(change);
-      changes.push({ ...change, ...(accepted ? { accepted } : {}) });
-    }
-    if (changes.some((change) => change.accepted) && accepting.versionProblem) problems.push(`Breaking changes are accepted, but ${accepting.versionProblem}.`);
-
-    const unaccepted = changes.some((change) => change.kind === "breaking" && !change.accepted);
-    const passed = !unaccepted && !lint.some(failsReview) && problems.length === 0;
-    return { base, changes, lint, waivers, problems, passed };
+    changes.push(...surfaces.changes);
+    return { baseVersion: version(baseBundle), headVersion: version(headBundle), headBundle, staleBundle, changes };
   } finally {
     await baseTree.remove();
   }
+}
+
+export async function review(options: ReviewOptions): Promise<ReviewResult> {
+  const root = path.resolve(options.root);
+  const base = await resolveBase(root, options.base);
+  const headMap = new SourceMap(root);
+  const [comparison, lint, waivers, bullets] = await Promise.all([
+    compareWith(root, base.commit),
+    lintFindings(root, headMap),
+    waiversInForce(root),
+    announcedBreaks(root),
+  ]);
+  const problems: string[] = [];
+  if (comparison.staleBundle) {
+    problems.push("generated/openapi.json is stale: run `npm run build` and commit generated/ (the bundle's lint findings are of the stale bundle)");
+  }
+  const accepting = acceptance({ label: options.acceptBreaking ?? false, bullets, baseVersion: comparison.baseVersion, headVersion: comparison.headVersion });
+  const changes: LocatedChange[] = comparison.changes.map((change) => {
+    const accepted = accepting.reason(change);
+    return accepted ? { ...change, accepted } : change;
+  });
+  if (changes.some((change) => change.accepted) && accepting.versionProblem) problems.push(`Breaking changes are accepted, but ${accepting.versionProblem}.`);
+
+  const unaccepted = changes.some((change) => change.kind === "breaking" && !change.accepted);
+  const passed = !unaccepted && !lint.some(failsReview) && problems.length === 0;
+  return { base, changes, lint, waivers, problems, passed };
 }
 
 /** The command: its exit code, after one line on stderr for a command line or a revision it cannot review. */

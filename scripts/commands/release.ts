@@ -1,0 +1,192 @@
+// `npm run release`: the version the changes since the last release tag require (the contract's and the package
+// surface's, as the review finds them) and the CHANGELOG section for it; `--write` makes the release (version, build,
+// CHANGELOG, commit, tag), and `--check` is what the publish workflow and prepublishOnly run before anything is published.
+import { execFile, spawn } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs, promisify } from "node:util";
+import { isMain } from "../build/lib/cli.ts";
+import { parseArgsProblem } from "../../src/shared/nearest-name.ts";
+import { compareWith } from "./review.ts";
+import { releaseSection, writeRelease } from "./release/changelog-section.ts";
+import { distTag, emptyRegistryFields, readManifest, treeProblems } from "./release/publish-check.ts";
+import {
+  bumped,
+  changeLine,
+  chooseVersion,
+  FIRST_RELEASE,
+  lastRelease,
+  releaseTags,
+  requiredLevel,
+  satisfies,
+  type Level,
+} from "./release/required-version.ts";
+import type { LocatedChange } from "./review/report.ts";
+import type { JsonObject } from "../../src/contract/json.ts";
+
+const run = promisify(execFile);
+
+const USAGE = `usage: npm run release -- [--as <version>] [--pre <name>] [--write] | --check [--tag <tag>]
+
+  (no flag)        dry run: the version the changes since the last release tag require, and its CHANGELOG section
+  --as <version>   release as this version: higher than required is allowed, lower is refused
+  --pre <name>     a pre-release for the dist-tag <name> (next): 2.0.0-next.0, then -next.1, ...
+  --write          make the release: a clean tree required; sets package.json's version, rebuilds generated/,
+                   writes the CHANGELOG section, commits and tags v<version>
+  --check          before publishing (the workflow, prepublishOnly): the tree is the tag's, the tag names the
+                   version, the version is at least what the changes require, generated/ is fresh, and
+                   homepage, bugs, repository and keywords are filled in; exits 1 naming what does not hold
+  --tag <tag>      with --check: the tag being published (default: GITHUB_REF_NAME when the workflow runs on a tag)
+  --root <dir>     the repository (default: the current directory)`;
+
+const FLAGS = {
+  as: { type: "string" },
+  pre: { type: "string" },
+  write: { type: "boolean", default: false },
+  check: { type: "boolean", default: false },
+  tag: { type: "string" },
+  root: { type: "string" },
+  help: { type: "boolean", default: false },
+} as const;
+
+export interface Requirement {
+  /** The release compared with, or undefined for the first release. */
+  since?: { tag: string; version: string };
+  level: Level | "first";
+  required: string;
+  because?: LocatedChange;
+  changes: LocatedChange[];
+  headBundle?: JsonObject;
+}
+
+/** What the changes since the last release (below `below`, for a publish) require. */
+export async function requirement(root: string, below?: string): Promise<Requirement> {
+  const last = await lastRelease(root, below);
+  if (!last) return { level: "first", required: FIRST_RELEASE, changes: [] };
+  const comparison = await compareWith(root, last.commit);
+  const { level, because } = requiredLevel(comparison.changes);
+  return {
+    since: last,
+    level,
+    required: bumped(last.version, level),
+    because,
+    changes: comparison.changes,
+    headBundle: comparison.headBundle,
+  };
+}
+
+async function git(root: string, args: string[]): Promise<string> {
+  const { stdout } = await run("git", args, { cwd: root });
+  return stdout.trim();
+}
+
+/** Runs a command in the repository, its output passed through; rejects naming it when it fails. */
+function step(root: string, command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(" ")} failed (exit ${code})`))));
+  });
+}
+
+async function headBundleOf(root: string, requirement: Requirement): Promise<JsonObject> {
+  if (requirement.headBundle) return requirement.headBundle;
+  const { bundleContract } = await import("../build/bundle.ts");
+  return bundleContract({ root, serviceHistory: false });
+}
+
+function describeRequirement(requirement: Requirement): string {
+  if (!requirement.since) return `No release tag yet: the first release is ${requirement.required}.`;
+  const counts = (["breaking", "additive", "deprecated"] as const)
+    .map((kind) => `${requirement.changes.filter((c) => c.kind === kind).length} ${kind}`)
+    .join(", ");
+  const because = requirement.because ? ` (${changeLine(requirement.because)})` : "";
+  return `Since ${requirement.since.tag}: ${counts}; they require a ${requirement.level}: ${requirement.required}${because}.`;
+}
+
+/** The publish check: every problem, or none. */
+export async function publishProblems(root: string, tag?: string): Promise<string[]> {
+  const manifest = await readManifest(root);
+  const problems = await treeProblems(root, manifest.version, tag);
+  const empty = emptyRegistryFields(manifest);
+  if (empty.length) problems.push(`package.json's ${empty.join(", ")} ${empty.length === 1 ? "is" : "are"} empty: fill in what the registry shows`);
+  const { upToDate } = (await import(pathToFileURL(path.join(root, "scripts/build/up-to-date.js")).href)) as { upToDate(): Promise<boolean> };
+  if (!(await upToDate())) problems.push("generated/ is stale: run `npm run build` and commit it");
+  const required = await requirement(root, manifest.version);
+  if (!satisfies(manifest.version, required.required)) {
+    const why = required.because ? `: ${changeLine(required.because)}` : "";
+    problems.push(`${manifest.version} is lower than the ${required.required} the changes since ${required.since?.tag ?? "the start"} require${why}`);
+  }
+  return problems;
+}
+
+export async function main(args: string[] = process.argv.slice(2), log: (line: string) => void = console.log): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: FLAGS, strict: true }));
+  } catch (error) {
+    console.error(`release: ${parseArgsProblem(error, Object.keys(FLAGS))} (see --help)`);
+    return 2;
+  }
+  if (values.help) {
+    log(USAGE);
+    return 0;
+  }
+  const root = path.resolve(values.root ?? process.cwd());
+  try {
+    if (values.check) {
+      const tag = values.tag ?? (process.env.GITHUB_REF_TYPE === "tag" ? process.env.GITHUB_REF_NAME : undefined);
+      const problems = await publishProblems(root, tag);
+      const { version } = await readManifest(root);
+      if (problems.length) {
+        console.error(`release: ${version} must not be published:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+        return 1;
+      }
+      log(`release: ${version} may be published (dist-tag ${distTag(version)})`);
+      return 0;
+    }
+    const required = await requirement(root);
+    log(describeRequirement(required));
+    const chosen = chooseVersion({ required: required.required, because: required.because, as: values.as, pre: values.pre, tags: await releaseTags(root) });
+    if ("refused" in chosen) {
+      console.error(`release: ${chosen.refused}`);
+      return 1;
+    }
+    const section = releaseSection({
+      version: chosen.version,
+      date: new Date().toISOString().slice(0, 10),
+      since: required.since?.tag,
+      changes: required.changes,
+      headBundle: await headBundleOf(root, required),
+    });
+    if (!values.write) {
+      log(`\nThe release would be ${chosen.version} (dist-tag ${distTag(chosen.version)}); its CHANGELOG section (then what ## Unreleased holds):\n`);
+      log(section);
+      log("Run again with --write to make it.");
+      return 0;
+    }
+    if ((await git(root, ["status", "--porcelain"])) !== "") {
+      console.error("release: --write needs a clean tree (commit or stash first): the release commit holds only the release");
+      return 1;
+    }
+    await step(root, "npm", ["version", chosen.version, "--no-git-tag-version", "--allow-same-version"]);
+    await step(root, "node", ["scripts/build/main.js", "--no-reference"]);
+    const changelog = path.join(root, "CHANGELOG.md");
+    await writeFile(changelog, writeRelease(await readFile(changelog, "utf8"), section));
+    // The CHANGELOG is an input of the build (the bundle carries the service history): a second pass takes it in.
+    await step(root, "node", ["scripts/build/main.js", "--no-reference"]);
+    await git(root, ["add", "-A", "package.json", "package-lock.json", "CHANGELOG.md", "generated"]);
+    await git(root, ["commit", "-q", "-m", `Release ${chosen.version}`]);
+    await git(root, ["tag", "-a", `v${chosen.version}`, "-m", `Release ${chosen.version}`]);
+    log(`release: committed and tagged v${chosen.version}; push the tag (git push origin v${chosen.version}) and the workflow publishes it`);
+    return 0;
+  } catch (error) {
+    console.error(`release: ${(error as Error).message.split("\n")[0]}`);
+    return 2;
+  }
+}
+
+if (isMain(import.meta.url)) {
+  process.exitCode = await main();
+}

@@ -1,0 +1,61 @@
+// What must hold before anything is published, from the workflow or from a laptop (prepublishOnly): the tree is the
+// release tag's, the tag names the version, the version is at least what the changes since the last release require,
+// generated/ is fresh, and what the registry shows (homepage, bugs, repository, keywords) is filled in.
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import semver from "semver";
+
+const run = promisify(execFile);
+
+/** The fields of package.json a registry page shows, which a maintainer fills in once (package.json is their one place). */
+export const REGISTRY_FIELDS = ["homepage", "bugs", "repository", "keywords"] as const;
+
+export interface Manifest {
+  name: string;
+  version: string;
+  homepage?: string;
+  bugs?: { url?: string } | string;
+  repository?: { type?: string; url?: string } | string;
+  keywords?: string[];
+}
+
+export async function readManifest(root: string): Promise<Manifest> {
+  return JSON.parse(await readFile(path.join(root, "package.json"), "utf8")) as Manifest;
+}
+
+/** The registry fields still empty: the release refuses to publish while any is. */
+export function emptyRegistryFields(manifest: Manifest): string[] {
+  const url = (value: { url?: string } | string | undefined) => (typeof value === "string" ? value : value?.url) ?? "";
+  const empty: string[] = [];
+  if (!manifest.homepage) empty.push("homepage");
+  if (!url(manifest.bugs)) empty.push("bugs.url");
+  if (!url(manifest.repository)) empty.push("repository.url");
+  if (!manifest.keywords?.length) empty.push("keywords");
+  return empty;
+}
+
+async function git(root: string, args: string[]): Promise<string> {
+  const { stdout } = await run("git", args, { cwd: root });
+  return stdout.trim();
+}
+
+/** Problems of the tree itself: uncommitted changes, or HEAD not at the version's tag (`tag` as the workflow names it). */
+export async function treeProblems(root: string, version: string, tag?: string): Promise<string[]> {
+  const problems: string[] = [];
+  const expected = `v${version}`;
+  if (tag !== undefined && tag !== expected) problems.push(`the tag ${tag} does not name the version ${version} (package.json): it should be ${expected}`);
+  if ((await git(root, ["status", "--porcelain"])) !== "") problems.push("the tree has uncommitted changes: a release publishes its tag's tree");
+  const head = await git(root, ["rev-parse", "HEAD"]);
+  const tagged = await git(root, ["rev-list", "-n", "1", expected]).catch(() => undefined);
+  if (tagged === undefined) problems.push(`there is no tag ${expected}: \`npm run release -- --write\` makes it`);
+  else if (tagged !== head) problems.push(`the tag ${expected} is not HEAD (${tagged.slice(0, 12)}): publish from the tagged commit`);
+  return problems;
+}
+
+/** The dist-tag a version is published under: `latest`, or its pre-release name (`next`). */
+export function distTag(version: string): string {
+  const pre = semver.prerelease(version);
+  return pre === null ? "latest" : String(pre[0]);
+}
