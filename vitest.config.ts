@@ -1,10 +1,12 @@
 // Vitest: one mock for the whole run (test/global-setup.ts); the mock-http tests (test/mock-http/) call it through the generated client.
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import LongFilesFirst from "./test/support/sequencer.ts";
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // test/release/ publishes to a registry on loopback: `npm run test:release` (vitest.release.config.ts), after this suite.
+    exclude: [...configDefaults.exclude, "test/release/**"],
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,

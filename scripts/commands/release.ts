@@ -38,6 +38,7 @@ const USAGE = `usage: npm run release -- [--as <version>] [--pre <name>] [--writ
                    version, the version is at least what the changes require, generated/ is fresh, and
                    homepage, bugs, repository and keywords are filled in; exits 1 naming what does not hold
   --tag <tag>      with --check: the tag being published (default: GITHUB_REF_NAME when the workflow runs on a tag)
+  --dist-tag       print the dist-tag package.json's version is published under: latest, or its pre-release name
   --root <dir>     the repository (default: the current directory)`;
 
 const FLAGS = {
@@ -46,6 +47,7 @@ const FLAGS = {
   write: { type: "boolean", default: false },
   check: { type: "boolean", default: false },
   tag: { type: "string" },
+  "dist-tag": { type: "boolean", default: false },
   root: { type: "string" },
   help: { type: "boolean", default: false },
 } as const;
@@ -135,6 +137,10 @@ export async function main(args: string[] = process.argv.slice(2), log: (line: s
   }
   const root = path.resolve(values.root ?? process.cwd());
   try {
+    if (values["dist-tag"]) {
+      log(distTag((await readManifest(root)).version));
+      return 0;
+    }
     if (values.check) {
       const tag = values.tag ?? (process.env.GITHUB_REF_TYPE === "tag" ? process.env.GITHUB_REF_NAME : undefined);
       const problems = await publishProblems(root, tag);

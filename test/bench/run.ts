@@ -6,6 +6,7 @@ import { parseArgs } from "node:util";
 import { clientFigures, type Figure } from "./client.ts";
 import { mockFigures, proxyFigures, startupFigures } from "./mock.ts";
 import { journalFigures } from "./journal.ts";
+import { packageFigures } from "./package.ts";
 import { referenceFigures } from "./reference.ts";
 import { reviewFigures } from "./review.ts";
 import { statefulFigures } from "./stateful.ts";
@@ -23,11 +24,12 @@ function row(figure: Figure, previous: Figure | undefined): string {
 }
 
 const previous = JSON.parse(await readFile(latest, "utf8").catch(() => "{}")) as { figures?: Figure[] };
-// `npm run bench -- --only mock` (or client, startup, journal, stateful, verify, review, reference) runs one group; startup is also in mock.
+// `npm run bench -- --only mock` (or client, package, startup, journal, stateful, verify, review, reference) runs one group; startup is also in mock.
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const figures: Figure[] = [];
 const runs = (group: string) => values.only === undefined || values.only === group;
 if (runs("client")) figures.push(...(await clientFigures()));
+if (runs("package")) figures.push(...(await packageFigures((line) => console.error(`  ${line}`))));
 if (values.only === "startup") figures.push(...(await startupFigures((line) => console.error(`  ${line}`))));
 if (values.only === "proxy") figures.push(...(await proxyFigures((line) => console.error(`  ${line}`))));
 if (runs("mock")) figures.push(...(await mockFigures((line) => console.error(`  ${line}`))));
