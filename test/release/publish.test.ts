@@ -7,8 +7,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { relativeLinks } from "../support/markdown.ts";
-import { freePort, waitForPort } from "../support/net.ts";
-import { killGroup, spawnGroup } from "../support/processes.ts";
+import { startMockCommand, type MockCommand } from "../support/packed.ts";
 import { publishLockedDependencies, type LockedPackage } from "./locked-dependencies.ts";
 import { publishTo, startRegistry, type LocalRegistry } from "./registry.ts";
 import { cloneOfTree, commitChange, inClone, releaseTree, tagHead, TEST_HOMEPAGE } from "./release-steps.ts";
@@ -21,7 +20,7 @@ const API_KEY = "sk_test_0000_not_a_real_key";
 let registry: LocalRegistry | undefined;
 let clone: string | undefined;
 let project: string | undefined;
-let mock: { url: string; output: () => string; stop: () => void } | undefined;
+let mock: MockCommand | undefined;
 let dependencies: LockedPackage[];
 let version: string;
 let released: string;
@@ -30,33 +29,10 @@ let installed: string;
 /** A command in the new project, with the registry's environment (no npm_config_* of the run's own). */
 const inProject = (command: string, args: string[]) => run(command, args, { cwd: project!, env: registry!.env });
 
-/** `npx svc-health-mock` as the new project runs it, in a process group of its own, once its banner names its address. */
-async function startMock(...options: string[]): Promise<NonNullable<typeof mock>> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  // --no-install: a command the install failed to provide is an error here, not a download.
-  const child = spawnGroup("npx", ["--no-install", "svc-health-mock", "--port", String(port), ...options], {
-    cwd: project!,
-    env: registry!.env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const stop = () => killGroup(child.pid, "SIGTERM");
-  try {
-    await waitForPort(port, "127.0.0.1", 30_000, () => child.exitCode === null);
-    // The banner may reach the pipe just after the port opens.
-    for (let waited = 0; !output.includes(url); waited += 50) {
-      if (waited > 5_000) throw new Error(`the mock listens but printed no banner naming ${url}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  } catch (error) {
-    stop();
-    throw new Error(`${(error as Error).message}\n${output}`);
-  }
-  return { url, output: () => output, stop };
-}
+/** `npx svc-health-mock` as the new project runs it (--no-install: a command the install failed to provide is an error
+ * here, not a download), once its banner names its address. */
+const startMock = (...options: string[]) =>
+  startMockCommand("npx", ["--no-install", "svc-health-mock", ...options], { cwd: project!, env: registry!.env, banner: true });
 
 beforeAll(async () => {
   // Verdaccio's start-up is CPU, the copy is disk: side by side, each kept as soon as it is made, so that afterAll

@@ -173,24 +173,44 @@ export async function listInstalled(project: PackedProject): Promise<string[]> {
 
 /** The packaged mock command in the project, on a free port, until `stop`: launched as `npx svc-health-mock` finds it
  * (node_modules/.bin), without npx's own second of start-up; the tests that launch it by npx say so. */
-export async function startPackedMock(project: PackedProject, ...options: string[]): Promise<{ url: string; output: () => string; stop: () => void }> {
+export function startPackedMock(project: PackedProject, ...options: string[]): Promise<MockCommand> {
+  return startMockCommand(path.join(project.dir, "node_modules", ".bin", "svc-health-mock"), options, { cwd: project.dir });
+}
+
+export interface MockCommand {
+  url: string;
+  output: () => string;
+  stop: () => void;
+}
+
+/**
+ * A mock command (`command`, then `args` and `--port <free port>`) in a process group of its own, once it listens and,
+ * with `banner`, has printed its address (which may reach the pipe just after the port opens); `stop` kills the group,
+ * whatever the command starts (npx its child).
+ */
+export async function startMockCommand(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; banner?: boolean },
+): Promise<MockCommand> {
   const port = await freePort();
-  const child = spawnGroup(path.join(project.dir, "node_modules", ".bin", "svc-health-mock"), ["--port", String(port), ...options], {
-    cwd: project.dir,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawnGroup(command, [...args, "--port", String(port)], { cwd: options.cwd, env: options.env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
-  // The group, whatever the command starts.
   const stop = () => killGroup(child.pid, "SIGTERM");
   try {
     await waitForPort(port, "127.0.0.1", 30_000, () => child.exitCode === null);
+    for (let waited = 0; options.banner && !output.includes(url); waited += 50) {
+      if (waited > 5_000) throw new Error(`the mock listens but printed no banner naming ${url}`);
+      await sleep(50);
+    }
   } catch (error) {
     stop();
     throw new Error(`${(error as Error).message}\n${output}`);
   }
-  return { url: `http://127.0.0.1:${port}`, output: () => output, stop };
+  return { url, output: () => output, stop };
 }
 
 /** The Node.js release users run beside this machine's: its binary, from the registry's per-platform package, kept in .tmp/. */
