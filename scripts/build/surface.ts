@@ -24,6 +24,9 @@ export interface SurfaceExport {
 export interface SurfaceEntry {
   declared: Record<string, SurfaceExport>;
   contractTypes: string[];
+  /** The package's own types the exported declarations name without exporting them (`TableClient` behind `SvcClient`),
+   * each by name: a member removed there is removed from what users hold. */
+  referenced: Record<string, SurfaceExport>;
 }
 
 export interface Surface {
@@ -105,19 +108,41 @@ function memberName(member: ts.Node, file: ts.SourceFile): string {
 
 const fromContract = (declaration: ts.Declaration) => path.basename(declaration.getSourceFile().fileName).startsWith("schema.d.");
 
+const isPrivate = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.PrivateKeyword);
+const isStatic = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
+
 /** Every property of an interface or class, inherited ones included (an option of a base interface is an option too). */
 function allMembers(checker: ts.TypeChecker, symbol: ts.Symbol): Record<string, string> {
   const members: Record<string, string> = {};
   for (const property of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol))) {
-    const declaration = property.declarations?.[0];
-    if (!declaration) continue;
-    if (ts.canHaveModifiers(declaration) && ts.getModifiers(declaration)?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)) continue;
-    members[property.name] = collapse(declaration.getText(declaration.getSourceFile()));
+    const declarations = property.declarations ?? [];
+    if (declarations.length === 0 || declarations.some(isPrivate)) continue;
+    // Every overload of a method, not the first alone: an overload removed is a call that no longer compiles.
+    members[property.name] = declarations.map((declaration) => collapse(declaration.getText(declaration.getSourceFile()))).join(" ");
   }
   return members;
 }
 
+/**
+ * One name as declared. A name with declarations of two kinds (a `const` and a `type` of the same name) is described by
+ * its first, with the others' text added: each is part of what the name gives.
+ */
 function describe(checker: ts.TypeChecker, symbol: ts.Symbol, file: (node: ts.Node) => ts.SourceFile): SurfaceExport {
+  const described = describeFirst(checker, symbol, file);
+  const first = symbol.declarations![0]!;
+  const others = symbol.declarations!.slice(1).filter((d) => d.kind !== first.kind);
+  if (others.length === 0) return described;
+  const union = others.find(ts.isTypeAliasDeclaration)?.type;
+  return {
+    ...described,
+    text: [...(described.text ?? []), ...others.map((d) => collapse(d.getText(file(d))).replace(/^export (declare )?/, ""))],
+    ...(described.union === undefined && union !== undefined && ts.isUnionTypeNode(union)
+      ? { union: union.types.map((t) => collapse(t.getText(file(first)))).sort() }
+      : {}),
+  };
+}
+
+function describeFirst(checker: ts.TypeChecker, symbol: ts.Symbol, file: (node: ts.Node) => ts.SourceFile): SurfaceExport {
   const declarations = symbol.declarations!;
   const first = declarations[0]!;
   const source = file(first);
@@ -150,7 +175,20 @@ function describe(checker: ts.TypeChecker, symbol: ts.Symbol, file: (node: ts.No
     return {
       kind: "class",
       text: [head.replace(/^export (declare )?/, "")],
-      members: { ...members(first.members.filter((m) => !m.name || ts.isConstructorDeclaration(m))), ...allMembers(checker, symbol) },
+      members: {
+        ...members(first.members.filter((m) => !m.name || ts.isConstructorDeclaration(m))),
+        ...allMembers(checker, symbol),
+        // Statics are the constructor's, not the instance's: listed apart, each overload's text joined.
+        ...Object.fromEntries(
+          [...new Set(first.members.filter((m) => isStatic(m) && !isPrivate(m)).map((m) => memberName(m, source)))].map((name) => [
+            `static ${name}`,
+            first.members
+              .filter((m) => isStatic(m) && memberName(m, source) === name)
+              .map((m) => collapse(m.getText(source)))
+              .join(" "),
+          ]),
+        ),
+      },
     };
   }
   if (ts.isTypeAliasDeclaration(first)) {
@@ -167,18 +205,62 @@ function describe(checker: ts.TypeChecker, symbol: ts.Symbol, file: (node: ts.No
   return { kind: "namespace", text: [collapse(first.getText(source)).slice(0, 200)] };
 }
 
+/** The type declarations of the package's own files (not the contract's, not a dependency's) that `nodes` name. */
+function namedTypes(checker: ts.TypeChecker, nodes: ts.Node[]): ts.Symbol[] {
+  const found = new Set<ts.Symbol>();
+  const visit = (node: ts.Node) => {
+    const name = ts.isTypeReferenceNode(node)
+      ? node.typeName
+      : ts.isExpressionWithTypeArguments(node)
+        ? node.expression
+        : ts.isTypeQueryNode(node)
+          ? node.exprName
+          : undefined;
+    if (name !== undefined) {
+      let symbol = checker.getSymbolAtLocation(ts.isQualifiedName(name) ? name.right : name);
+      if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+      const declaration = symbol?.declarations?.[0];
+      const file = declaration?.getSourceFile().fileName;
+      const types = ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias | ts.SymbolFlags.Class;
+      if (symbol && declaration && file?.startsWith(generatedDir) && !fromContract(declaration) && symbol.flags & types) found.add(symbol);
+    }
+    ts.forEachChild(node, visit);
+  };
+  for (const node of nodes) visit(node);
+  return [...found];
+}
+
 /** The exported names of one declarations file, each described as declared (a re-export followed to its source). */
 function entryExports(checker: ts.TypeChecker, source: ts.SourceFile, fileOf: (node: ts.Node) => ts.SourceFile): SurfaceEntry {
   const moduleSymbol = checker.getSymbolAtLocation(source);
   if (!moduleSymbol) throw new Error(`surface: ${source.fileName} is not a module`);
-  const found: SurfaceEntry = { declared: {}, contractTypes: [] };
+  const found: SurfaceEntry = { declared: {}, contractTypes: [], referenced: {} };
+  const exportedSymbols = new Set<ts.Symbol>();
   for (const exported of checker.getExportsOfModule(moduleSymbol).sort((a, b) => a.name.localeCompare(b.name))) {
     const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
     const declarations = symbol.declarations ?? [];
     if (declarations.length === 0) throw new Error(`surface: ${exported.name} of ${source.fileName} has no declaration`);
+    exportedSymbols.add(symbol);
     if (fromContract(declarations[0]!)) found.contractTypes.push(exported.name);
     else found.declared[exported.name] = describe(checker, symbol, fileOf);
   }
+  // What the exported declarations name, and what those name, until nothing new is named.
+  const seen = new Set<ts.Symbol>(exportedSymbols);
+  let frontier = [...exportedSymbols].filter((symbol) => !fromContract(symbol.declarations![0]!));
+  while (frontier.length > 0) {
+    const next = namedTypes(
+      checker,
+      frontier.flatMap((symbol) => symbol.declarations ?? []),
+    ).filter((symbol) => !seen.has(symbol));
+    for (const symbol of next) {
+      seen.add(symbol);
+      const key =
+        found.referenced[symbol.name] === undefined ? symbol.name : `${symbol.name} (${path.basename(symbol.declarations![0]!.getSourceFile().fileName)})`;
+      found.referenced[key] = describe(checker, symbol, fileOf);
+    }
+    frontier = next;
+  }
+  found.referenced = Object.fromEntries(Object.entries(found.referenced).sort(([a], [b]) => a.localeCompare(b)));
   return found;
 }
 

@@ -2,21 +2,23 @@
 // surface's, as the review finds them) and the CHANGELOG section for it; `--write` makes the release (version, build,
 // CHANGELOG, commit, tag), and `--check` is what the publish workflow and prepublishOnly run before anything is published.
 import { execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs, promisify } from "node:util";
+import semver from "semver";
 import { isMain } from "../build/lib/cli.ts";
 import { parseArgsProblem } from "../../src/shared/nearest-name.ts";
 import { compareWith } from "./review.ts";
 import { releaseSection, writeRelease } from "./release/changelog-section.ts";
-import { distTag, emptyRegistryFields, readManifest, treeProblems } from "./release/publish-check.ts";
+import { distTag, emptyRegistryFields, isClean, readManifest, treeProblems } from "./release/publish-check.ts";
 import {
   bumped,
   changeLine,
   chooseVersion,
   FIRST_RELEASE,
-  lastRelease,
+  releasesToJudgeAgainst,
   releaseTags,
   requiredLevel,
   satisfies,
@@ -62,21 +64,36 @@ export interface Requirement {
   headBundle?: JsonObject;
 }
 
-/** What the changes since the last release (below `below`, for a publish) require. */
+/**
+ * What the changes since the releases of the current line (below `below`, for a publish) require: the highest of what
+ * each requires, with the comparison that decides it (the latest release's when they agree).
+ */
 export async function requirement(root: string, below?: string): Promise<Requirement> {
-  const last = await lastRelease(root, below);
-  if (!last) return { level: "first", required: FIRST_RELEASE, changes: [] };
-  const comparison = await compareWith(root, last.commit);
-  const { level, because } = requiredLevel(comparison.changes);
-  return {
-    since: last,
-    level,
-    required: bumped(last.version, level),
-    because,
-    changes: comparison.changes,
-    headBundle: comparison.headBundle,
-  };
+  const releases = await releasesToJudgeAgainst(root, below);
+  if (releases.length === 0) return { level: "first", required: FIRST_RELEASE, changes: [] };
+  let decided: Requirement | undefined;
+  // One at a time: each comparison bundles two contracts.
+  for (const release of releases) {
+    const comparison = await compareWith(root, release.commit);
+    const { level, because } = requiredLevel(comparison.changes);
+    const required = bumped(release.version, level);
+    if (decided === undefined || semver.gt(required, decided.required)) {
+      decided = { since: release, level, required, because, changes: comparison.changes, headBundle: comparison.headBundle };
+    }
+  }
+  return decided!;
 }
+
+/** The tree's generated/ is made from its sources: what the comparison reads (surface.json) is what would ship. */
+async function generatedFresh(root: string): Promise<boolean> {
+  const script = path.join(root, "scripts/build/up-to-date.js");
+  // A repository without the build (the review's small fixtures) has nothing generated to be stale.
+  if (!existsSync(script)) return true;
+  const { upToDate } = (await import(pathToFileURL(script).href)) as { upToDate(): Promise<boolean> };
+  return upToDate();
+}
+
+const versionsOf = async (root: string) => (await releaseTags(root)).map((tag) => tag.version);
 
 async function git(root: string, args: string[]): Promise<string> {
   const { stdout } = await run("git", args, { cwd: root });
@@ -113,12 +130,15 @@ export async function publishProblems(root: string, tag?: string): Promise<strin
   const problems = await treeProblems(root, manifest.version, tag);
   const empty = emptyRegistryFields(manifest);
   if (empty.length) problems.push(`package.json's ${empty.join(", ")} ${empty.length === 1 ? "is" : "are"} empty: fill in what the registry shows`);
-  const { upToDate } = (await import(pathToFileURL(path.join(root, "scripts/build/up-to-date.js")).href)) as { upToDate(): Promise<boolean> };
-  if (!(await upToDate())) problems.push("generated/ is stale: run `npm run build` and commit it");
+  if (!(await generatedFresh(root))) problems.push("generated/ is stale: run `npm run build` and commit it");
   const required = await requirement(root, manifest.version);
   if (!satisfies(manifest.version, required.required)) {
     const why = required.because ? `: ${changeLine(required.because)}` : "";
-    problems.push(`${manifest.version} is lower than the ${required.required} the changes since ${required.since?.tag ?? "the start"} require${why}`);
+    problems.push(
+      required.since
+        ? `${manifest.version} is lower than the ${required.required} the changes since ${required.since.tag} require${why}`
+        : `${manifest.version} is lower than ${required.required}, the first release`,
+    );
   }
   return problems;
 }
@@ -138,7 +158,7 @@ export async function main(args: string[] = process.argv.slice(2), log: (line: s
   const root = path.resolve(values.root ?? process.cwd());
   try {
     if (values["dist-tag"]) {
-      log(distTag((await readManifest(root)).version));
+      log(distTag((await readManifest(root)).version, await versionsOf(root)));
       return 0;
     }
     if (values.check) {
@@ -149,8 +169,16 @@ export async function main(args: string[] = process.argv.slice(2), log: (line: s
         console.error(`release: ${version} must not be published:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
         return 1;
       }
-      log(`release: ${version} may be published (dist-tag ${distTag(version)})`);
+      log(`release: ${version} may be published (dist-tag ${distTag(version, await versionsOf(root))})`);
       return 0;
+    }
+    if (values.write && !(await isClean(root))) {
+      console.error("release: --write needs a clean tree (commit or stash first): the release commit holds only the release");
+      return 1;
+    }
+    if (!(await generatedFresh(root))) {
+      console.error("release: generated/ is stale: run `npm run build` and commit it first (the package's surface is read from it)");
+      return 1;
     }
     const required = await requirement(root);
     log(describeRequirement(required));
@@ -167,14 +195,12 @@ export async function main(args: string[] = process.argv.slice(2), log: (line: s
       headBundle: await headBundleOf(root, required),
     });
     if (!values.write) {
-      log(`\nThe release would be ${chosen.version} (dist-tag ${distTag(chosen.version)}); its CHANGELOG section (then what ## Unreleased holds):\n`);
+      log(
+        `\nThe release would be ${chosen.version} (dist-tag ${distTag(chosen.version, await versionsOf(root))}); its CHANGELOG section (then what ## Unreleased holds):\n`,
+      );
       log(section);
       log("Run again with --write to make it.");
       return 0;
-    }
-    if ((await git(root, ["status", "--porcelain"])) !== "") {
-      console.error("release: --write needs a clean tree (commit or stash first): the release commit holds only the release");
-      return 1;
     }
     await step(root, "npm", ["version", chosen.version, "--no-git-tag-version", "--allow-same-version"]);
     await step(root, "node", ["scripts/build/main.js", "--no-reference"]);

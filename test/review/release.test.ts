@@ -11,7 +11,7 @@ import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { main, requirement } from "../../scripts/commands/release.ts";
 import { releaseSection, writeRelease, WORDS_PLACEHOLDER } from "../../scripts/commands/release/changelog-section.ts";
 import { chooseVersion, satisfies } from "../../scripts/commands/release/required-version.ts";
-import { emptyRegistryFields } from "../../scripts/commands/release/publish-check.ts";
+import { distTag, emptyRegistryFields } from "../../scripts/commands/release/publish-check.ts";
 
 const run = promisify(execFile);
 const FIXTURE = path.join(repoRoot, "test/fixtures/review/repo");
@@ -66,6 +66,16 @@ describe("the version the changes since the last release require", () => {
     expect((await requirement(await released(async () => {}))).required).toBe("1.0.1");
   });
 
+  it("counts a break since any release of the line: a later tag (never proof of a publish) does not hide it", async () => {
+    const dir = await released(removeLabel);
+    await git(dir, "tag", "-a", "v1.0.1", "-m", "1.0.1, tagged over the break");
+    await git(dir, "commit", "-q", "--allow-empty", "-m", "after 1.0.1");
+    // As the publish check of 1.0.2 judges it, and as the release command does.
+    for (const required of [await requirement(dir, "1.0.2"), await requirement(dir)]) {
+      expect([required.since?.tag, required.required, required.because?.rule]).toEqual(["v1.0.0", "2.0.0", "response-field-removed"]);
+    }
+  });
+
   it("is 1.0.0 with no release tag yet", async () => {
     const dir = await released(async () => {});
     await git(dir, "tag", "-d", "v1.0.0");
@@ -78,6 +88,16 @@ describe("the version the changes since the last release require", () => {
     expect(chooseVersion({ required: "1.1.0", as: "2.0.0", tags: [] })).toEqual({ version: "2.0.0" });
     expect(chooseVersion({ required: "2.0.0", pre: "next", tags })).toEqual({ version: "2.0.0-next.1" });
     expect(chooseVersion({ required: "2.0.0", as: "two", tags })).toEqual({ refused: "--as two is not a semantic version (such as 2.1.0)" });
+    expect(chooseVersion({ required: "2.0.0", pre: "latest", tags })).toEqual({
+      refused: "--pre latest would publish a pre-release as latest: name it next (or another name)",
+    });
+    expect(chooseVersion({ required: "2.0.0", as: "2.0.0-next.0", tags })).toEqual({
+      refused: "v2.0.0-next.0 is already tagged: a release is made once (choose another with --as)",
+    });
+    expect(chooseVersion({ required: "2.0.0", as: "2.0.0-0", tags })).toEqual({ refused: "--as 2.0.0-0: a pre-release starts with its name (2.0.0-next.0)" });
+    expect(chooseVersion({ required: "2.0.0", pre: "next", tags: [...tags, { tag: "v2.0.0-next.1.fix", version: "2.0.0-next.1.fix", commit: "y" }] })).toEqual({
+      version: "2.0.0-next.1",
+    });
     expect(satisfies("2.0.0-next.1", "2.0.0")).toBe(true);
     expect(satisfies("1.1.0", "2.0.0")).toBe(false);
   });
@@ -119,6 +139,12 @@ describe("the CHANGELOG section", () => {
     expect(written.indexOf("- `getThing` loses `label`.")).toBeGreaterThan(written.indexOf("#### Breaking"));
     expect(written.indexOf("- `getThing` loses `label`.")).toBeLessThan(written.indexOf("## 1.0.0"));
     expect(writeRelease("# Changelog\n\n## Unreleased\n\n## 1.0.0\n", "## 1.0.1 (d)\n")).toContain(WORDS_PLACEHOLDER);
+  });
+
+  it("publishes a pre-release under its name and a release of an older line beside latest, never moving latest back", () => {
+    expect(distTag("2.0.0-next.1", ["1.0.0"])).toBe("next");
+    expect(distTag("2.1.0", ["1.0.0", "2.0.0", "2.1.0"])).toBe("latest");
+    expect(distTag("1.4.1", ["1.4.0", "2.0.0"])).toBe("release-1.x");
   });
 
   it("refuses to publish while what the registry shows is empty", () => {

@@ -26,6 +26,18 @@ describe("the surface snapshot", () => {
     expect(changes[0]!.side).toBe("base");
   });
 
+  it("follows the exports to the package's types they name: paginate removed from the unexported TableClient is a break", async () => {
+    const types = await readFile(path.join(generatedDir, "client/types.d.ts"), "utf8");
+    const withoutPaginate = types.replace(/^ {4}paginate<.*$/m, "");
+    expect(withoutPaginate).not.toBe(types);
+    const head = JSON.parse((await renderSurface({ "client/types.d.ts": withoutPaginate }))["surface.json"]!) as Surface;
+    const changes = diffSurfaces(await committed(), head);
+    expect(new Set(summary(changes).map((change) => change.join(" ")))).toEqual(
+      new Set(["breaking member-removed type TableClient (named by the exports): paginate"]),
+    );
+    expect(changes.map((change) => change.subject.key).sort()).toEqual([".", "./client", "./management"]);
+  });
+
   it("holds each command's flags, engines and the peers as package.json and the flag tables give them", async () => {
     const surface = await committed();
     expect(surface.commands["svc-health-mock"]).toMatchObject({ "--port": "string", "--stateful": "boolean" });
@@ -64,12 +76,18 @@ describe("the surface comparison", () => {
     const base = await committed();
     const withUnion = (members: string[]) => {
       const surface = structuredClone(base);
-      surface.entries["./mock"]!.declared.Level = { kind: "type", text: [members.join(" | ")], union: members };
+      surface.entries["./mock"]!.declared.Level = { kind: "type", text: [`type Level = ${members.join(" | ")}`], union: members };
       return surface;
     };
     expect(summary(diffSurfaces(withUnion(['"a"', '"b"']), withUnion(['"a"', '"b"', '"c"'])))).toEqual([["additive", "union-widened", "export Level"]]);
     expect(summary(diffSurfaces(withUnion(['"a"', '"b"']), withUnion(['"a"'])))).toEqual([["breaking", "union-narrowed", "export Level"]]);
     expect(diffSurfaces(base, structuredClone(base))).toEqual([]);
+    // Its name and type parameters are text: a parameter dropped is a change, whatever the members.
+    const generic = withUnion(['"a"', '"b"']);
+    generic.entries["./mock"]!.declared.Level!.text = ['type Level<T> = "a" | "b"'];
+    const plain = withUnion(['"a"', '"b"']);
+    plain.entries["./mock"]!.declared.Level!.text = ['type Level = "a" | "b"'];
+    expect(summary(diffSurfaces(generic, plain))).toEqual([["breaking", "export-changed", "export Level"]]);
   });
 
   it("locates a change on its line of surface.json", async () => {

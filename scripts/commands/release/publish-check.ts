@@ -41,12 +41,17 @@ async function git(root: string, args: string[]): Promise<string> {
   return stdout.trim();
 }
 
+/** Whether git sees no change and no untracked file, whatever the user's status.showUntrackedFiles says. */
+export async function isClean(root: string): Promise<boolean> {
+  return (await git(root, ["status", "--porcelain", "--untracked-files=all"])) === "";
+}
+
 /** Problems of the tree itself: uncommitted changes, or HEAD not at the version's tag (`tag` as the workflow names it). */
 export async function treeProblems(root: string, version: string, tag?: string): Promise<string[]> {
   const problems: string[] = [];
   const expected = `v${version}`;
   if (tag !== undefined && tag !== expected) problems.push(`the tag ${tag} does not name the version ${version} (package.json): it should be ${expected}`);
-  if ((await git(root, ["status", "--porcelain"])) !== "") problems.push("the tree has uncommitted changes: a release publishes its tag's tree");
+  if (!(await isClean(root))) problems.push("the tree has uncommitted changes: a release publishes its tag's tree");
   const head = await git(root, ["rev-parse", "HEAD"]);
   const tagged = await git(root, ["rev-list", "-n", "1", expected]).catch(() => undefined);
   if (tagged === undefined) problems.push(`there is no tag ${expected}: \`npm run release -- --write\` makes it`);
@@ -54,8 +59,13 @@ export async function treeProblems(root: string, version: string, tag?: string):
   return problems;
 }
 
-/** The dist-tag a version is published under: `latest`, or its pre-release name (`next`). */
-export function distTag(version: string): string {
+/**
+ * The dist-tag a version is published under: its pre-release name (`next`); `latest` for a release above every other
+ * release tag; `release-1.x` for a release of an older line (which must not move `latest` back).
+ */
+export function distTag(version: string, releaseVersions: string[]): string {
   const pre = semver.prerelease(version);
-  return pre === null ? "latest" : String(pre[0]);
+  if (pre !== null) return String(pre[0]);
+  const higher = releaseVersions.some((other) => semver.prerelease(other) === null && semver.gt(other, version));
+  return higher ? `release-${semver.major(version)}.x` : "latest";
 }

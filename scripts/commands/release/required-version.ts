@@ -24,9 +24,12 @@ async function git(root: string, args: string[]): Promise<string> {
   return stdout.trim();
 }
 
-/** The release tags merged into HEAD (`v` and a semantic version), highest first. */
+/**
+ * Every release tag (`v` and a semantic version), highest first: merged into HEAD or not, since a release made on another
+ * branch is still on the registry, and what HEAD lacks of it is removed for its users.
+ */
 export async function releaseTags(root: string): Promise<ReleaseTag[]> {
-  const names = (await git(root, ["tag", "--list", "v*", "--merged", "HEAD"])).split("\n").filter(Boolean);
+  const names = (await git(root, ["tag", "--list", "v*"])).split("\n").filter(Boolean);
   const tags = await Promise.all(
     names
       .filter((name) => semver.valid(name.slice(1)) === name.slice(1))
@@ -36,11 +39,14 @@ export async function releaseTags(root: string): Promise<ReleaseTag[]> {
 }
 
 /**
- * The release the next one is judged against: the highest stable release tag merged into HEAD, below `below` when given
- * (a publish judges the tagged version against the release before it, not against its own tag).
+ * The releases the next one is judged against: every stable release tag (below `below`, for a publish, which judges
+ * the tagged version against the releases before it) of the highest major among them. Each, not only the last: a tag
+ * is no proof that its version was published, so a break since any release of the line needs a new major.
  */
-export async function lastRelease(root: string, below?: string): Promise<ReleaseTag | undefined> {
-  return (await releaseTags(root)).find((tag) => semver.prerelease(tag.version) === null && (below === undefined || semver.lt(tag.version, below)));
+export async function releasesToJudgeAgainst(root: string, below?: string): Promise<ReleaseTag[]> {
+  const stable = (await releaseTags(root)).filter((tag) => semver.prerelease(tag.version) === null && (below === undefined || semver.lt(tag.version, below)));
+  const line = stable[0] === undefined ? undefined : semver.major(stable[0].version);
+  return stable.filter((tag) => semver.major(tag.version) === line);
 }
 
 /** The bump the changes require, with the change that decides it (the first break, else the first addition). */
@@ -62,9 +68,17 @@ export function changeLine(change: LocatedChange): string {
   return `${change.rule}: ${change.subject.label}, ${change.where} (${change.location.file}:${change.location.line})`;
 }
 
+/** A pre-release name npm takes as a dist-tag: lower-case, and not `latest` (which a pre-release must never become). */
+function preName(name: string): string | undefined {
+  if (!/^[a-z][a-z0-9-]*$/.test(name)) return `--pre ${name} is not a pre-release name (such as next)`;
+  if (name === "latest") return "--pre latest would publish a pre-release as latest: name it next (or another name)";
+  return undefined;
+}
+
 /**
  * The version to release: the required one, or the one `--as` chooses (never lower: refused naming the change that
- * requires more), as a pre-release for `--pre <id>` (`2.0.0-next.0`, numbered after the tags already made).
+ * requires more), as a pre-release for `--pre <name>` (`2.0.0-next.0`, numbered after the tags already made); never a
+ * version whose tag exists.
  */
 export function chooseVersion(options: {
   required: string;
@@ -73,24 +87,41 @@ export function chooseVersion(options: {
   pre?: string;
   tags: ReleaseTag[];
 }): { version: string } | { refused: string } {
-  let version = options.required;
+  let release = options.required;
+  let pre = options.pre;
+  let numbered: number | undefined;
+  if (pre !== undefined) {
+    const problem = preName(pre);
+    if (problem) return { refused: problem };
+  }
   if (options.as !== undefined) {
-    const chosen = semver.valid(options.as);
-    if (!chosen) return { refused: `--as ${options.as} is not a semantic version (such as 2.1.0)` };
-    const release = `${semver.major(chosen)}.${semver.minor(chosen)}.${semver.patch(chosen)}`;
+    const chosen = semver.parse(options.as);
+    if (!chosen || chosen.version !== options.as) return { refused: `--as ${options.as} is not a semantic version (such as 2.1.0)` };
+    release = `${chosen.major}.${chosen.minor}.${chosen.patch}`;
     if (semver.lt(release, options.required)) {
       const why = options.because ? `: ${changeLine(options.because)}` : "";
       return { refused: `--as ${options.as} is lower than the ${options.required} the changes require${why}` };
     }
-    if (semver.prerelease(chosen) !== null && options.pre === undefined) return { version: chosen };
-    version = release;
+    if (chosen.prerelease.length > 0 && pre === undefined) {
+      // A pre-release given whole: its name is checked as --pre's, its number taken as given.
+      const [name, number, ...rest] = chosen.prerelease;
+      const problem = typeof name === "string" ? preName(name) : `--as ${options.as}: a pre-release starts with its name (2.0.0-next.0)`;
+      if (problem) return { refused: problem };
+      if (typeof number !== "number" || rest.length > 0) return { refused: `--as ${options.as}: a pre-release is <name>.<number> (2.0.0-next.0)` };
+      pre = name as string;
+      numbered = number;
+    }
   }
-  if (options.pre !== undefined) {
-    if (!/^[a-z][a-z0-9-]*$/.test(options.pre)) return { refused: `--pre ${options.pre} is not a pre-release name (such as next)` };
-    const prefix = `${version}-${options.pre}.`;
-    const numbers = options.tags.filter((tag) => tag.version.startsWith(prefix)).map((tag) => Number(tag.version.slice(prefix.length)));
-    version = `${prefix}${numbers.length ? Math.max(...numbers) + 1 : 0}`;
+  let version = release;
+  if (pre !== undefined) {
+    const prefix = `${release}-${pre}.`;
+    const numbers = options.tags
+      .filter((tag) => tag.version.startsWith(prefix) && /^\d+$/.test(tag.version.slice(prefix.length)))
+      .map((tag) => Number(tag.version.slice(prefix.length)));
+    version = `${prefix}${numbered ?? (numbers.length ? Math.max(...numbers) + 1 : 0)}`;
   }
+  if (options.tags.some((tag) => tag.version === version))
+    return { refused: `v${version} is already tagged: a release is made once (choose another with --as)` };
   return { version };
 }
 

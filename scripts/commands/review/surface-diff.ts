@@ -47,6 +47,10 @@ export function diffSurfaces(base: Surface, head: Surface): SurfaceChange[] {
     const now = head.entries[subpath];
     if (!was || !now) continue; // the entry itself is reported above
     for (const name of union(was.declared, now.declared)) diffExport(subpath, name, was.declared[name], now.declared[name], add);
+    // A type the exports name without exporting it: what changed inside it changed for users; its appearing or going
+    // away shows in the text of the exports that name it.
+    for (const name of Object.keys(now.referenced ?? {}).filter((n) => was.referenced?.[n] !== undefined))
+      diffExport(subpath, name, was.referenced![name], now.referenced![name], add, "referenced");
     for (const name of was.contractTypes.filter((n) => !now.contractTypes.includes(n)))
       add(
         "breaking",
@@ -147,13 +151,25 @@ function covers(now: string, was: string): boolean {
 
 type Add = (kind: ChangeKind, rule: string, about: Subject, where: string, message: string, keys: string[], side?: "head" | "base") => void;
 
-function diffExport(subpath: string, name: string, was: SurfaceExport | undefined, now: SurfaceExport | undefined, add: Add): void {
+function diffExport(
+  subpath: string,
+  name: string,
+  was: SurfaceExport | undefined,
+  now: SurfaceExport | undefined,
+  add: Add,
+  part: "declared" | "referenced" = "declared",
+): void {
   const about = subject(subpath, `entry ${subpath}`, [subpath, name]);
-  const keys = ["entries", subpath, "declared", name];
-  const where = `export ${name}`;
+  const keys = ["entries", subpath, part, name];
+  const where = part === "declared" ? `export ${name}` : `type ${name} (named by the exports)`;
   if (!now) return add("breaking", "export-removed", about, where, `${name} is no longer exported: an import of it fails`, keys, "base");
   if (!was) return add("additive", "export-added", about, where, `${name} exported (${now.kind})`, keys);
-  if (was.kind !== now.kind) return add("breaking", "export-changed", about, where, `${name} was a ${was.kind}, is a ${now.kind}`, keys);
+  const article = (kind: string) => (/^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`);
+  if (was.kind !== now.kind) return add("breaking", "export-changed", about, where, `${name} was ${article(was.kind)}, is ${article(now.kind)}`, keys);
+  // A union's name and type parameters are compared as text, its members as a set.
+  const head = (text: string[] | undefined) => (text ?? []).map((line) => line.split(" = ")[0]).join("; ");
+  if (was.union && now.union && head(was.text) !== head(now.text))
+    return add("breaking", "export-changed", about, where, `${name} was \`${head(was.text)}\`, is \`${head(now.text)}\``, keys);
   if (was.union && now.union) {
     const removed = was.union.filter((member) => !now.union!.includes(member));
     const added = now.union.filter((member) => !was.union!.includes(member));
