@@ -1,8 +1,11 @@
 // The committed files in generated/ are what the scripts make from the current sources; a stale or leftover one fails with its name.
 import { readdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderArtifacts, staleArtifacts } from "../scripts/build/build.ts";
-import { generatedDir } from "../scripts/build/lib/paths.ts";
+import { generatedDir, repoRoot } from "../scripts/build/lib/paths.ts";
+import { manifestInput } from "../scripts/build/up-to-date.js";
 
 /** Files in generated/ that no render makes: its README, and the reference, which is built but not committed. */
 const NOT_RENDERED = ["README.md", "reference.html"];
@@ -53,5 +56,14 @@ describe("generated/", () => {
     rendered["openapi.yaml"] += "# an edit by hand\n";
     rendered["client/index.cjs"] += "// an edit by hand\n";
     expect(await staleArtifacts(rendered)).toEqual(["openapi.yaml", "client/index.cjs"]);
+  });
+
+  it("counts of package.json what the build reads: the registry's fields need no rebuild, engines and the version do", async () => {
+    const manifest = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as Record<string, unknown>;
+    const input = (changes: Record<string, unknown>) => manifestInput(JSON.stringify({ ...manifest, ...changes }));
+    const now = input({});
+    expect(input({ homepage: "https://svc.example/contract", keywords: ["health"], scripts: {} })).toBe(now);
+    expect(input({ engines: { node: ">=22.0.0" } })).not.toBe(now);
+    expect(input({ version: "9.9.9" })).not.toBe(now);
   });
 });

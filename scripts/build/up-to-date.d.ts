@@ -8,3 +8,5 @@ export declare function inputsHash(): Promise<string>;
 export declare function upToDate(): Promise<boolean>;
 /** Whether the reference is missing or older than the bundle it shows or the scripts that make it from the bundle. */
 export declare function referenceStale(): Promise<boolean>;
+/** What of package.json the build reads (its registry fields and scripts make no artifact). */
+export declare function manifestInput(text: string): string;

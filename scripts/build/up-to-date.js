@@ -18,11 +18,28 @@ export const INPUTS_HASH = "inputs.sha256";
  * What generated/ is made from: the contract, the build's own folder, the shipped code it compiles (src/), and the
  * files the bundle or the tools read. Nothing else of the repository (its commands, the tests) can change an artifact.
  */
-// package.json: its version is the contract's (the bundle's info.version).
+// package.json: its version is the contract's (the bundle's info.version); its exports, bin, engines and peers are the
+// package's surface (generated/surface.json). Only those fields count (manifestInput).
 const INPUTS = ["openapi", path.join("scripts", "build"), "src", "CHANGELOG.md", "package.json", "package-lock.json", "redocly.yaml"];
 
+/** The fields of package.json that something in generated/ is made from. */
+const MANIFEST_FIELDS = ["name", "version", "type", "exports", "bin", "engines", "dependencies", "peerDependencies", "peerDependenciesMeta"];
+
 /**
- * The sha256 of these files' paths (from the repository's root) and bytes, in the order given.
+ * What of package.json the build reads: the registry's fields (homepage, keywords, ...) and the scripts make no artifact,
+ * so a maintainer filling them in is not asked to rebuild.
+ * @param {string} text
+ * @returns {string}
+ */
+export function manifestInput(text) {
+  /** @type {Record<string, unknown>} */
+  const manifest = JSON.parse(text);
+  return JSON.stringify(MANIFEST_FIELDS.map((field) => [field, manifest[field] ?? null]));
+}
+
+/**
+ * The sha256 of these files' paths (from the repository's root) and bytes, in the order given (package.json's by the
+ * fields the build reads).
  * @param {string[]} files
  * @returns {string}
  */
@@ -30,7 +47,8 @@ export function hashFiles(files) {
   const hash = createHash("sha256");
   for (const file of files) {
     hash.update(`${file.split(path.sep).join("/")}\0`);
-    hash.update(readFileSync(path.join(repoRoot, file)));
+    const bytes = readFileSync(path.join(repoRoot, file));
+    hash.update(file === "package.json" ? manifestInput(bytes.toString("utf8")) : bytes);
     hash.update("\0");
   }
   return hash.digest("hex");
