@@ -100,78 +100,82 @@ function program(roots: string[], rendered: Record<string, string>): ts.Program 
   return ts.createProgram(roots, options, host);
 }
 
-function memberName(member: ts.Node, file: ts.SourceFile): string {
+/** A node's text as the snapshot keeps it (comments out, whitespace collapsed). */
+const text = (node: ts.Node) => collapse(node.getText());
+/** A declaration's text without its `export declare`: the same declaration re-exported elsewhere reads the same. */
+const declared = (node: ts.Node) => text(node).replace(/^export (declare )?/, "");
+
+function memberName(member: ts.Node): string {
   const name = (member as { name?: ts.PropertyName }).name;
-  if (name) return name.getText(file);
-  return collapse(member.getText(file));
+  return name ? name.getText() : text(member);
 }
+
+/** `<T extends X, C>`, or nothing. */
+const typeParameters = (node: { typeParameters?: ts.NodeArray<ts.TypeParameterDeclaration> }) =>
+  node.typeParameters ? `<${node.typeParameters.map(text).join(", ")}>` : "";
 
 const fromContract = (declaration: ts.Declaration) => path.basename(declaration.getSourceFile().fileName).startsWith("schema.d.");
 
 const isPrivate = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.PrivateKeyword);
 const isStatic = (node: ts.Node) => ts.canHaveModifiers(node) && (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.StaticKeyword);
 
+/** Members by name (a nameless one, a call or index signature, by its text), private ones left out, overloads joined. */
+function members(nodes: readonly ts.Node[], key: (name: string) => string = (name) => name): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const node of nodes.filter((member) => !isPrivate(member))) {
+    const name = key(memberName(node));
+    found[name] = found[name] === undefined ? text(node) : `${found[name]} ${text(node)}`;
+  }
+  return found;
+}
+
 /** Every property of an interface or class, inherited ones included (an option of a base interface is an option too). */
 function allMembers(checker: ts.TypeChecker, symbol: ts.Symbol): Record<string, string> {
-  const members: Record<string, string> = {};
+  const found: Record<string, string> = {};
   for (const property of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol))) {
     const declarations = property.declarations ?? [];
     if (declarations.length === 0 || declarations.some(isPrivate)) continue;
     // Every overload of a method, not the first alone: an overload removed is a call that no longer compiles.
-    members[property.name] = declarations.map((declaration) => collapse(declaration.getText(declaration.getSourceFile()))).join(" ");
+    found[property.name] = declarations.map(text).join(" ");
   }
-  return members;
+  return found;
 }
 
 /**
  * One name as declared. A name with declarations of two kinds (a `const` and a `type` of the same name) is described by
  * its first, with the others' text added: each is part of what the name gives.
  */
-function describe(checker: ts.TypeChecker, symbol: ts.Symbol, file: (node: ts.Node) => ts.SourceFile): SurfaceExport {
-  const described = describeFirst(checker, symbol, file);
+function describe(checker: ts.TypeChecker, symbol: ts.Symbol): SurfaceExport {
+  const described = describeFirst(checker, symbol);
   const first = symbol.declarations![0]!;
   const others = symbol.declarations!.slice(1).filter((d) => d.kind !== first.kind);
   if (others.length === 0) return described;
   const union = others.find(ts.isTypeAliasDeclaration)?.type;
   return {
     ...described,
-    text: [...(described.text ?? []), ...others.map((d) => collapse(d.getText(file(d))).replace(/^export (declare )?/, ""))],
-    ...(described.union === undefined && union !== undefined && ts.isUnionTypeNode(union)
-      ? { union: union.types.map((t) => collapse(t.getText(file(first)))).sort() }
-      : {}),
+    text: [...(described.text ?? []), ...others.map(declared)],
+    ...(described.union === undefined && union !== undefined && ts.isUnionTypeNode(union) ? { union: union.types.map(text).sort() } : {}),
   };
 }
 
-function describeFirst(checker: ts.TypeChecker, symbol: ts.Symbol, file: (node: ts.Node) => ts.SourceFile): SurfaceExport {
+function describeFirst(checker: ts.TypeChecker, symbol: ts.Symbol): SurfaceExport {
   const declarations = symbol.declarations!;
   const first = declarations[0]!;
-  const source = file(first);
-  const members = (nodes: readonly ts.Node[]) =>
-    Object.fromEntries(
-      nodes
-        .filter((member) => !(ts.canHaveModifiers(member) && ts.getModifiers(member)?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword)))
-        .map((member) => [memberName(member, source), collapse(member.getText(source))]),
-    );
   if (ts.isInterfaceDeclaration(first)) {
-    const heritage = declarations.flatMap((d) => (ts.isInterfaceDeclaration(d) ? (d.heritageClauses ?? []).map((h) => collapse(h.getText(file(d)))) : []));
-    const typeParameters = first.typeParameters ? `<${first.typeParameters.map((p) => collapse(p.getText(source))).join(", ")}>` : "";
+    const heritage = declarations.flatMap((d) => (ts.isInterfaceDeclaration(d) ? (d.heritageClauses ?? []).map(text) : []));
     return {
       kind: "interface",
-      text: [`interface ${first.name.text}${typeParameters}${heritage.length ? ` ${heritage.join(" ")}` : ""}`],
+      text: [`interface ${first.name.text}${typeParameters(first)}${heritage.length ? ` ${heritage.join(" ")}` : ""}`],
       // Call and index signatures have no name: they are listed by their text.
       members: {
-        ...Object.assign({}, ...declarations.filter(ts.isInterfaceDeclaration).map((d) => members(d.members.filter((m) => !m.name)))),
+        ...members(declarations.filter(ts.isInterfaceDeclaration).flatMap((d) => d.members.filter((m) => !m.name))),
         ...allMembers(checker, symbol),
       },
     };
   }
   if (ts.isClassDeclaration(first)) {
-    const head = collapse(
-      first
-        .getText(source)
-        .slice(0, first.members.pos - first.getStart(source))
-        .replace(/\{\s*$/, ""),
-    );
+    const whole = first.getText();
+    const head = collapse(whole.slice(0, first.members.pos - first.getStart()).replace(/\{\s*$/, ""));
     return {
       kind: "class",
       text: [head.replace(/^export (declare )?/, "")],
@@ -179,30 +183,19 @@ function describeFirst(checker: ts.TypeChecker, symbol: ts.Symbol, file: (node: 
         ...members(first.members.filter((m) => !m.name || ts.isConstructorDeclaration(m))),
         ...allMembers(checker, symbol),
         // Statics are the constructor's, not the instance's: listed apart, each overload's text joined.
-        ...Object.fromEntries(
-          [...new Set(first.members.filter((m) => isStatic(m) && !isPrivate(m)).map((m) => memberName(m, source)))].map((name) => [
-            `static ${name}`,
-            first.members
-              .filter((m) => isStatic(m) && memberName(m, source) === name)
-              .map((m) => collapse(m.getText(source)))
-              .join(" "),
-          ]),
-        ),
+        ...members(first.members.filter(isStatic), (name) => `static ${name}`),
       },
     };
   }
   if (ts.isTypeAliasDeclaration(first)) {
-    const typeParameters = first.typeParameters ? `<${first.typeParameters.map((p) => collapse(p.getText(source))).join(", ")}>` : "";
-    const text = [`type ${first.name.text}${typeParameters} = ${collapse(first.type.getText(source))}`];
-    if (ts.isUnionTypeNode(first.type)) return { kind: "type", text, union: first.type.types.map((t) => collapse(t.getText(source))).sort() };
-    return { kind: "type", text };
+    const alias = [`type ${first.name.text}${typeParameters(first)} = ${text(first.type)}`];
+    if (ts.isUnionTypeNode(first.type)) return { kind: "type", text: alias, union: first.type.types.map(text).sort() };
+    return { kind: "type", text: alias };
   }
-  if (ts.isFunctionDeclaration(first)) {
-    return { kind: "function", text: declarations.map((d) => collapse(d.getText(file(d))).replace(/^export (declare )?/, "")) };
-  }
-  if (ts.isVariableDeclaration(first)) return { kind: "const", text: [collapse(first.getText(source))] };
+  if (ts.isFunctionDeclaration(first)) return { kind: "function", text: declarations.map(declared) };
+  if (ts.isVariableDeclaration(first)) return { kind: "const", text: [text(first)] };
   if (ts.isEnumDeclaration(first)) return { kind: "enum", text: [first.name.text], members: members(first.members) };
-  return { kind: "namespace", text: [collapse(first.getText(source)).slice(0, 200)] };
+  return { kind: "namespace", text: [text(first).slice(0, 200)] };
 }
 
 /** The type declarations of the package's own files (not the contract's, not a dependency's) that `nodes` name. */
@@ -231,7 +224,7 @@ function namedTypes(checker: ts.TypeChecker, nodes: ts.Node[]): ts.Symbol[] {
 }
 
 /** The exported names of one declarations file, each described as declared (a re-export followed to its source). */
-function entryExports(checker: ts.TypeChecker, source: ts.SourceFile, fileOf: (node: ts.Node) => ts.SourceFile): SurfaceEntry {
+function entryExports(checker: ts.TypeChecker, source: ts.SourceFile): SurfaceEntry {
   const moduleSymbol = checker.getSymbolAtLocation(source);
   if (!moduleSymbol) throw new Error(`surface: ${source.fileName} is not a module`);
   const found: SurfaceEntry = { declared: {}, contractTypes: [], referenced: {} };
@@ -242,7 +235,7 @@ function entryExports(checker: ts.TypeChecker, source: ts.SourceFile, fileOf: (n
     if (declarations.length === 0) throw new Error(`surface: ${exported.name} of ${source.fileName} has no declaration`);
     exportedSymbols.add(symbol);
     if (fromContract(declarations[0]!)) found.contractTypes.push(exported.name);
-    else found.declared[exported.name] = describe(checker, symbol, fileOf);
+    else found.declared[exported.name] = describe(checker, symbol);
   }
   // What the exported declarations name, and what those name, until nothing new is named.
   const seen = new Set<ts.Symbol>(exportedSymbols);
@@ -256,7 +249,7 @@ function entryExports(checker: ts.TypeChecker, source: ts.SourceFile, fileOf: (n
       seen.add(symbol);
       const key =
         found.referenced[symbol.name] === undefined ? symbol.name : `${symbol.name} (${path.basename(symbol.declarations![0]!.getSourceFile().fileName)})`;
-      found.referenced[key] = describe(checker, symbol, fileOf);
+      found.referenced[key] = describe(checker, symbol);
     }
     frontier = next;
   }
@@ -277,12 +270,11 @@ export async function renderSurface(rendered: Record<string, string>, manifestTe
     rendered,
   );
   const checker = built.getTypeChecker();
-  const fileOf = (node: ts.Node) => node.getSourceFile();
   const entries = Object.fromEntries(
     typed.map(([subpath, file]) => {
       const source = built.getSourceFile(file);
       if (!source) throw new Error(`surface: the ${subpath} entry's declarations ${path.relative(repoRoot, file)} were not made`);
-      return [subpath, entryExports(checker, source, fileOf)];
+      return [subpath, entryExports(checker, source)];
     }),
   );
   const commands = Object.fromEntries(

@@ -1,18 +1,19 @@
 // `npm run release`: the version the changes since the last release tag require (the contract's and the package
 // surface's, as the review finds them) and the CHANGELOG section for it; `--write` makes the release (version, build,
 // CHANGELOG, commit, tag), and `--check` is what the publish workflow and prepublishOnly run before anything is published.
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { parseArgs, promisify } from "node:util";
+import { parseArgs } from "node:util";
 import semver from "semver";
 import { isMain } from "../build/lib/cli.ts";
+import { git } from "../build/lib/git.ts";
 import { parseArgsProblem } from "../../src/shared/nearest-name.ts";
-import { compareWith } from "./review.ts";
+import { compareWith, workingTree } from "./review.ts";
 import { releaseSection, writeRelease } from "./release/changelog-section.ts";
-import { distTag, emptyRegistryFields, isClean, readManifest, treeProblems } from "./release/publish-check.ts";
+import { distTag, emptyRegistryFields, isClean, readManifest, treeProblems, type Manifest } from "./release/publish-check.ts";
 import {
   bumped,
   changeLine,
@@ -23,11 +24,10 @@ import {
   requiredLevel,
   satisfies,
   type Level,
+  type ReleaseTag,
 } from "./release/required-version.ts";
 import type { LocatedChange } from "./review/report.ts";
 import type { JsonObject } from "../../src/contract/json.ts";
-
-const run = promisify(execFile);
 
 const USAGE = `usage: npm run release -- [--as <version>] [--pre <name>] [--write] | --check [--tag <tag>]
 
@@ -68,13 +68,14 @@ export interface Requirement {
  * What the changes since the releases of the current line (below `below`, for a publish) require: the highest of what
  * each requires, with the comparison that decides it (the latest release's when they agree).
  */
-export async function requirement(root: string, below?: string): Promise<Requirement> {
-  const releases = await releasesToJudgeAgainst(root, below);
+export async function requirement(root: string, tags: ReleaseTag[], below?: string): Promise<Requirement> {
+  const releases = releasesToJudgeAgainst(tags, below);
   if (releases.length === 0) return { level: "first", required: FIRST_RELEASE, changes: [] };
   let decided: Requirement | undefined;
-  // One at a time: each comparison bundles two contracts.
+  // The working tree bundled once; the releases one at a time, each a bundle of its own.
+  const head = workingTree(root);
   for (const release of releases) {
-    const comparison = await compareWith(root, release.commit);
+    const comparison = await compareWith(head, release.commit);
     const { level, because } = requiredLevel(comparison.changes);
     const required = bumped(release.version, level);
     if (decided === undefined || semver.gt(required, decided.required)) {
@@ -93,12 +94,7 @@ async function generatedFresh(root: string): Promise<boolean> {
   return upToDate();
 }
 
-const versionsOf = async (root: string) => (await releaseTags(root)).map((tag) => tag.version);
-
-async function git(root: string, args: string[]): Promise<string> {
-  const { stdout } = await run("git", args, { cwd: root });
-  return stdout.trim();
-}
+const versionsOf = (tags: ReleaseTag[]) => tags.map((tag) => tag.version);
 
 /** Runs a command in the repository, its output passed through; rejects naming it when it fails. */
 function step(root: string, command: string, args: string[]): Promise<void> {
@@ -124,14 +120,13 @@ function describeRequirement(requirement: Requirement): string {
   return `Since ${requirement.since.tag}: ${counts}; they require a ${requirement.level}: ${requirement.required}${because}.`;
 }
 
-/** The publish check: every problem, or none. */
-export async function publishProblems(root: string, tag?: string): Promise<string[]> {
-  const manifest = await readManifest(root);
-  const problems = await treeProblems(root, manifest.version, tag);
+/** The publish check of `manifest`'s version: every problem, or none. */
+export async function publishProblems(root: string, manifest: Manifest, tags: ReleaseTag[], tag?: string): Promise<string[]> {
+  const problems = await treeProblems(root, manifest.version, tags, tag);
   const empty = emptyRegistryFields(manifest);
   if (empty.length) problems.push(`package.json's ${empty.join(", ")} ${empty.length === 1 ? "is" : "are"} empty: fill in what the registry shows`);
   if (!(await generatedFresh(root))) problems.push("generated/ is stale: run `npm run build` and commit it");
-  const required = await requirement(root, manifest.version);
+  const required = await requirement(root, tags, manifest.version);
   if (!satisfies(manifest.version, required.required)) {
     const why = required.because ? `: ${changeLine(required.because)}` : "";
     problems.push(
@@ -157,19 +152,21 @@ export async function main(args: string[] = process.argv.slice(2), log: (line: s
   }
   const root = path.resolve(values.root ?? process.cwd());
   try {
+    const tags = await releaseTags(root);
     if (values["dist-tag"]) {
-      log(distTag((await readManifest(root)).version, await versionsOf(root)));
+      log(distTag((await readManifest(root)).version, versionsOf(tags)));
       return 0;
     }
     if (values.check) {
       const tag = values.tag ?? (process.env.GITHUB_REF_TYPE === "tag" ? process.env.GITHUB_REF_NAME : undefined);
-      const problems = await publishProblems(root, tag);
-      const { version } = await readManifest(root);
+      const manifest = await readManifest(root);
+      const problems = await publishProblems(root, manifest, tags, tag);
+      const { version } = manifest;
       if (problems.length) {
         console.error(`release: ${version} must not be published:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
         return 1;
       }
-      log(`release: ${version} may be published (dist-tag ${distTag(version, await versionsOf(root))})`);
+      log(`release: ${version} may be published (dist-tag ${distTag(version, versionsOf(tags))})`);
       return 0;
     }
     if (values.write && !(await isClean(root))) {
@@ -180,9 +177,9 @@ export async function main(args: string[] = process.argv.slice(2), log: (line: s
       console.error("release: generated/ is stale: run `npm run build` and commit it first (the package's surface is read from it)");
       return 1;
     }
-    const required = await requirement(root);
+    const required = await requirement(root, tags);
     log(describeRequirement(required));
-    const chosen = chooseVersion({ required: required.required, because: required.because, as: values.as, pre: values.pre, tags: await releaseTags(root) });
+    const chosen = chooseVersion({ required: required.required, because: required.because, as: values.as, pre: values.pre, tags });
     if ("refused" in chosen) {
       console.error(`release: ${chosen.refused}`);
       return 1;
@@ -196,17 +193,16 @@ export async function main(args: string[] = process.argv.slice(2), log: (line: s
     });
     if (!values.write) {
       log(
-        `\nThe release would be ${chosen.version} (dist-tag ${distTag(chosen.version, await versionsOf(root))}); its CHANGELOG section (then what ## Unreleased holds):\n`,
+        `\nThe release would be ${chosen.version} (dist-tag ${distTag(chosen.version, versionsOf(tags))}); its CHANGELOG section (then what ## Unreleased holds):\n`,
       );
       log(section);
       log("Run again with --write to make it.");
       return 0;
     }
     await step(root, "npm", ["version", chosen.version, "--no-git-tag-version", "--allow-same-version"]);
-    await step(root, "node", ["scripts/build/main.js", "--no-reference"]);
     const changelog = path.join(root, "CHANGELOG.md");
     await writeFile(changelog, writeRelease(await readFile(changelog, "utf8"), section));
-    // The CHANGELOG is an input of the build (the bundle carries the service history): a second pass takes it in.
+    // One build after both: the version and the CHANGELOG (whose service history the bundle carries) are its inputs.
     await step(root, "node", ["scripts/build/main.js", "--no-reference"]);
     await git(root, ["add", "-A", "package.json", "package-lock.json", "CHANGELOG.md", "generated"]);
     await git(root, ["commit", "-q", "-m", `Release ${chosen.version}`]);

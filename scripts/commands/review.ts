@@ -59,25 +59,41 @@ export interface Comparison {
   changes: LocatedChange[];
 }
 
-export async function compareWith(root: string, commit: string): Promise<Comparison> {
+/** The working tree's side of a comparison, made once however many bases it is compared with (a release judges several). */
+export interface WorkingTree {
+  root: string;
+  map: SourceMap;
+  bundle: Promise<{ document: JsonObject; stale: boolean }>;
+}
+
+export function workingTree(root: string): WorkingTree {
+  // The service history only matters for comparing with a committed bundle, which carries it.
+  const committed = path.join(root, "generated", "openapi.json");
+  const withHistory = existsSync(committed);
+  const bundle = bundleContract({ root, serviceHistory: withHistory })
+    .catch((error: unknown) => {
+      throw new Error(`the working tree does not bundle: ${reason(error, root, ".")}`);
+    })
+    .then(async (document) => ({ document, stale: withHistory && (await readFile(committed, "utf8")) !== renderBundle(document).json }));
+  // A rejection is read by each comparison that awaits it; none left waiting makes it unhandled.
+  bundle.catch(() => {});
+  return { root, map: new SourceMap(root), bundle };
+}
+
+export async function compareWith(head: WorkingTree, commit: string): Promise<Comparison> {
+  const root = head.root;
+  const headMap = head.map;
   const baseTree = await unpackRevision(root, commit);
   try {
-    const headMap = new SourceMap(root);
     const baseMap = new SourceMap(baseTree.dir);
-    // The service history only matters for comparing with a committed bundle, which carries it.
-    const committed = path.join(root, "generated", "openapi.json");
-    const withHistory = existsSync(committed);
     const short = commit.slice(0, 12);
-    const [baseBundle, headBundle, surfaces] = await Promise.all([
+    const [baseBundle, { document: headBundle, stale: staleBundle }, surfaces] = await Promise.all([
       bundleContract({ root: baseTree.dir, serviceHistory: false }).catch((error: unknown) => {
         throw new Error(`the base revision ${short} does not bundle: ${reason(error, baseTree.dir, short)}`);
       }),
-      bundleContract({ root, serviceHistory: withHistory }).catch((error: unknown) => {
-        throw new Error(`the working tree does not bundle: ${reason(error, root, ".")}`);
-      }),
+      head.bundle,
       readSurfaces(root, commit),
     ]);
-    const staleBundle = withHistory && (await readFile(committed, "utf8")) !== renderBundle(headBundle).json;
     const changes: LocatedChange[] = diffContracts(baseBundle, headBundle).map((change) => {
       // What was removed is located where the base revision listed it.
       const location = change.side === "head" ? headMap.locate(change.pointer) : baseMap.locate(change.pointer, { atReference: true });
@@ -93,10 +109,10 @@ export async function compareWith(root: string, commit: string): Promise<Compari
 export async function review(options: ReviewOptions): Promise<ReviewResult> {
   const root = path.resolve(options.root);
   const base = await resolveBase(root, options.base);
-  const headMap = new SourceMap(root);
+  const head = workingTree(root);
   const [comparison, lint, waivers, bullets] = await Promise.all([
-    compareWith(root, base.commit),
-    lintFindings(root, headMap),
+    compareWith(head, base.commit),
+    lintFindings(root, head.map),
     waiversInForce(root),
     announcedBreaks(root),
   ]);

@@ -8,15 +8,18 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
-import { main, requirement } from "../../scripts/commands/release.ts";
+import { main, requirement as requirementFrom } from "../../scripts/commands/release.ts";
 import { releaseSection, writeRelease, WORDS_PLACEHOLDER } from "../../scripts/commands/release/changelog-section.ts";
-import { chooseVersion, satisfies } from "../../scripts/commands/release/required-version.ts";
+import { chooseVersion, releaseTags, satisfies } from "../../scripts/commands/release/required-version.ts";
 import { distTag, emptyRegistryFields } from "../../scripts/commands/release/publish-check.ts";
 
 const run = promisify(execFile);
 const FIXTURE = path.join(repoRoot, "test/fixtures/review/repo");
 const THING = "openapi/things/schemas/Thing.yaml";
 const made: string[] = [];
+
+/** What the repository's release tags and tree require, as the command reads them. */
+const requirement = async (dir: string, below?: string) => requirementFrom(dir, await releaseTags(dir), below);
 
 async function git(dir: string, ...args: string[]): Promise<string> {
   const { stdout } = await run("git", ["-c", "user.email=release@svc.example", "-c", "user.name=Release", ...args], { cwd: dir });

@@ -1,13 +1,11 @@
 // What must hold before anything is published, from the workflow or from a laptop (prepublishOnly): the tree is the
 // release tag's, the tag names the version, the version is at least what the changes since the last release require,
 // generated/ is fresh, and what the registry shows (homepage, bugs, repository, keywords) is filled in.
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import semver from "semver";
-
-const run = promisify(execFile);
+import { git } from "../../build/lib/git.ts";
+import type { ReleaseTag } from "./required-version.ts";
 
 /** The fields of package.json a registry page shows, which a maintainer fills in once (package.json is their one place). */
 export const REGISTRY_FIELDS = ["homepage", "bugs", "repository", "keywords"] as const;
@@ -36,24 +34,19 @@ export function emptyRegistryFields(manifest: Manifest): string[] {
   return empty;
 }
 
-async function git(root: string, args: string[]): Promise<string> {
-  const { stdout } = await run("git", args, { cwd: root });
-  return stdout.trim();
-}
-
 /** Whether git sees no change and no untracked file, whatever the user's status.showUntrackedFiles says. */
 export async function isClean(root: string): Promise<boolean> {
   return (await git(root, ["status", "--porcelain", "--untracked-files=all"])) === "";
 }
 
 /** Problems of the tree itself: uncommitted changes, or HEAD not at the version's tag (`tag` as the workflow names it). */
-export async function treeProblems(root: string, version: string, tag?: string): Promise<string[]> {
+export async function treeProblems(root: string, version: string, tags: ReleaseTag[], tag?: string): Promise<string[]> {
   const problems: string[] = [];
   const expected = `v${version}`;
   if (tag !== undefined && tag !== expected) problems.push(`the tag ${tag} does not name the version ${version} (package.json): it should be ${expected}`);
   if (!(await isClean(root))) problems.push("the tree has uncommitted changes: a release publishes its tag's tree");
   const head = await git(root, ["rev-parse", "HEAD"]);
-  const tagged = await git(root, ["rev-list", "-n", "1", expected]).catch(() => undefined);
+  const tagged = tags.find((release) => release.tag === expected)?.commit;
   if (tagged === undefined) problems.push(`there is no tag ${expected}: \`npm run release -- --write\` makes it`);
   else if (tagged !== head) problems.push(`the tag ${expected} is not HEAD (${tagged.slice(0, 12)}): publish from the tagged commit`);
   return problems;

@@ -1,12 +1,9 @@
 // The version a release needs: the last release tag (`v1.2.3`) reachable from HEAD, what changed since (the contract's
 // and the package surface's changes, as the review finds them), and the bump they require: a major for any break,
 // accepted or not; a minor for an addition or a deprecation; a patch otherwise.
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import semver from "semver";
+import { git } from "../../build/lib/git.ts";
 import type { LocatedChange } from "../review/report.ts";
-
-const run = promisify(execFile);
 
 /** The first release: the contract is whole and reviewed (rule 14 of openapi/breaking-changes.md). */
 export const FIRST_RELEASE = "1.0.0";
@@ -19,22 +16,17 @@ export interface ReleaseTag {
   commit: string;
 }
 
-async function git(root: string, args: string[]): Promise<string> {
-  const { stdout } = await run("git", args, { cwd: root, maxBuffer: 16 * 1024 * 1024 });
-  return stdout.trim();
-}
-
 /**
  * Every release tag (`v` and a semantic version), highest first: merged into HEAD or not, since a release made on another
  * branch is still on the registry, and what HEAD lacks of it is removed for its users.
  */
 export async function releaseTags(root: string): Promise<ReleaseTag[]> {
-  const names = (await git(root, ["tag", "--list", "v*"])).split("\n").filter(Boolean);
-  const tags = await Promise.all(
-    names
-      .filter((name) => semver.valid(name.slice(1)) === name.slice(1))
-      .map(async (tag) => ({ tag, version: tag.slice(1), commit: await git(root, ["rev-list", "-n", "1", tag]) })),
-  );
+  // One git call: each tag with its object and, for an annotated tag, the commit it points at.
+  const lines = (await git(root, ["for-each-ref", "--format=%(refname:short)%09%(objectname)%09%(*objectname)", "refs/tags/v*"])).split("\n");
+  const tags = lines
+    .map((line) => line.split("\t"))
+    .filter(([tag]) => tag !== undefined && semver.valid(tag.slice(1)) === tag.slice(1))
+    .map(([tag, object, commit]) => ({ tag: tag!, version: tag!.slice(1), commit: commit || object! }));
   return tags.sort((a, b) => semver.rcompare(a.version, b.version));
 }
 
@@ -43,8 +35,8 @@ export async function releaseTags(root: string): Promise<ReleaseTag[]> {
  * the tagged version against the releases before it) of the highest major among them. Each, not only the last: a tag
  * is no proof that its version was published, so a break since any release of the line needs a new major.
  */
-export async function releasesToJudgeAgainst(root: string, below?: string): Promise<ReleaseTag[]> {
-  const stable = (await releaseTags(root)).filter((tag) => semver.prerelease(tag.version) === null && (below === undefined || semver.lt(tag.version, below)));
+export function releasesToJudgeAgainst(tags: ReleaseTag[], below?: string): ReleaseTag[] {
+  const stable = tags.filter((tag) => semver.prerelease(tag.version) === null && (below === undefined || semver.lt(tag.version, below)));
   const line = stable[0] === undefined ? undefined : semver.major(stable[0].version);
   return stable.filter((tag) => semver.major(tag.version) === line);
 }

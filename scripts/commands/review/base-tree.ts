@@ -1,17 +1,10 @@
 // Unpacks the contract of a base git revision into a temporary folder, leaving the working tree and the index untouched.
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
+import { git } from "../../build/lib/git.ts";
 import { untarFrom } from "../../build/lib/tools.ts";
-
-const run = promisify(execFile);
-
-async function git(root: string, args: string[]): Promise<string> {
-  const { stdout } = await run("git", args, { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-  return stdout.trim();
-}
 
 async function commitOf(root: string, revision: string): Promise<string | undefined> {
   try {

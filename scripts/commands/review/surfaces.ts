@@ -1,24 +1,17 @@
 // The package's surface on both sides of a review: the base revision's generated/surface.json from git (none before the
 // snapshot existed: nothing to compare) and the working tree's, compared and located on their lines.
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
+import { git } from "../../build/lib/git.ts";
 import type { Surface } from "../../build/surface.ts";
 import type { LocatedChange } from "./report.ts";
 import { diffSurfaces, surfaceLine } from "./surface-diff.ts";
 
-const run = promisify(execFile);
 export const SURFACE_FILE = "generated/surface.json";
 
 /** A revision's surface.json, or undefined when that revision has none. */
 export async function surfaceAt(root: string, commit: string): Promise<string | undefined> {
-  try {
-    const { stdout } = await run("git", ["show", `${commit}:${SURFACE_FILE}`], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-    return stdout;
-  } catch {
-    return undefined;
-  }
+  return git(root, ["show", `${commit}:${SURFACE_FILE}`]).catch(() => undefined);
 }
 
 /** The surface changes from `commit` to the working tree, each located on its line of its side's surface.json. */
