@@ -1,10 +1,10 @@
 // A release's CHANGELOG section: what the review found since the last release (breaks first, each with its rule,
 // naming the operations and events), then the maintainer's words: what `## Unreleased` holds becomes the release's.
-import { HTTP_METHODS } from "../../../src/contract/operations.ts";
+import { listOperations } from "../../../src/contract/operations.ts";
 import { isObject, type JsonObject } from "../../../src/contract/json.ts";
+import { sectionBounds, UNRELEASED_HEADING } from "../review/accepted-breaks.ts";
 import { groupChanges, type ChangeGroup, type LocatedChange } from "../review/report.ts";
 
-const UNRELEASED = /^## Unreleased[ \t]*\n/m;
 export const WORDS_PLACEHOLDER = "<!-- The maintainer's words: what this release means for each user, and how to upgrade. -->";
 
 function names(group: ChangeGroup): string {
@@ -16,8 +16,7 @@ const bullet = (group: ChangeGroup) => `- ${names(group)}: ${group.where}: ${gro
 
 /** The whole contract in one line, for the first release: it has nothing to be compared with. */
 function contents(bundle: JsonObject): string {
-  const paths = (isObject(bundle.paths) ? Object.values(bundle.paths) : []) as JsonObject[];
-  const operations = paths.reduce((count, item) => count + HTTP_METHODS.filter((method) => isObject(item[method])).length, 0);
+  const operations = listOperations(bundle).length;
   const events = isObject(bundle.webhooks) ? Object.keys(bundle.webhooks).length : 0;
   return `The first release: the whole contract, ${operations} operations and ${events} events, with the client, the mock and verify.`;
 }
@@ -47,11 +46,9 @@ export function releaseSection(options: { version: string; date: string; since?:
  * maintainer's words, or a placeholder for them) and an empty `## Unreleased` above it.
  */
 export function writeRelease(changelog: string, section: string): string {
-  const match = UNRELEASED.exec(changelog);
-  if (!match) throw new Error("CHANGELOG.md has no `## Unreleased` heading for the release's section to take the place of");
-  const start = match.index + match[0].length;
-  const next = /^## /m.exec(changelog.slice(start));
-  const end = next ? start + next.index : changelog.length;
+  const bounds = sectionBounds(changelog, UNRELEASED_HEADING);
+  if (!bounds) throw new Error("CHANGELOG.md has no `## Unreleased` heading for the release's section to take the place of");
+  const { heading, start, end } = bounds;
   const words = changelog.slice(start, end).trim();
-  return `${changelog.slice(0, match.index)}## Unreleased\n\n${section.trimEnd()}\n\n${words || WORDS_PLACEHOLDER}\n\n${changelog.slice(end)}`;
+  return `${changelog.slice(0, heading)}## Unreleased\n\n${section.trimEnd()}\n\n${words || WORDS_PLACEHOLDER}\n\n${changelog.slice(end)}`;
 }

@@ -14,7 +14,7 @@ export async function announcedBreaks(root: string): Promise<string[]> {
   } catch {
     return [];
   }
-  const unreleased = sectionAfter(changelog, /^## Unreleased\s*$/m, /^## /m);
+  const unreleased = sectionAfter(changelog, UNRELEASED_HEADING, /^## /m);
   if (unreleased === undefined) return [];
   const breaking = sectionAfter(unreleased, new RegExp(`^${BREAKING_HEADING}\\s*$`, "m"), /^##+ /m);
   if (breaking === undefined) return [];
@@ -24,12 +24,21 @@ export async function announcedBreaks(root: string): Promise<string[]> {
     .filter((bullet) => bullet.startsWith("- "));
 }
 
-function sectionAfter(text: string, heading: RegExp, next: RegExp): string | undefined {
+/** The CHANGELOG's `## Unreleased` heading: where the next release's words gather (the review reads, the release moves). */
+export const UNRELEASED_HEADING = /^## Unreleased\s*$/m;
+
+/** Where a section lies: its heading's start, and its body from after the heading up to the `next` heading or the end. */
+export function sectionBounds(text: string, heading: RegExp, next: RegExp = /^## /m): { heading: number; start: number; end: number } | undefined {
   const match = heading.exec(text);
   if (!match) return undefined;
-  const rest = text.slice(match.index + match[0].length);
-  const end = next.exec(rest);
-  return end ? rest.slice(0, end.index) : rest;
+  const start = match.index + match[0].length;
+  const end = next.exec(text.slice(start));
+  return { heading: match.index, start, end: end ? start + end.index : text.length };
+}
+
+function sectionAfter(text: string, heading: RegExp, next: RegExp): string | undefined {
+  const bounds = sectionBounds(text, heading, next);
+  return bounds && text.slice(bounds.start, bounds.end);
 }
 
 /**
