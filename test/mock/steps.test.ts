@@ -1,11 +1,11 @@
 // Each step of the mock's pipeline called alone, on an exchange made by hand (a request in the pipeline's form, and
 // its reply read back): what it refuses, what it fills in, what it answers, and when it passes the request on.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type http from "node:http";
 import { Readable } from "node:stream";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { createRouter } from "../../src/contract/router.ts";
 import { answersOf } from "../../src/mock/static-answers.ts";
 import { filesByPath } from "../../src/mock/static-files.ts";
@@ -155,6 +155,7 @@ describe("preflight", () => {
 describe("staticFile", () => {
   const folder = mkdtempSync(path.join(tmpdir(), "steps-"));
   writeFileSync(path.join(folder, "doc.html"), "<p>reference</p>");
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
   const files = (pending?: string) =>
     filesByPath({
       "/docs": { path: path.join(folder, "doc.html"), type: "text/html", pending: () => pending },

@@ -2,9 +2,10 @@
 // linked, so a test may run npm start or a build there without touching this tree's generated/; or copies some folders.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { cp, mkdtemp, symlink } from "node:fs/promises";
+import { cp, mkdtemp, rm, symlink } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { onTestFinished } from "vitest";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { untarFrom } from "../../scripts/build/lib/tools.ts";
 
@@ -27,9 +28,14 @@ export async function freshCopy(): Promise<string> {
   return dir;
 }
 
-/** A temporary folder holding copies of some of the tree's folders (the sources alone, say), for a script run on them. */
+/**
+ * A temporary folder holding copies of some of the tree's folders (the sources alone, say), for a script run on them,
+ * removed when the test that asked for it ends (its callers had each to remember, and some did not: hundreds of copies
+ * of openapi/ piled up in the temporary folder).
+ */
 export async function copyOf(folders: string[]): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "svc-copy-"));
+  onTestFinished(() => rm(dir, { recursive: true, force: true }));
   for (const folder of folders) await cp(path.join(repoRoot, folder), path.join(dir, folder), { recursive: true });
   return dir;
 }

@@ -122,12 +122,14 @@ describe("npm run verify --rate", () => {
     expect(proxy!.arrivals.length - before).toBe(run.report!.requests);
     expect(departures.length).toBe(run.report!.requests);
     expect(departures.length).toBeGreaterThanOrEqual(5);
-    // Each a full interval (100 ms) after the one before, less what a busy event loop adds between the limiter letting a
-    // request go and fetch being called (a millisecond or two, which the next request may not meet): a burst is far less.
+    // The limiter lets each request go a full interval (100 ms) after the one before; what is timed here is the call of
+    // fetch, which may come later than that by however long the process was off the CPU or in a GC pause in between
+    // (on a loaded machine, tens of milliseconds: one gap read 86 ms). Such a delay shortens one gap and lengthens the
+    // next, so the span and the middle gap hold where a single gap may not, and a burst fails both by far.
     const gaps = departures.slice(1).map((at, i) => at - departures[i]!);
-    expect(
-      gaps.filter((gap) => gap < 90),
-      "requests sent less than 1/rate apart",
-    ).toEqual([]);
+    const span = departures.at(-1)! - departures[0]!;
+    expect(span, `requests sent over ${span} ms`).toBeGreaterThanOrEqual(gaps.length * 100 - 50);
+    const middle = [...gaps].sort((a, b) => a - b)[Math.floor(gaps.length / 2)]!;
+    expect(middle, `gaps: ${gaps.map((gap) => gap.toFixed(0)).join(", ")} ms`).toBeGreaterThanOrEqual(95);
   });
 });
