@@ -10,6 +10,7 @@ import { packageFigures } from "./package.ts";
 import { referenceFigures } from "./reference.ts";
 import { reviewFigures } from "./review.ts";
 import { statefulFigures } from "./stateful.ts";
+import { suiteFigures } from "./suite.ts";
 import { verifyFigures } from "./verify.ts";
 
 const outDir = path.join(repoRoot, ".tmp", "bench");
@@ -24,7 +25,8 @@ function row(figure: Figure, previous: Figure | undefined): string {
 }
 
 const previous = JSON.parse(await readFile(latest, "utf8").catch(() => "{}")) as { figures?: Figure[] };
-// `npm run bench -- --only mock` (or client, package, startup, journal, stateful, verify, review, reference) runs one group; startup is also in mock.
+// `npm run bench -- --only mock` (or client, package, startup, journal, stateful, verify, review, reference, suite) runs one group; startup is
+// also in mock; suite (the whole of `npm test`, minutes) runs only when asked for.
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const figures: Figure[] = [];
 const runs = (group: string) => values.only === undefined || values.only === group;
@@ -32,6 +34,7 @@ if (runs("client")) figures.push(...(await clientFigures()));
 if (runs("package")) figures.push(...(await packageFigures((line) => console.error(`  ${line}`))));
 if (values.only === "startup") figures.push(...(await startupFigures((line) => console.error(`  ${line}`))));
 if (values.only === "proxy") figures.push(...(await proxyFigures((line) => console.error(`  ${line}`))));
+if (values.only === "suite") figures.push(...(await suiteFigures((line) => console.error(`  ${line}`))));
 if (runs("mock")) figures.push(...(await mockFigures((line) => console.error(`  ${line}`))));
 if (runs("journal")) figures.push(...(await journalFigures((line) => console.error(`  ${line}`))));
 if (runs("stateful")) figures.push(...(await statefulFigures((line) => console.error(`  ${line}`))));
