@@ -92,7 +92,7 @@ export async function suiteFigures(log: (line: string) => void): Promise<Figure[
     const cores = os.availableParallelism();
     return [
       {
-        name: `npm test on a fresh copy (${summary.replace("tests: ", "")})`,
+        name: `npm test on a fresh clone (${summary.replace("tests: ", "")})`,
         value: wall,
         unit: "s",
         baseline: { name: `its CPU time spread over the ${cores} cores`, value: cpu / cores },
