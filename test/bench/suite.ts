@@ -1,22 +1,25 @@
 // `npm test` as a fresh clone runs it (a clone of HEAD, .tmp/ empty), timed, with where its CPU went: each
 // test file's own (its worker's) and its processes' (Chromium, npm, the packaged commands, respect), beside the
 // shortest time that CPU allows on this machine's cores and the CPU an 85 s run may use.
-import { execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import type { Figure } from "./client.ts";
 
 /** issue 33's target for `npm test` on a fresh clone, on this machine. */
 const TARGET_SECONDS = 85;
 
+const run = promisify(execFile);
+
+/** A line of suite-file-cpu.ts. */
 interface FileCpu {
   file: string;
   own: number;
   children: number;
-  wall: number;
 }
 
 /**
@@ -55,39 +58,32 @@ export async function suiteFigures(log: (line: string) => void): Promise<Figure[
     );
     const before = machineBusyCpu();
     const started = performance.now();
-    const { code, tail } = await new Promise<{ code: number | null; tail: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--config", config], {
-        cwd: copy,
-        env: { ...process.env, SVC_SUITE_CPU_LOG: cpuLog },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let output = "";
-      const keep = (chunk: Buffer) => {
-        output = (output + chunk.toString()).slice(-4000);
-      };
-      child.stdout.on("data", keep);
-      child.stderr.on("data", keep);
-      child.on("error", reject);
-      child.on("close", (exit) => resolve({ code: exit, tail: output }));
-    });
+    const { code, output } = await run(process.execPath, ["node_modules/vitest/vitest.mjs", "run", "--config", config], {
+      cwd: copy,
+      env: { ...process.env, SVC_SUITE_CPU_LOG: cpuLog },
+      maxBuffer: 1 << 28,
+    }).then(
+      ({ stdout, stderr }) => ({ code: 0, output: stdout + stderr }),
+      (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? 1, output: `${error.stdout}${error.stderr}` }),
+    );
     const wall = (performance.now() - started) / 1000;
     const cpu = machineBusyCpu() - before;
-    const summary = /tests: \d+ passed, \d+ failed, \d+ skipped/.exec(tail)?.[0] ?? "no summary line";
-    if (code !== 0) throw new Error(`the suite failed (exit ${code}), so its time says nothing: ${summary}\n${tail}`);
+    const summary = /tests: \d+ passed, \d+ failed, \d+ skipped/.exec(output)?.[0] ?? "no summary line";
+    if (code !== 0) throw new Error(`the suite failed (exit ${code}), so its time says nothing: ${summary}\n${output.slice(-4000)}`);
 
     const files = (await readFile(cpuLog, "utf8"))
       .trim()
       .split("\n")
       .map((line) => JSON.parse(line) as FileCpu)
-      .map((row) => ({ ...row, file: path.relative(copy, row.file) }));
-    const inFiles = files.reduce((sum, row) => sum + row.own + row.children, 0);
+      .map((row) => ({ ...row, file: path.relative(copy, row.file), total: row.own + row.children }));
+    const inFiles = files.reduce((sum, row) => sum + row.total, 0);
     log(
       `${summary}; ${wall.toFixed(1)} s, ${cpu.toFixed(1)} s of the machine's CPU, ${inFiles.toFixed(1)} s of it counted in test files (the rest: vitest's own` +
         " processes, the global mock, Chromium's renderers, and whatever else ran on the machine)",
     );
     log("CPU by test file (its worker's + its processes'; not Chromium's renderers), the largest first:");
-    for (const row of [...files].sort((a, b) => b.own + b.children - (a.own + a.children)).slice(0, 20))
-      log(`  ${(row.own + row.children).toFixed(1).padStart(6)} s  (${row.own.toFixed(1)} + ${row.children.toFixed(1)})  ${row.file}`);
+    for (const row of [...files].sort((a, b) => b.total - a.total).slice(0, 20))
+      log(`  ${row.total.toFixed(1).padStart(6)} s  (${row.own.toFixed(1)} + ${row.children.toFixed(1)})  ${row.file}`);
 
     const cores = os.availableParallelism();
     return [
