@@ -10,6 +10,8 @@ export default defineConfig({
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits only until its condition holds; Vitest's default second fails a test on a busy machine.
+    expect: { poll: { timeout: 10_000 } },
     // Lint and generation spawn tools; two cores are enough for two files at a time.
     maxWorkers: 2,
     // Files share their worker's modules (TypeScript, Spectral, the contract) instead of loading them again per file,

@@ -19,19 +19,24 @@ const api = (
   baseUrl = stub.url,
 ) => createClient({ baseUrl, apiKey: "sk_test_faults", ...options });
 
+/**
+ * Far beyond any call's time on the busiest machine, and within the test's own timeout: a call still unsettled then is
+ * a hang. A stub that answers later than this proves a deadline fired, without timing the call.
+ */
+const HANG_GUARD_MS = 30_000;
+
 /** Settles the call, or fails the test as a hang after `ms`: every fault must end in an answer or an error. */
-async function settle<T>(call: Promise<T>, ms = 5_000): Promise<{ value?: T; error?: unknown; elapsed: number }> {
-  const started = performance.now();
+async function settle<T>(call: Promise<T>, ms = HANG_GUARD_MS): Promise<{ value?: T; error?: unknown }> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const hang = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`the client hung: no answer and no error within ${ms} ms`)), ms);
   });
   try {
     const value = await Promise.race([call, hang]);
-    return { value, elapsed: performance.now() - started };
+    return { value };
   } catch (error) {
     if (error instanceof Error && error.message.startsWith("the client hung")) throw error;
-    return { error, elapsed: performance.now() - started };
+    return { error };
   } finally {
     clearTimeout(timer);
   }
@@ -205,12 +210,12 @@ describe.concurrent("slow and endless answers, with timeoutMs", () => {
   it("throws ApiTimeoutError when the headers come too late", async (test) => {
     const { expect } = test;
     const stub = await slowStub(test, (res) => {
-      const timer = setTimeout(() => send(res, 200, "{}", { "content-type": "application/json" }), 3_000);
+      // After the hang guard: an ApiTimeoutError, not the answer, is proof that the deadline fired.
+      const timer = setTimeout(() => send(res, 200, "{}", { "content-type": "application/json" }), 2 * HANG_GUARD_MS);
       res.on("close", () => clearTimeout(timer));
     });
-    const { error, elapsed } = await settle(stub.labs({ timeoutMs: 300 }));
+    const { error } = await settle(stub.labs({ timeoutMs: 300 }));
     expect(error).toBeInstanceOf(ApiTimeoutError);
-    expect(elapsed).toBeLessThan(2_000);
   });
 
   it("throws ApiTimeoutError when the body trickles in too slowly", async (test) => {
@@ -218,12 +223,12 @@ describe.concurrent("slow and endless answers, with timeoutMs", () => {
     const stub = await slowStub(test, (res) => {
       res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
       res.write("{");
+      // 1,000 bytes at 10 a second: the whole body would take 100 s, past the hang guard, were the deadline per read.
       const timer = setInterval(() => res.write(" "), 100);
       res.on("close", () => clearInterval(timer));
     });
-    const { error, elapsed } = await settle(stub.labs({ timeoutMs: 400 }));
+    const { error } = await settle(stub.labs({ timeoutMs: 400 }));
     expect(error).toBeInstanceOf(ApiTimeoutError);
-    expect(elapsed).toBeLessThan(2_000);
   });
 
   for (const status of [200, 500]) {
@@ -235,11 +240,10 @@ describe.concurrent("slow and endless answers, with timeoutMs", () => {
         const timer = setInterval(() => res.write("1,".repeat(512)), 5);
         res.on("close", () => clearInterval(timer));
       });
-      const { error, elapsed } = await settle(stub.labs({ timeoutMs: 500 }));
+      const { error } = await settle(stub.labs({ timeoutMs: 500 }));
       expect(error).toBeInstanceOf(ApiTimeoutError);
-      expect(elapsed).toBeLessThan(2_500);
       // The stub's writes stop once the client has gone; otherwise it would stream for ever.
-      await expect.poll(stub.closed, { timeout: 2_000 }).toBeGreaterThan(0);
+      await expect.poll(stub.closed, { timeout: 10_000 }).toBeGreaterThan(0);
     });
   }
 
@@ -254,7 +258,8 @@ describe.concurrent("slow and endless answers, with timeoutMs", () => {
   it("retries a GET whose answers are too slow, then throws ApiTimeoutError", async (test) => {
     const { expect } = test;
     const stub = await slowStub(test, (res) => {
-      const timer = setTimeout(() => send(res, 200, "{}", { "content-type": "application/json" }), 3_000);
+      // After the hang guard: an ApiTimeoutError, not the answer, is proof that the deadline fired.
+      const timer = setTimeout(() => send(res, 200, "{}", { "content-type": "application/json" }), 2 * HANG_GUARD_MS);
       res.on("close", () => clearTimeout(timer));
     });
     const { error } = await settle(stub.labs({ timeoutMs: 200, retry: { retries: 1, initialDelayMs: 10, maxDelayMs: 20 } }));

@@ -109,7 +109,7 @@ async function navigation(page: Page): Promise<{ text: string; href: string }[]>
     await page.waitForFunction(
       (group) => document.querySelector(`.menu-content a[href="${group}"]`)?.nextElementSibling?.querySelector("a[href]")?.checkVisibility() === true,
       href,
-      { timeout: 5_000 },
+      { timeout: 15_000 },
     );
     await collect();
   }
@@ -124,7 +124,7 @@ async function search(page: Page, query: string): Promise<void> {
   await page.click('[data-testid="search-trigger"]');
   await page.keyboard.type(query);
   await page.keyboard.press("Enter");
-  await page.waitForFunction(() => document.querySelector('[data-testid="search-dialog"]') === null, undefined, { timeout: 5_000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="search-dialog"]') === null, undefined, { timeout: 15_000 });
 }
 
 /** Waits (a loaded machine needs more than expect.poll's second) until a heading with this text is on screen. */

@@ -61,7 +61,7 @@ export async function openReaderPage(browser: Browser, width: number, height = 9
 
 /** Waits until nothing on the page moves (no running CSS animation or transition), instead of a fixed pause. */
 export async function waitForStill(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"), undefined, { timeout: 5_000 });
+  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== "running"), undefined, { timeout: 15_000 });
 }
 
 /** Waits until Redoc has hydrated the page (React marks its root) and the navigation is there. */

@@ -25,12 +25,18 @@ function cells(line: string): string[] {
     .map((cell) => cell.trim());
 }
 
+/** One name a table row gives, and whether the row marks it `(not committed)`: a file a command makes, which git ignores. */
+export interface RowName {
+  name: string;
+  committed: boolean;
+}
+
 /**
  * The names the README's `| file |` tables give in a column (the first unless another header is named; a cell may name
- * several, each in backticks, braces expanded). A table without that column gives none.
+ * several, each in backticks, braces expanded), each marked committed or not. A table without that column gives none.
  */
-export function rowNames(text: string, column = "file"): string[] {
-  const names: string[] = [];
+export function rowEntries(text: string, column = "file"): RowName[] {
+  const names: RowName[] = [];
   let at: number | undefined;
   for (const line of text.split("\n")) {
     if (!line.startsWith("|")) {
@@ -42,8 +48,23 @@ export function rowNames(text: string, column = "file"): string[] {
       const index = column === "file" ? 0 : row.indexOf(column);
       at = index < 0 ? undefined : index;
     } else if (at !== undefined && !/^-+$/.test(row[0] ?? "")) {
-      for (const [, name] of (row[at] ?? "").matchAll(/`([^`]+)`/g)) names.push(...expandBraces(name!));
+      const cell = row[at] ?? "";
+      const committed = !/\(not committed\)/.test(cell);
+      for (const [, name] of cell.matchAll(/`([^`]+)`/g)) names.push(...expandBraces(name!).map((expanded) => ({ name: expanded, committed })));
     }
   }
   return names;
+}
+
+/** The names of rowEntries alone. */
+export const rowNames = (text: string, column = "file"): string[] => rowEntries(text, column).map(({ name }) => name);
+
+/** Whether git ignores a path of the repository (.gitignore and the rest of git's exclude rules), whether or not it exists. */
+export function ignoredByGit(file: string): boolean {
+  try {
+    execFileSync("git", ["check-ignore", "--quiet", "--no-index", file], { cwd: repoRoot });
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -203,9 +203,15 @@ describe("a failure's cause", () => {
 
   it("reads only the start of a detail listing thousands of problems, and finds the cause of its first ones", () => {
     const many = Array.from({ length: 50_000 }, (_, index) => `listLabs 200: /${index}/slug is required`).join("; ");
-    const started = performance.now();
-    expect(causeOf({ suite: "operation", operationId: "listLabs", detail: many })).toEqual({ class: "operation", message: "<op> 200: <field> is required" });
-    expect(performance.now() - started).toBeLessThan(200);
+    // A problem of another kind at the very end: read, it would be part of the cause (as it is in a short detail).
+    const last = "listLabs 200: /0/name must be string";
+    expect(causeOf({ suite: "operation", operationId: "listLabs", detail: `${many}; ${last}` })).toEqual({
+      class: "operation",
+      message: "<op> 200: <field> is required",
+    });
+    expect(causeOf({ suite: "operation", operationId: "listLabs", detail: `listLabs 200: /1/slug is required; ${last}` }).message).toBe(
+      "<op> 200: <field> is required; <op> 200: <field> must be string",
+    );
   });
 });
 

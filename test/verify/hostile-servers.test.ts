@@ -41,52 +41,59 @@ const NAMED: Record<HostileKind, RegExp> = {
   "retry-after-a-day": /answered 429/,
 };
 
+/** Far beyond a run's few seconds, so that only a run that never ends reaches it. */
+const HANG_GUARD_MS = 60_000;
+
 describe.concurrent("verify against a hostile server", () => {
   for (const [kind, says] of Object.entries(NAMED) as [HostileKind, RegExp][]) {
-    it(`${kind}: exits 1 with its reports written and a failed check naming it`, async () => {
-      const server = await startHostile(kind, { elsewhere: recorder.origin, byteIntervalMs: 1000 });
-      const reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-hostile-"));
-      try {
-        const lines: string[] = [];
-        const started = performance.now();
-        // A short deadline where the deadline is what must fire; elsewhere one a loaded machine never meets, so the
-        // size limit or the answer itself is what the check names.
-        const timeoutMs = says.source.includes("no answer") ? 300 : 10_000;
-        const code = await runVerify(
-          [
-            "--base-url",
-            server.url,
-            "--skip-workflows",
-            "--cases",
-            "0",
-            "--timeout-ms",
-            String(timeoutMs),
-            "--max-response-bytes",
-            String(1024 * 1024),
-            "--report-dir",
-            reportDir,
-          ],
-          { log: (line) => lines.push(line), error: (line) => lines.push(line) },
-        );
-        expect(performance.now() - started).toBeLessThan(20_000);
-        expect(code, lines.join("\n")).toBe(1);
-        const report = JSON.parse(readFileSync(path.join(reportDir, "verify-report.json"), "utf8")) as Report;
-        expect(existsSync(path.join(reportDir, "verify-junit.xml"))).toBe(true);
-        const failed = report.checks.filter((check) => check.status === "failed");
-        expect(failed.length).toBeGreaterThan(0);
-        expect(
-          failed.some((check) => says.test(check.detail ?? "")),
-          failed
-            .slice(0, 3)
-            .map((check) => check.detail)
-            .join("\n"),
-        ).toBe(true);
-        expect(recorder.heads).toEqual([]);
-      } finally {
-        rmSync(reportDir, { recursive: true, force: true });
-        await server.close();
-      }
-    });
+    it(
+      `${kind}: exits 1 with its reports written and a failed check naming it`,
+      async () => {
+        const server = await startHostile(kind, { elsewhere: recorder.origin, byteIntervalMs: 1000 });
+        const reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-hostile-"));
+        try {
+          const lines: string[] = [];
+          // A short deadline where the deadline is what must fire; elsewhere one a loaded machine never meets, so the
+          // size limit or the answer itself is what the check names.
+          const timeoutMs = says.source.includes("no answer") ? 300 : 10_000;
+          const code = await runVerify(
+            [
+              "--base-url",
+              server.url,
+              "--skip-workflows",
+              "--cases",
+              "0",
+              "--timeout-ms",
+              String(timeoutMs),
+              "--max-response-bytes",
+              String(1024 * 1024),
+              "--report-dir",
+              reportDir,
+            ],
+            { log: (line) => lines.push(line), error: (line) => lines.push(line) },
+          );
+          expect(code, lines.join("\n")).toBe(1);
+          const report = JSON.parse(readFileSync(path.join(reportDir, "verify-report.json"), "utf8")) as Report;
+          expect(existsSync(path.join(reportDir, "verify-junit.xml"))).toBe(true);
+          const failed = report.checks.filter((check) => check.status === "failed");
+          expect(failed.length).toBeGreaterThan(0);
+          expect(
+            failed.some((check) => says.test(check.detail ?? "")),
+            failed
+              .slice(0, 3)
+              .map((check) => check.detail)
+              .join("\n"),
+          ).toBe(true);
+          expect(recorder.heads).toEqual([]);
+        } finally {
+          rmSync(reportDir, { recursive: true, force: true });
+          await server.close();
+        }
+        // The guard against a hang: a run that never ends fails here, one that is merely slow on a busy machine passes
+        // (how fast verify is lives in `npm run bench -- --only verify`).
+      },
+      HANG_GUARD_MS,
+    );
   }
 });
 
