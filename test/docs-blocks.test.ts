@@ -107,8 +107,8 @@ async function runCommands(block: CodeBlock): Promise<void> {
   );
 }
 
-/** The file a typecheck block is compiled as, in the project. */
-const blockFile = (dir: string, block: CodeBlock) => path.join(dir, "docs-blocks", `${block.file.replace(/\W+/g, "-")}-${block.line}.ts`);
+/** The file a typecheck block is compiled as: at the project's root, where a guide's `./seed.json` is, as a reader's file would be. */
+const blockFile = (dir: string, block: CodeBlock) => path.join(dir, `docs-block-${block.file.replace(/\W+/g, "-")}-${block.line}.ts`);
 
 /**
  * Each typecheck block's problems under its "file:line", and any other problem under "(outside the blocks)": one program
@@ -178,7 +178,6 @@ describe("the code blocks' tags", () => {
 describe("typecheck blocks compile against the packed package, as strictly as a strict consumer compiles", () => {
   let problems: Map<string, string>;
   beforeAll(async () => {
-    await mkdir(path.join(project.dir, "docs-blocks"));
     for (const block of typecheckBlocks) await writeFile(blockFile(project.dir, block), block.code);
     problems = compileBlocks(project.dir, typecheckBlocks);
   }, 120_000);

@@ -1,8 +1,11 @@
 // No name the package exports, value or type, shadows a global of JavaScript, the DOM or Node: importing it must not hide `Error` or `Response`.
+// The mock's two entries give the same types: a user of `./mock/msw` finds every type `./mock` documents.
 import path from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
-import { repoRoot } from "../scripts/build/lib/paths.ts";
+import { readFileSync } from "node:fs";
+import { generatedDir, repoRoot } from "../scripts/build/lib/paths.ts";
+import type { Surface } from "../scripts/build/surface.ts";
 
 const ENTRIES = ["generated/client/index.d.ts", "generated/management/index.d.ts", "generated/types/index.d.ts", "generated/webhooks/index.d.ts"];
 
@@ -48,4 +51,17 @@ describe("exported names", () => {
       expect(names.filter((name) => globals.has(name))).toEqual([]);
     });
   }
+});
+
+describe("the mock's two entries", () => {
+  it("./mock/msw exports every type ./mock exports (their declared names in generated/surface.json)", () => {
+    const surface = JSON.parse(readFileSync(path.join(generatedDir, "surface.json"), "utf8")) as Surface;
+    const typesOf = (entry: string) =>
+      Object.entries(surface.entries[entry]!.declared)
+        .filter(([, declared]) => declared.kind === "interface" || declared.kind === "type")
+        .map(([name]) => name);
+    const mockTypes = typesOf("./mock");
+    expect(mockTypes).toEqual(expect.arrayContaining(["MockOptions", "MockSeedData", "MockTeamSettings", "OperationId"]));
+    expect(mockTypes.filter((name) => !typesOf("./mock/msw").includes(name))).toEqual([]);
+  });
 });

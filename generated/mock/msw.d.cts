@@ -2,7 +2,7 @@
 import { type MockHandlers } from "./msw-handlers.cjs";
 import type { MockOptions } from "./public-types.cjs";
 export type { MockHandlers } from "./msw-handlers.cjs";
-export type { Conditions, JournalEntry, JournalQuery, Mock, MockOptions } from "./public-types.cjs";
+export type * from "./public-types.cjs";
 /**
  * MSW handlers answering every request under the mock's base address (`options.baseUrl`, by default
  * `http://svc-mock.invalid`) from the contract; a connection the conditions drop is MSW's network error.

@@ -64,8 +64,11 @@ export interface JournalQuery {
 export interface MockSettings {
     /** Remember what each team does (users, link tokens, insurance, webhook endpoints...), as `--stateful` does. */
     stateful?: boolean;
-    /** A seed dataset to start from (the form `GET /_mock/data` exports); implies `stateful`. */
-    data?: MockSeedData;
+    /**
+     * A seed dataset to start from (the form `GET /_mock/data` exports); implies `stateful`. A JSON file of it imported as
+     * it is (`import seed from "./seed.json" with { type: "json" }`) is taken too: the mock checks every value as it starts.
+     */
+    data?: MockSeedData | MockSeedJson;
     /** The conditions every team meets until it sets its own through `/_mock/state`. */
     conditions?: Conditions;
     /** Recent requests the journal keeps per team (default 100, at most 10,000); 0 turns the journal off. */
@@ -154,6 +157,15 @@ export interface MockSeedData {
     teams?: MockSeedTeam[];
     orgs?: MockSeedOrg[];
 }
+/** A type as TypeScript reads it from a JSON file: each literal widened to its kind (`1` to `number`, `"oura"` to `string`). */
+type AsJson<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : T extends readonly (infer Item)[] ? AsJson<Item>[] : T extends object ? {
+    [K in keyof T]: AsJson<T[K]>;
+} : T;
+/**
+ * Seed data as TypeScript types a JSON file of it (`version: number`, each enumeration's value a `string`): what
+ * createMock's `data` takes from an imported `seed.json` without a cast. The mock checks the values when it starts.
+ */
+export type MockSeedJson = AsJson<MockSeedData>;
 /** A change to a team's mock-only state (`PATCH /_mock/state`): each part optional, each checked before anything changes. */
 export interface MockStateChange {
     /** Settings of the stateful mock for this team. */

@@ -4,24 +4,8 @@ import contract from "../../generated/openapi.json" with { type: "json" };
 import { createMockWith } from "./create-mock.ts";
 import type { Mock, MockOptions } from "./public-types.ts";
 
-export type {
-  Conditions,
-  JournalEntry,
-  JournalQuery,
-  Mock,
-  MockOptions,
-  MockSeedData,
-  MockSeedOrg,
-  MockSeedOrgTeam,
-  MockSeedTeam,
-  MockSeedTeamContent,
-  MockSeedUser,
-  MockStateChange,
-  MockStateView,
-  MockTeamControl,
-  MockTeamSettings,
-  OperationId,
-} from "./public-types.ts";
+// Every type a user of the mock meets; `./mock/msw` exports the same (test/exports.test.ts compares them).
+export type * from "./public-types.ts";
 
 /** A mock of the service in this process: `createClient({ baseUrl: mock.url, fetch: mock.fetch })`. */
 export function createMock(options: MockOptions = {}): Mock {

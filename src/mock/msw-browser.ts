@@ -5,7 +5,8 @@ import { handlersFrom, type MockHandlers } from "./msw-handlers.ts";
 import type { MockOptions } from "./public-types.ts";
 
 export type { MockHandlers } from "./msw-handlers.ts";
-export type { Conditions, JournalEntry, JournalQuery, Mock, MockOptions } from "./public-types.ts";
+// Every type of `./mock`, so that a user of either entry finds the same names (test/exports.test.ts compares them).
+export type * from "./public-types.ts";
 
 /** MSW handlers answering every request under the mock's base address from the contract. */
 export function createMockHandlers(options: MockOptions = {}): MockHandlers {

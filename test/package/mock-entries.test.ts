@@ -2,8 +2,9 @@
 // repository tests) in a fresh project. One Node process (test/fixtures/mock-entries/node-app.ts, types stripped) loads
 // both entries by import and by require, uses `@svc/health-api-contract/mock` with the client's fetch (answers, state,
 // journal, seeded conditions, a timeout) and `/mock/msw` under msw/node with the global fetch; the same application
-// type-checks under nodenext; and a page served from 127.0.0.1 runs the MSW handlers in Chromium through msw's service
-// worker, with every request that would leave the browser blocked and recorded.
+// type-checks under nodenext, and a consumer of every entry of the package under node10; and a page served from
+// 127.0.0.1 runs the MSW handlers in Chromium through msw's service worker, with every request that would leave the
+// browser blocked and recorded.
 import { copyFile, mkdir, readFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
@@ -44,7 +45,9 @@ function later<T>(promise: Promise<T>): Promise<T> {
 beforeAll(async () => {
   const launching = executable === undefined ? undefined : later(launchBrowser(executable));
   project = await installPacked({ peer: MSW });
-  await Promise.all(["node-app.ts", "browser-app.ts"].map((file) => copyFile(path.join(FIXTURES, file), path.join(project.dir, file))));
+  await Promise.all(
+    ["node-app.ts", "browser-app.ts", "every-entry-node10.ts"].map((file) => copyFile(path.join(FIXTURES, file), path.join(project.dir, file))),
+  );
   // Type annotations stripped, nothing bundled: plain Node loads the package and msw as installed.
   await run(binPath("esbuild"), ["node-app.ts", "--format=esm", "--outfile=node-app.mjs", "--log-level=warning"], { cwd: project.dir });
   const env = { ...process.env, SVC_INPUT: JSON.stringify({ apiKey: API_KEY, insurance }) };
@@ -124,6 +127,35 @@ describe("@svc/health-api-contract/mock and /mock/msw, installed in a fresh proj
     // The applications and the mock entries' declarations are checked; TypeScript's, Node's and msw's own are read, not
     // checked (what they hold is not this package's).
     const checked = [...files.map((file) => program.getSourceFile(file)!), ...ours];
+    const diagnostics = [
+      ...program.getOptionsDiagnostics(),
+      ...program.getGlobalDiagnostics(),
+      ...checked.flatMap((source) => program.getSemanticDiagnostics(source)),
+    ];
+    expect(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => project.dir, getNewLine: () => "\n" })).toBe(
+      "",
+    );
+  });
+
+  it("type-checks a consumer of every entry of the package under node10 resolution (moduleResolution node), which reads no exports", () => {
+    const file = path.join(project.dir, "every-entry-node10.ts");
+    const { options, errors } = ts.convertCompilerOptionsFromJson(
+      { target: "ES2022", module: "CommonJS", moduleResolution: "node", lib: ["es2022", "dom", "dom.iterable"], ...STRICT_CONSUMER },
+      project.dir,
+    );
+    expect(errors).toEqual([]);
+    const program = ts.createProgram({ rootNames: [file], options });
+    const packageDir = path.join(project.dir, "node_modules/@svc/health-api-contract");
+    const ours = program.getSourceFiles().filter((source) => source.fileName.startsWith(`${packageDir}/`));
+    // Each entry resolved to its declarations (package.json's typesVersions), not to nothing.
+    expect(ours.map((source) => path.relative(packageDir, source.fileName))).toEqual(
+      expect.arrayContaining(
+        ["client", "management", "types", "webhooks", "mock"].map((entry) => `generated/${entry}/index.d.ts`).concat("generated/mock/msw.d.ts"),
+      ),
+    );
+    // The consumer and the entries' own declarations are checked; the contract's schema (the same text under every
+    // resolution, checked by the consumer test under three), TypeScript's, Node's and msw's are read, not checked.
+    const checked = [program.getSourceFile(file)!, ...ours.filter((source) => !/\/schema\.d\.c?ts$/.test(source.fileName))];
     const diagnostics = [
       ...program.getOptionsDiagnostics(),
       ...program.getGlobalDiagnostics(),
