@@ -13,6 +13,7 @@ import { git } from "../build/lib/git.ts";
 import { parseArgsProblem } from "../../src/shared/nearest-name.ts";
 import { compareWith, workingTree } from "./review.ts";
 import { releaseSection, writeRelease } from "./release/changelog-section.ts";
+import { readmeForRelease } from "./release/unreleased-note.ts";
 import { distTag, emptyRegistryFields, isClean, readManifest, treeProblems, type Manifest } from "./release/publish-check.ts";
 import {
   bumped,
@@ -35,7 +36,8 @@ const USAGE = `usage: npm run release -- [--as <version>] [--pre <name>] [--writ
   --as <version>   release as this version: higher than required is allowed, lower is refused
   --pre <name>     a pre-release for the dist-tag <name> (next): 2.0.0-next.0, then -next.1, ...
   --write          make the release: a clean tree required; sets package.json's version, rebuilds generated/,
-                   writes the CHANGELOG section, commits and tags v<version>
+                   writes the CHANGELOG section (and, from 1.0.0, drops the README's note until the first
+                   release), commits and tags v<version>
   --check          before publishing (the workflow, prepublishOnly): the tree is the tag's, the tag names the
                    version, the version is at least what the changes require, generated/ is fresh, and
                    homepage, bugs, repository and keywords are filled in; exits 1 naming what does not hold
@@ -202,9 +204,11 @@ export async function main(args: string[] = process.argv.slice(2), log: (line: s
     await step(root, "npm", ["version", chosen.version, "--no-git-tag-version", "--allow-same-version"]);
     const changelog = path.join(root, "CHANGELOG.md");
     await writeFile(changelog, writeRelease(await readFile(changelog, "utf8"), section));
+    const readme = path.join(root, "README.md");
+    if (existsSync(readme)) await writeFile(readme, readmeForRelease(await readFile(readme, "utf8"), chosen.version));
     // One build after both: the version and the CHANGELOG (whose service history the bundle carries) are its inputs.
     await step(root, "node", ["scripts/build/main.js", "--no-reference"]);
-    await git(root, ["add", "-A", "package.json", "package-lock.json", "CHANGELOG.md", "generated"]);
+    await git(root, ["add", "-A", "package.json", "package-lock.json", "CHANGELOG.md", ...(existsSync(readme) ? ["README.md"] : []), "generated"]);
     await git(root, ["commit", "-q", "-m", `Release ${chosen.version}`]);
     await git(root, ["tag", "-a", `v${chosen.version}`, "-m", `Release ${chosen.version}`]);
     log(`release: committed and tagged v${chosen.version}; push the tag (git push origin v${chosen.version}) and the workflow publishes it`);

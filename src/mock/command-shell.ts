@@ -1,6 +1,7 @@
 // What the mock's three ways of starting share around the mock itself (the packaged `svc-health-mock`, `npm start`, and
 // the repository's server the tests start): the usage, a failure as one line, the start-up failures named alike, the
-// banner, and a stop on Ctrl-C that lets open connections go. One copy, so the commands cannot tell different stories.
+// banner, and a stop on Ctrl-C (or on npm's shell going) that lets open connections go. One copy, so the commands cannot
+// tell different stories.
 import { OPTIONS_USAGE } from "./command-options.ts";
 import { proxyBanner, ProxyError } from "./proxy.ts";
 import { SeedError } from "./state/seed.ts";
@@ -72,16 +73,39 @@ export function banner(facts: BannerFacts): string {
   ].join("\n");
 }
 
-/** On SIGINT or SIGTERM, stops once (a second signal while stopping changes nothing) and exits 0. */
-export function stopOnSignals(stop: () => Promise<void>): void {
+/** How often a command started by npm looks whether npm's shell is still its parent. */
+const PARENT_CHECK_MS = 250;
+
+/**
+ * Stops once and exits 0: on SIGINT or SIGTERM (a second signal while stopping changes nothing), and, when npm started
+ * the command (`npx`, `npm exec`, `npm run`, `npm start`), when the shell npm ran it in is gone. npm passes a SIGTERM or
+ * SIGINT sent to it on to that shell, which ends without passing it on: `kill $!` after `npx svc-health-mock &` left the
+ * mock holding its port. A script line that puts something in the background itself (`svc-health-mock &`) may mean it
+ * to outlive its shell, and is left to do so.
+ */
+export function stopOnSignals(stop: () => Promise<void>, env: NodeJS.ProcessEnv = process.env): void {
   let stopping = false;
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      void stop().then(() => process.exit(0));
-    });
-  }
+  const stopOnce = () => {
+    if (stopping) return;
+    stopping = true;
+    void stop().then(() => process.exit(0));
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, stopOnce);
+  if (!startedByNpm(env)) return;
+  const shell = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === shell) return;
+    clearInterval(watch);
+    stopOnce();
+  }, PARENT_CHECK_MS);
+  // The watch alone never keeps the process alive.
+  watch.unref();
+}
+
+/** Whether npm ran the command in a shell of its own, as the whole of a script line (not sent to the background by it). */
+export function startedByNpm(env: NodeJS.ProcessEnv): boolean {
+  if (env.npm_lifecycle_event === undefined) return false;
+  return !/(^|[^&])&($|[^&])/.test(env.npm_lifecycle_script ?? "");
 }
 
 /** Closes a Node server and ends its open connections, so a stop does not wait on a client's keep-alive. */

@@ -6,6 +6,7 @@ import { isObject, type JsonObject } from "../contract/json.ts";
 import { mockBranches, type MockBranch } from "./branches.ts";
 import { collectionMarks, type CollectionMarks } from "../contract/collections.ts";
 import { encodeText } from "./platform.ts";
+import { nearestName } from "../shared/nearest-name.ts";
 
 export interface StaticAnswer {
   status: number;
@@ -102,13 +103,27 @@ export function parsePrefer(header: string): Choice {
   return choice;
 }
 
+/** The name given, with the nearest declared one when there is one near enough to be what was meant. */
+function nearest(given: string, names: Iterable<string>): string {
+  const near = nearestName(given, names);
+  return near === undefined ? given : `${given} (did you mean ${near}?)`;
+}
+
+/** Every example an operation declares, by status (`200: connected, pending_provider_mfa; 422: invalid_request`). */
+function exampleNames(answers: OperationAnswers): string {
+  return [...answers.byStatus]
+    .filter(([, examples]) => examples.size > 0)
+    .map(([status, examples]) => `${status}: ${[...examples.keys()].join(", ")}`)
+    .join("; ");
+}
+
 /** The static answer a choice selects, or a message saying why it selects none. */
 export function pick(answers: OperationAnswers, operationId: string, choice: Choice): StaticAnswer | string {
   if (choice.code !== undefined) {
     const examples = answers.byStatus.get(choice.code);
     if (examples === undefined) return `${operationId} declares no ${choice.code}; it declares ${[...answers.byStatus.keys()].join(", ")}`;
     if (choice.example === undefined) return examples.values().next().value ?? `${operationId} ${choice.code} has no example`;
-    return examples.get(choice.example) ?? `${operationId} ${choice.code} has no example ${choice.example}; it has ${[...examples.keys()].join(", ")}`;
+    return examples.get(choice.example) ?? `${operationId} ${choice.code} has no example ${nearest(choice.example, examples.keys())}; it has ${[...examples.keys()].join(", ")}`;
   }
   if (choice.example !== undefined) {
     // The example is looked for in the default answer first, then in every other declared status, in order.
@@ -117,7 +132,8 @@ export function pick(answers: OperationAnswers, operationId: string, choice: Cho
       const found = answers.byStatus.get(status)?.get(choice.example);
       if (found) return found;
     }
-    return `${operationId} has no example ${choice.example}`;
+    const every = [...answers.byStatus.values()].flatMap((examples) => [...examples.keys()]);
+    return `${operationId} has no example ${nearest(choice.example, every)}; it has ${exampleNames(answers)}`;
   }
   return answers.byStatus.get(answers.defaultStatus)?.values().next().value ?? `${operationId} has no example to answer with`;
 }

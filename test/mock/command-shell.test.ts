@@ -1,7 +1,8 @@
 // What the mock's three ways of starting share (src/mock/command-shell.ts): the usage lists every flag parseArgs takes,
-// a start-up failure is the one line each command printed before they shared it, and the banner says what was started.
+// a start-up failure is the one line each command printed before they shared it, the banner says what was started, and
+// a command npm ran is told apart from one a script line put in the background (which may mean to outlive npm's shell).
 import { describe, expect, it } from "vitest";
-import { banner, commandUsage, startFailure } from "../../src/mock/command-shell.ts";
+import { banner, commandUsage, startedByNpm, startFailure } from "../../src/mock/command-shell.ts";
 import { OPTIONS_USAGE, readMockOptions } from "../../src/mock/command-options.ts";
 import { ProxyError } from "../../src/mock/proxy.ts";
 import { bodyTooLarge, invalidParts } from "../../src/mock/refusals.ts";
@@ -68,5 +69,19 @@ describe("the mock commands' shared pieces", () => {
     const detail = { location: "body" as const, field: "/a", message: "is wrong" };
     expect(invalidParts([detail]).message).toBe("The request has 1 invalid part.");
     expect(invalidParts([detail, detail]).message).toBe("The request has 2 invalid parts.");
+  });
+});
+
+describe("a command npm started, which stops when npm's shell goes", () => {
+  it("is one run by npx, npm exec, npm run or npm start as a whole script line", () => {
+    expect(startedByNpm({ npm_lifecycle_event: "npx", npm_lifecycle_script: "svc-health-mock" })).toBe(true);
+    expect(startedByNpm({ npm_lifecycle_event: "start", npm_lifecycle_script: "node scripts/commands/start.js" })).toBe(true);
+    expect(startedByNpm({ npm_lifecycle_event: "mock", npm_lifecycle_script: "svc-health-mock --port 4010 && echo stopped" })).toBe(true);
+  });
+
+  it("is not one a script line sends to the background, nor one npm did not start", () => {
+    expect(startedByNpm({ npm_lifecycle_event: "mock", npm_lifecycle_script: "svc-health-mock --port 4010 &" })).toBe(false);
+    expect(startedByNpm({ npm_lifecycle_event: "dev", npm_lifecycle_script: "svc-health-mock & vite" })).toBe(false);
+    expect(startedByNpm({})).toBe(false);
   });
 });

@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createRouter } from "../../src/contract/router.ts";
 import { answersOf } from "../../src/mock/static-answers.ts";
+import { exampleNames } from "../support/contract.ts";
 import { filesByPath } from "../../src/mock/static-files.ts";
 import { nodeRequest } from "../../src/mock/node-http.ts";
 import { ConditionsTable } from "../../src/mock/conditions.ts";
@@ -399,6 +400,17 @@ describe("branch", () => {
       details: [expect.objectContaining({ location: "header", field: "prefer" })],
     });
     expect(branch(routed("GET", "/v3/orders", { prefer: "code=299" }), context())).toMatchObject({ status: 400, message: expect.stringContaining("declares") });
+  });
+
+  it("names the examples there are when Prefer names none of them, and the nearest when it is near", () => {
+    const names = exampleNames("listOrders", 200);
+    expect(names.length).toBeGreaterThan(1);
+    const unknown = branch(routed("GET", "/v3/orders", { ...KEY, prefer: "example=no_such_example" }), context())!;
+    expect(unknown.status).toBe(400);
+    expect(unknown.message).toContain(`listOrders has no example no_such_example; it has 200: ${names.join(", ")}; 400: `);
+    const misspelt = names[names.length - 1]!.slice(0, -1);
+    const near = branch(routed("GET", "/v3/orders", { ...KEY, prefer: `code=200, example=${misspelt}` }), context())!;
+    expect(near.message).toContain(`listOrders 200 has no example ${misspelt} (did you mean ${names[names.length - 1]}?); it has ${names.join(", ")}`);
   });
 });
 

@@ -1,22 +1,10 @@
 // Finds a Chromium to drive with playwright-core (never a download) and opens pages in it as a reader offline would:
 // every request that is not loopback, a file or inline data is blocked and recorded, and console errors are kept.
-import { accessSync, constants } from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
+import { onPath } from "./processes.ts";
 
 /** How to get a browser where none is found (what .ci/run does on Debian). */
 export const BROWSER_INSTALL = "apt-get install -y chromium (or set SVC_CHROMIUM to a Chromium or Chrome binary)";
-
-function onPath(name: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    const candidate = path.join(dir, name);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {}
-  }
-  return undefined;
-}
 
 /** The browser binary: SVC_CHROMIUM, then chromium, then google-chrome on the PATH; undefined when there is none. */
 export function findBrowser(): string | undefined {

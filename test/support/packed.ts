@@ -213,6 +213,29 @@ export async function startMockCommand(
   return { url, output: () => output, stop };
 }
 
+/** The npm the Node 20 and 22 lines ship (this machine's Node 20 has npm 11, which the Node 24 line ships). */
+export const OTHER_NPM = { major: 10, version: "10.9.4" };
+
+/** npx's script of OTHER_NPM (`node <it>` runs that npx), from the registry's tarball (npm bundles its dependencies), kept in .tmp/. */
+export async function otherNpx(): Promise<string> {
+  const dir = path.join(repoRoot, ".tmp", `npm-${OTHER_NPM.version}`);
+  const bin = path.join(dir, "package", "bin");
+  const present = await run(process.execPath, [path.join(bin, "npm-cli.js"), "--version"]).then(
+    (r) => r.stdout.trim() === OTHER_NPM.version,
+    () => false,
+  );
+  if (!present) {
+    await rm(dir, { recursive: true, force: true });
+    await mkdir(dir, { recursive: true });
+    const { stdout } = await run("npm", ["pack", "--prefer-offline", "--json", "--pack-destination", dir, `npm@${OTHER_NPM.version}`], { cwd: dir });
+    const [packed] = JSON.parse(stdout) as { filename: string }[];
+    const tarball = path.join(dir, packed!.filename);
+    await run("tar", ["-xzf", tarball, "-C", dir]);
+    await rm(tarball, { force: true });
+  }
+  return path.join(bin, "npx-cli.js");
+}
+
 /** The Node.js release users run beside this machine's: its binary, from the registry's per-platform package, kept in .tmp/. */
 export const OTHER_NODE = { major: 24, version: "24.21.0" };
 

@@ -2,7 +2,8 @@
 // that the end of the run reads (test/global-setup.ts): tsx runs its script in a child, so killing tsx alone left that
 // child running; the whole group is killed instead, and a group still alive at the end fails the run.
 import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
-import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { accessSync, appendFileSync, constants, existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 
 /** The registry's path, set by global-setup before any test file runs, so workers inherit it. */
 export const REGISTRY_ENV = "SVC_TEST_PROCESS_REGISTRY";
@@ -61,4 +62,16 @@ export function survivors(registry: string): string[] {
     .split("\n")
     .filter((line) => /^[1-9]\d* /.test(line))
     .filter((line) => groupMembers(Number(line.split(" ")[0])).length > 0);
+}
+
+/** The executable `name` a shell would run: the first on the PATH, or undefined. */
+export function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    const candidate = path.join(dir, name);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return undefined;
 }
