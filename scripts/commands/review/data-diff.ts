@@ -64,29 +64,7 @@ function walk(changes: DataChange[], at: string, label: string, keys: string[], 
   }
   if (isScalarList(was) && isScalarList(now)) {
     // The value is a name too: a bullet naming an event kind accepts its removal from eventKinds.
-    for (const value of was.filter((v) => !now.includes(v)))
-      changes.push({
-        kind: "breaking",
-        rule: "data-removed",
-        at,
-        message: `${label}: ${quoted(value)} removed`,
-        keys,
-        element: value,
-        side: "base",
-        names: [...names, String(value)],
-      });
-    for (const value of now.filter((v) => !was.includes(v)))
-      changes.push({
-        kind: "additive",
-        rule: "data-added",
-        at,
-        message: `${label}: ${quoted(value)} added`,
-        keys,
-        element: value,
-        side: "head",
-        names: [...names, String(value)],
-      });
-    return;
+    return setChanges(changes, was, now, (value, verb) => `${label}: ${quoted(value)} ${verb}`, { at, keys, names }, true);
   }
   if (quoted(was) !== quoted(now))
     changes.push({ kind: "breaking", rule: "data-changed", at, message: `${label}: was ${brief(was)}, is ${brief(now)}`, keys, side: "head", names });
@@ -110,6 +88,39 @@ function tables(changes: DataChange[], at: string, label: string, keys: string[]
   credentialChanges(changes, keys, names, was.credentials, now.credentials);
   const rest = (table: TableData) => Object.fromEntries(Object.entries(table).filter(([key]) => !(TABLE_PARTS as readonly string[]).includes(key)));
   walk(changes, at, label, keys, names, rest(was) as DataValue, rest(now) as DataValue);
+}
+
+/** How a value added and one removed are rated, said, and located (a removed one on the base's line). */
+const ADDED = ["additive", "data-added", "added", "head"] as const;
+const REMOVED = ["breaking", "data-removed", "removed", "base"] as const;
+
+/** A list compared as a set: a value removed is breaking, one added additive, each said by `say`, located on its line. */
+function setChanges(
+  changes: DataChange[],
+  was: readonly Scalar[],
+  now: readonly Scalar[],
+  say: (value: Scalar, verb: "added" | "removed") => string,
+  place: Pick<DataChange, "at" | "keys" | "names">,
+  valuesAreNames = false,
+): void {
+  const each = (
+    values: readonly Scalar[],
+    other: readonly Scalar[],
+    [kind, rule, verb, side]: readonly [ChangeKind, string, "added" | "removed", "head" | "base"],
+  ) => {
+    for (const value of values.filter((v) => !other.includes(v)))
+      changes.push({
+        kind,
+        rule,
+        message: say(value, verb),
+        element: value,
+        side,
+        ...place,
+        names: valuesAreNames ? [...place.names, String(value)] : place.names,
+      });
+  };
+  each(was, now, REMOVED);
+  each(now, was, ADDED);
 }
 
 type Part = Pick<DataChange, "kind" | "rule" | "message">;
@@ -166,9 +177,7 @@ function statusChanges(changes: DataChange[], keys: string[], names: string[], w
     for (const status of before) if (!after.has(status)) note(status, false);
   }
   for (const { status, added, routes } of found.values()) {
-    const [kind, rule, verb, side] = added
-      ? (["additive", "data-added", "added", "head"] as const)
-      : (["breaking", "data-removed", "removed", "base"] as const);
+    const [kind, rule, verb, side] = added ? ADDED : REMOVED;
     if (routes.length === common.length && routes.length > 1) {
       changes.push({ kind, rule, at: "statuses", message: `every route: status ${status} ${verb}`, keys: [...keys, "statuses"], element: status, side, names });
       continue;
@@ -197,24 +206,7 @@ function credentialChanges(changes: DataChange[], keys: string[], names: string[
     }
     if (before[0] !== after[0])
       changes.push({ kind: "breaking", rule: "data-changed", message: `credential ${option}: sent as ${after[0]}, was ${before[0]}`, side: "head", ...place });
-    const [wasStandIns, nowStandIns] = [before.slice(1), after.slice(1)];
-    for (const header of wasStandIns.filter((h) => !nowStandIns.includes(h)))
-      changes.push({
-        kind: "breaking",
-        rule: "data-removed",
-        message: `credential ${option}: header ${header} no longer stands in for it`,
-        element: header,
-        side: "base",
-        ...place,
-      });
-    for (const header of nowStandIns.filter((h) => !wasStandIns.includes(h)))
-      changes.push({
-        kind: "additive",
-        rule: "data-added",
-        message: `credential ${option}: header ${header} stands in for it`,
-        element: header,
-        side: "head",
-        ...place,
-      });
+    const standsIn = (header: Scalar, verb: string) => `credential ${option}: header ${header} ${verb === "added" ? "stands" : "no longer stands"} in for it`;
+    setChanges(changes, before.slice(1), after.slice(1), standsIn, place);
   }
 }
