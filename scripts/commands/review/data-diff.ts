@@ -11,8 +11,9 @@ export interface DataChange {
   /** Where in the declaration's data, for the report: `CollectionMethod`, `route GET /v3/x`, `credential apiKey`. */
   at: string;
   message: string;
-  /** The keys from the declaration's data to what changed, and the listed value there: its place in surface.json. */
+  /** The keys from the declaration's data to what changed: its place in surface.json. */
   keys: string[];
+  /** The listed value there, whose own line it is. */
   element?: string | number | boolean | null;
   side: "head" | "base";
   /** Names a CHANGELOG bullet may use for it: the keys it sits under (an enumeration, a route and its operationId). */
@@ -20,7 +21,6 @@ export interface DataChange {
 }
 
 type Scalar = string | number | boolean | null;
-type Row = OperationRow;
 /** What an operation table carries as data; its `unknown`, a message's words, is not recorded (surface-data.ts). */
 type TableData = Pick<OperationTable, "credentials" | "statuses" | "operations">;
 const TABLE_PARTS = ["credentials", "statuses", "operations"] as const;
@@ -103,11 +103,7 @@ function setChanges(
   place: Pick<DataChange, "at" | "keys" | "names">,
   valuesAreNames = false,
 ): void {
-  const each = (
-    values: readonly Scalar[],
-    other: readonly Scalar[],
-    [kind, rule, verb, side]: readonly [ChangeKind, string, "added" | "removed", "head" | "base"],
-  ) => {
+  const each = (values: readonly Scalar[], other: readonly Scalar[], [kind, rule, verb, side]: typeof ADDED | typeof REMOVED) => {
     for (const value of values.filter((v) => !other.includes(v)))
       changes.push({
         kind,
@@ -126,7 +122,7 @@ function setChanges(
 type Part = Pick<DataChange, "kind" | "rule" | "message">;
 
 /** A route's row by its parts (its statuses are statusChanges'): [operationId, credential, statuses, paging]. */
-function rowChanges([wasId, wasCredential, , wasPaging]: Row, [nowId, nowCredential, , nowPaging]: Row): Part[] {
+function rowChanges([wasId, wasCredential, , wasPaging]: OperationRow, [nowId, nowCredential, , nowPaging]: OperationRow): Part[] {
   const parts: Part[] = [];
   if (wasId !== nowId) parts.push({ kind: "breaking", rule: "data-changed", message: `operationId ${wasId} -> ${nowId}` });
   if (wasCredential !== nowCredential) {
@@ -148,7 +144,7 @@ function rowChanges([wasId, wasCredential, , wasPaging]: Row, [nowId, nowCredent
  * worked. A new default changes how many items a page holds for a call without a size, not which items the list
  * yields (the contract's review reads a parameter's `default` as an annotation too): additive, said as a change.
  */
-function pagingChanges([wasItems, wasDefault, wasMax]: NonNullable<Row[3]>, [nowItems, nowDefault, nowMax]: NonNullable<Row[3]>): Part[] {
+function pagingChanges([wasItems, wasDefault, wasMax]: NonNullable<OperationRow[3]>, [nowItems, nowDefault, nowMax]: NonNullable<OperationRow[3]>): Part[] {
   const parts: Part[] = [];
   if (wasItems !== nowItems) parts.push({ kind: "breaking", rule: "data-changed", message: `a page's items in "${nowItems}", were in "${wasItems}"` });
   if (nowMax > wasMax) parts.push({ kind: "additive", rule: "data-widened", message: `largest page size ${wasMax} -> ${nowMax}` });

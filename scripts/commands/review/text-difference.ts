@@ -131,7 +131,6 @@ function memberNodeDifference(was: ts.Node, now: ts.Node): string[] {
   const readonly = (node: ts.PropertySignature | ts.PropertyDeclaration) =>
     (ts.getModifiers(node) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ReadonlyKeyword);
   const parts: string[] = [];
-  if (nameOf(before) !== nameOf(after)) parts.push(`renamed ${nameOf(after)}`);
   if (!before.questionToken && after.questionToken) parts.push("became optional");
   if (before.questionToken && !after.questionToken) parts.push("became required");
   if (readonly(before) !== readonly(after)) parts.push(readonly(after) ? "became readonly" : "is no longer readonly");
