@@ -1,10 +1,11 @@
 // The package's surface as a user's code meets it, for generated/surface.json: the exports map, every entry's exported
-// declarations as written, the commands and their flags, engines and peerDependencies. The review compares it with the
+// declarations as written (the data they carry as values), the commands and their flags, engines and peerDependencies. The review compares it with the
 // base revision's (scripts/commands/review/surface-diff.ts), as it compares the contract.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import ts from "typescript";
 import { generatedDir, repoRoot } from "./lib/paths.ts";
+import { constData, memberData, type DataValue } from "./surface-data.ts";
 import { MOCK_COMMAND_FLAGS } from "../../src/mock/server.ts";
 import { VERIFY_COMMAND_FLAGS } from "../../src/verify/run.ts";
 
@@ -17,6 +18,11 @@ export interface SurfaceExport {
   members?: Record<string, string>;
   /** A type alias of a union: its members' texts, compared as a set (a member added widens it). */
   union?: string[];
+  /**
+   * The data it carries, by value: a `const`'s value (knownValues, eventKinds), or an interface's members whose types
+   * are values (an operation table's routes, statuses and credentials), by name. Compared by value, not as text.
+   */
+  data?: DataValue;
 }
 
 /** One subpath's exported names: its own declarations, and the contract's types it re-exports (their shapes are the
@@ -129,16 +135,28 @@ function members(nodes: readonly ts.Node[], key: (name: string) => string = (nam
   return found;
 }
 
-/** Every property of an interface or class, inherited ones included (an option of a base interface is an option too). */
-function allMembers(checker: ts.TypeChecker, symbol: ts.Symbol): Record<string, string> {
-  const found: Record<string, string> = {};
+/**
+ * Every property of an interface or class, inherited ones included (an option of a base interface is an option too):
+ * its text, or its value when its type is one (`as const` data); a message's words left out.
+ */
+function allMembers(checker: ts.TypeChecker, symbol: ts.Symbol): { members: Record<string, string>; data: Record<string, DataValue> } {
+  const found = { members: {} as Record<string, string>, data: {} as Record<string, DataValue> };
   for (const property of checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol))) {
     const declarations = property.declarations ?? [];
     if (declarations.length === 0 || declarations.some(isPrivate)) continue;
+    const carried = declarations.length === 1 ? memberData(property.name, declarations[0]!) : undefined;
+    if (carried === "message") continue;
+    if (carried) found.data[property.name] = carried.data;
     // Every overload of a method, not the first alone: an overload removed is a call that no longer compiles.
-    found[property.name] = declarations.map(text).join(" ");
+    else found.members[property.name] = declarations.map(text).join(" ");
   }
   return found;
+}
+
+/** An interface's or a class's members and the data it carries, where it carries any. */
+function withMembers(described: SurfaceExport, unnamed: Record<string, string>, all: ReturnType<typeof allMembers>, statics: Record<string, string> = {}) {
+  const members = { ...unnamed, ...all.members, ...statics };
+  return Object.keys(all.data).length > 0 ? { ...described, members, data: all.data } : { ...described, members };
 }
 
 /**
@@ -163,29 +181,23 @@ function describeFirst(checker: ts.TypeChecker, symbol: ts.Symbol): SurfaceExpor
   const first = declarations[0]!;
   if (ts.isInterfaceDeclaration(first)) {
     const heritage = declarations.flatMap((d) => (ts.isInterfaceDeclaration(d) ? (d.heritageClauses ?? []).map(text) : []));
-    return {
-      kind: "interface",
-      text: [`interface ${first.name.text}${typeParameters(first)}${heritage.length ? ` ${heritage.join(" ")}` : ""}`],
+    return withMembers(
+      { kind: "interface", text: [`interface ${first.name.text}${typeParameters(first)}${heritage.length ? ` ${heritage.join(" ")}` : ""}`] },
       // Call and index signatures have no name: they are listed by their text.
-      members: {
-        ...members(declarations.filter(ts.isInterfaceDeclaration).flatMap((d) => d.members.filter((m) => !m.name))),
-        ...allMembers(checker, symbol),
-      },
-    };
+      members(declarations.filter(ts.isInterfaceDeclaration).flatMap((d) => d.members.filter((m) => !m.name))),
+      allMembers(checker, symbol),
+    );
   }
   if (ts.isClassDeclaration(first)) {
     const whole = first.getText();
     const head = collapse(whole.slice(0, first.members.pos - first.getStart()).replace(/\{\s*$/, ""));
-    return {
-      kind: "class",
-      text: [head.replace(/^export (declare )?/, "")],
-      members: {
-        ...members(first.members.filter((m) => !m.name || ts.isConstructorDeclaration(m))),
-        ...allMembers(checker, symbol),
-        // Statics are the constructor's, not the instance's: listed apart, each overload's text joined.
-        ...members(first.members.filter(isStatic), (name) => `static ${name}`),
-      },
-    };
+    return withMembers(
+      { kind: "class", text: [head.replace(/^export (declare )?/, "")] },
+      members(first.members.filter((m) => !m.name || ts.isConstructorDeclaration(m))),
+      allMembers(checker, symbol),
+      // Statics are the constructor's, not the instance's: listed apart, each overload's text joined.
+      members(first.members.filter(isStatic), (name) => `static ${name}`),
+    );
   }
   if (ts.isTypeAliasDeclaration(first)) {
     const alias = [`type ${first.name.text}${typeParameters(first)} = ${text(first.type)}`];
@@ -193,7 +205,10 @@ function describeFirst(checker: ts.TypeChecker, symbol: ts.Symbol): SurfaceExpor
     return { kind: "type", text: alias };
   }
   if (ts.isFunctionDeclaration(first)) return { kind: "function", text: declarations.map(declared) };
-  if (ts.isVariableDeclaration(first)) return { kind: "const", text: [text(first)] };
+  if (ts.isVariableDeclaration(first)) {
+    const data = constData(first);
+    return data === undefined ? { kind: "const", text: [text(first)] } : { kind: "const", data };
+  }
   if (ts.isEnumDeclaration(first)) return { kind: "enum", text: [first.name.text], members: members(first.members) };
   return { kind: "namespace", text: [text(first).slice(0, 200)] };
 }

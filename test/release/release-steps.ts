@@ -36,8 +36,7 @@ export async function cloneOfTree(): Promise<string> {
   await git(dir, "config", "user.name", "release-test");
   await git(dir, "config", "user.email", "release-test@127.0.0.1");
   await mkdir(cloneEnv(dir).HOME!);
-  await git(dir, "add", "--all");
-  await git(dir, "commit", "--quiet", "--no-verify", "-m", "the working tree, as a clean clone");
+  await commitAll(dir, "the working tree, as a clean clone");
   return dir;
 }
 
@@ -73,12 +72,23 @@ export async function inClone(dir: string, command: string, args: string[]): Pro
   }
 }
 
-/** Edits a file of the clone and commits it: a change a pull request would bring. */
-export async function commitChange(dir: string, file: string, from: string, to: string, message: string): Promise<void> {
+/** Edits a file of the clone: `from` replaced by `to`, failing when the file has no `from` (the edit would change nothing). */
+export async function changeFile(dir: string, file: string, from: string, to: string): Promise<void> {
   const text = await readFile(path.join(dir, file), "utf8");
   if (!text.includes(from)) throw new Error(`${file} has no ${JSON.stringify(from)} to change`);
   await writeFile(path.join(dir, file), text.replace(from, to));
+}
+
+/** Edits a file of the clone and commits it: a change a pull request would bring. */
+export async function commitChange(dir: string, file: string, from: string, to: string, message: string): Promise<void> {
+  await changeFile(dir, file, from, to);
   await git(dir, "commit", "--quiet", "--no-verify", "-am", message);
+}
+
+/** Commits everything the clone's tree holds now, new files included. */
+export async function commitAll(dir: string, message: string): Promise<void> {
+  await git(dir, "add", "--all");
+  await git(dir, "commit", "--quiet", "--no-verify", "-m", message);
 }
 
 /** Tags HEAD as `tag`, the way a maintainer who skips the release command would. */

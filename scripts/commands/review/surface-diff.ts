@@ -1,13 +1,18 @@
 // Classifies every difference between the base revision's package surface and the head's (generated/surface.json, made
-// by scripts/build/surface.ts): anything removed or narrowed is breaking, anything added additive (openapi/breaking-changes.md, rule 17).
+// by scripts/build/surface.ts): anything removed or narrowed is breaking, anything added additive, data compared by value
+// (openapi/breaking-changes.md, rule 17); each message says the difference, never both whole texts.
 import semver from "semver";
 import type { Surface, SurfaceExport } from "../../build/surface.ts";
 import type { ContractChange, Subject } from "./contract-diff.ts";
+import { diffData } from "./data-diff.ts";
+import { withDataByValue } from "./older-surface.ts";
 import type { ChangeKind } from "./schema-diff.ts";
+import { clip, declarationDifference, memberDifference } from "./text-difference.ts";
 
-/** A change of the package's surface, with the path of keys that locates it in its side's surface.json. */
+/** A change of the package's surface, with the path of keys (and the listed value there) that locates it in its side's surface.json. */
 export interface SurfaceChange extends ContractChange {
   keys: string[];
+  element?: string | number | boolean | null;
 }
 
 const subject = (key: string, label: string, names: string[]): Subject => ({ type: "package", key, label, names });
@@ -17,8 +22,18 @@ const union = (a: Record<string, unknown>, b: Record<string, unknown>) => [...ne
 
 export function diffSurfaces(base: Surface, head: Surface): SurfaceChange[] {
   const changes: SurfaceChange[] = [];
-  const add = (kind: ChangeKind, rule: string, about: Subject, where: string, message: string, keys: string[], side: "head" | "base" = "head") =>
-    changes.push({ kind, rule, subject: about, where, message, keys, side, pointer: `/${keys.join("/")}` });
+  const add: Add = (kind, rule, about, where, message, keys, side = "head", element) =>
+    changes.push({
+      kind,
+      rule,
+      subject: about,
+      where,
+      message: clip(message),
+      keys,
+      side,
+      pointer: `/${keys.join("/")}`,
+      ...(element === undefined ? {} : { element }),
+    });
 
   for (const subpath of union(base.exports, head.exports)) {
     const about = subject(subpath, `entry ${subpath}`, [subpath]);
@@ -149,21 +164,33 @@ function covers(now: string, was: string): boolean {
   }
 }
 
-type Add = (kind: ChangeKind, rule: string, about: Subject, where: string, message: string, keys: string[], side?: "head" | "base") => void;
+type Add = (
+  kind: ChangeKind,
+  rule: string,
+  about: Subject,
+  where: string,
+  message: string,
+  keys: string[],
+  side?: "head" | "base",
+  element?: SurfaceChange["element"],
+) => void;
 
 function diffExport(
   subpath: string,
   name: string,
-  was: SurfaceExport | undefined,
-  now: SurfaceExport | undefined,
+  before: SurfaceExport | undefined,
+  after: SurfaceExport | undefined,
   add: Add,
   part: "declared" | "referenced" = "declared",
 ): void {
   const about = subject(subpath, `entry ${subpath}`, [subpath, name]);
   const keys = ["entries", subpath, part, name];
   const where = part === "declared" ? `export ${name}` : `type ${name} (named by the exports)`;
-  if (!now) return add("breaking", "export-removed", about, where, `${name} is no longer exported: an import of it fails`, keys, "base");
-  if (!was) return add("additive", "export-added", about, where, `${name} exported (${now.kind})`, keys);
+  if (!after) return add("breaking", "export-removed", about, where, `${name} is no longer exported: an import of it fails`, keys, "base");
+  if (!before) return add("additive", "export-added", about, where, `${name} exported (${after.kind})`, keys);
+  // A snapshot older than data by value is read as one made now.
+  const was = withDataByValue(before);
+  const now = withDataByValue(after);
   const article = (kind: string) => (/^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`);
   if (was.kind !== now.kind) return add("breaking", "export-changed", about, where, `${name} was ${article(was.kind)}, is ${article(now.kind)}`, keys);
   // A union's name and type parameters are compared as text, its members as a set.
@@ -177,29 +204,60 @@ function diffExport(
     if (added.length) add("additive", "union-widened", about, where, `${name} also allows ${added.join(" | ")}`, keys);
     return;
   }
-  if (JSON.stringify(was.text) !== JSON.stringify(now.text))
-    add("breaking", "export-changed", about, where, `${name} changed: was \`${(was.text ?? []).join("; ")}\`, is \`${(now.text ?? []).join("; ")}\``, keys);
-  const before = was.members ?? {};
-  const after = now.members ?? {};
-  for (const member of union(before, after)) {
+  if (was.kind === "const" && (was.data === undefined) !== (now.data === undefined)) {
+    const type = (text: string[] | undefined) => `\`${clip((text ?? []).join("; "), 80)}\``;
+    const message = now.data === undefined ? `no longer a value: ${type(now.text)}` : `a value now, was ${type(was.text)}`;
+    return add("breaking", "export-changed", about, where, `${name}: ${message}`, keys);
+  }
+  // An interface's data members are keys of its data: one that is no longer a value is a key removed, and a member added.
+  if (was.data !== undefined || now.data !== undefined)
+    for (const change of diffData(name, was.data ?? {}, now.data ?? {})) {
+      const named = subject(subpath, `entry ${subpath}`, [subpath, name, ...change.names]);
+      add(
+        change.kind,
+        change.rule,
+        named,
+        change.at ? `${where}: ${change.at}` : where,
+        change.message,
+        [...keys, "data", ...change.keys],
+        change.side,
+        change.element,
+      );
+    }
+  if (JSON.stringify(was.text ?? []) !== JSON.stringify(now.text ?? []))
+    add("breaking", "export-changed", about, where, `${name}: ${declarationDifference(now.kind, was.text ?? [], now.text ?? [])}`, keys);
+  const wasMembers = was.members ?? {};
+  const nowMembers = now.members ?? {};
+  for (const member of union(wasMembers, nowMembers)) {
     const memberKeys = [...keys, "members", member];
     const memberWhere = `${where}: ${member}`;
-    if (after[member] === undefined) add("breaking", "member-removed", about, memberWhere, `${name}.${member} removed`, memberKeys, "base");
-    else if (before[member] === undefined) add("additive", "member-added", about, memberWhere, `${name}.${member} added: \`${after[member]}\``, memberKeys);
-    else if (before[member] !== after[member])
-      add("breaking", "member-changed", about, memberWhere, `${name}.${member} was \`${before[member]}\`, is \`${after[member]}\``, memberKeys);
+    if (nowMembers[member] === undefined) add("breaking", "member-removed", about, memberWhere, `${name}.${member} removed`, memberKeys, "base");
+    else if (wasMembers[member] === undefined)
+      add("additive", "member-added", about, memberWhere, `${name}.${member} added: \`${nowMembers[member]}\``, memberKeys);
+    else if (wasMembers[member] !== nowMembers[member])
+      add("breaking", "member-changed", about, memberWhere, `${name}.${member}: ${memberDifference(wasMembers[member]!, nowMembers[member]!)}`, memberKeys);
   }
 }
 
-/** The 1-based line of `keys` in a surface.json as JSON.stringify(…, null, 2) writes it: the line of the last key found. */
-export function surfaceLine(text: string, keys: string[]): number {
+/**
+ * The 1-based line of `keys` in a surface.json as JSON.stringify(…, null, 2) writes it: the line of the last key found,
+ * or of `element`, a listed value inside what the keys lead to, when it is there.
+ */
+export function surfaceLine(text: string, keys: string[], element?: SurfaceChange["element"]): number {
   const lines = text.split("\n");
   let line = 0;
-  for (let depth = 0; depth < keys.length; depth++) {
+  let depth = 0;
+  for (; depth < keys.length; depth++) {
     const wanted = `${"  ".repeat(depth + 1)}${JSON.stringify(keys[depth])}:`;
     const found = lines.findIndex((candidate, index) => index >= line && candidate.startsWith(wanted));
     if (found < 0) break;
     line = found;
   }
+  if (element === undefined || depth < keys.length) return line + 1;
+  // Inside the block the last key opens: the lines below it indented deeper than it.
+  const indent = "  ".repeat(keys.length + 1);
+  const value = JSON.stringify(element);
+  for (let index = line + 1; index < lines.length && lines[index]!.startsWith(indent); index++)
+    if (lines[index]!.trim().replace(/,$/, "") === value) return index + 1;
   return line + 1;
 }

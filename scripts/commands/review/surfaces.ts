@@ -18,9 +18,9 @@ export async function surfaceAt(root: string, commit: string): Promise<string | 
 export async function readSurfaces(root: string, commit: string, headText?: string): Promise<{ changes: LocatedChange[]; compared: boolean }> {
   const [baseText, head] = await Promise.all([surfaceAt(root, commit), headText ?? readFile(path.join(root, SURFACE_FILE), "utf8").catch(() => undefined)]);
   if (baseText === undefined || head === undefined) return { changes: [], compared: false };
-  const changes = diffSurfaces(JSON.parse(baseText) as Surface, JSON.parse(head) as Surface).map(({ keys, ...change }) => ({
+  const changes = diffSurfaces(JSON.parse(baseText) as Surface, JSON.parse(head) as Surface).map(({ keys, element, ...change }) => ({
     ...change,
-    location: { file: SURFACE_FILE, line: surfaceLine(change.side === "base" ? baseText : head, keys), exact: true },
+    location: { file: SURFACE_FILE, line: surfaceLine(change.side === "base" ? baseText : head, keys, element), exact: true },
   }));
   return { changes, compared: true };
 }
