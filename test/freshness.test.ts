@@ -26,6 +26,7 @@ describe("generated/", () => {
           "schema.d.cts",
           "operations.ts",
           "management-operations.ts",
+          "client-entries.ts",
           "known-values.ts",
           "events.ts",
           "traceability.md",
@@ -34,7 +35,7 @@ describe("generated/", () => {
           "workflows/mock-control.openapi.yaml",
           "workflows/users.arazzo.yaml",
         ].concat(
-          ...["client/index", "client/core", "management/index", "types/index", "webhooks/index"].map((entry) =>
+          ...["client/index", "client/core", "client/unknown-route", "management/index", "types/index", "webhooks/index"].map((entry) =>
             [".js", ".cjs", ".d.ts", ".d.cts"].map((end) => `${entry}${end}`),
           ),
         ),

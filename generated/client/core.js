@@ -254,31 +254,6 @@ async function send(fetch, request, sending, deadline) {
   }
 }
 
-// src/shared/nearest-name.ts
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length];
-}
-function nearestName(given, candidates) {
-  let best;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const candidate of candidates) {
-    const distance = editDistance(given, candidate);
-    if (distance < bestDistance && distance <= Math.max(1, Math.floor(Math.max(given.length, candidate.length) / 3))) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
-}
-
 // src/client/create-client.ts
 function checkLimits(where, limits) {
   for (const name of ["timeoutMs", "maxResponseBytes"]) {
@@ -308,20 +283,26 @@ function makeClient(where, table, options) {
   checkCredentials(where, table, options);
   const held = {};
   for (const option in table.credentials) held[option] = options[option];
-  return clientOf(table, { ...options, baseUrl: removeTrailingSlash(baseUrl) }, held);
+  return clientOf(where, table, { ...options, baseUrl: removeTrailingSlash(baseUrl) }, held);
 }
-function clientOf(table, settings, held) {
+function unknownRoute(where, table, method, path) {
+  const error = new TypeError(`${method} ${path} is not an operation of ${where}`);
+  return import("./unknown-route.js").then(
+    (hint) => {
+      error.message += hint.unknownRoute(where, method, path, Object.keys(table.operations));
+    },
+    () => {
+    }
+  ).then(() => Promise.reject(error));
+}
+function clientOf(where, table, settings, held) {
   const routes = /* @__PURE__ */ Object.create(null);
   function route(method, path) {
     const byPath = routes[method] ??= /* @__PURE__ */ new Map();
     let found = byPath.get(path);
     if (found === void 0) {
-      const key = `${method} ${path}`;
-      const row = table.operations[key];
-      if (row === void 0) {
-        const near = nearestName(key, Object.keys(table.operations));
-        throw new TypeError(`${key}${table.unknown}${near === void 0 ? "" : `; did you mean ${near}?`}`);
-      }
+      const row = table.operations[`${method} ${path}`];
+      if (row === void 0) return void 0;
       byPath.set(path, found = { row, operation: { method, path, operationId: row[0] } });
     }
     return found;
@@ -329,7 +310,9 @@ function clientOf(table, settings, held) {
   function call(method, path, init = {}, throwOnError = settings.throwOnError === true) {
     let deadline;
     try {
-      const { row, operation } = route(method, path);
+      const found = route(method, path);
+      if (found === void 0) return unknownRoute(where, table, method, path);
+      const { row, operation } = found;
       const [, option, statuses] = row;
       const { signal, headers } = init;
       const accepted = option === null ? void 0 : table.credentials[option];
@@ -356,7 +339,9 @@ function clientOf(table, settings, held) {
     }
   }
   async function* paginate(method, path, init = {}) {
-    const paging = route(method, path).row[3];
+    const found = route(method, path);
+    if (found === void 0) return await unknownRoute(where, table, method, path);
+    const paging = found.row[3];
     if (paging === void 0) throw new TypeError(`${method} ${path} is not a paged operation of the contract`);
     const [items, sizeDefault, sizeMax] = paging;
     const query = init.params?.query ?? {};
@@ -377,7 +362,7 @@ function clientOf(table, settings, held) {
     paginate,
     withCredentials(more) {
       checkCredentials("withCredentials", table, more);
-      return clientOf(table, settings, { ...held, ...more });
+      return clientOf(where, table, settings, { ...held, ...more });
     }
   };
   for (const method of ["GET", "POST", "PUT", "PATCH", "DELETE"]) client[method] = (path, init) => call(method, path, init);

@@ -73,9 +73,7 @@ var table = {
     "GET /v3/order/{order_id}/psc/info": ["getOrderPscInfo", "apiKey", [404, 422]],
     "GET /v3/order/{order_id}/phlebotomy/appointment": ["getOrderPhlebotomyAppointment", "apiKey", [404, 422]],
     "GET /v3/orders": ["listOrders", "apiKey", [422], ["orders", 50, 100]]
-  },
-  /** What an unknown method and path is told after its name. */
-  unknown: " is not an operation of createClient (the management API: createManagementClient, from @svc/health-api-contract/management)"
+  }
 };
 
 // src/client/index.ts

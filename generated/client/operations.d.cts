@@ -41,6 +41,4 @@ export declare const table: {
         readonly "GET /v3/order/{order_id}/phlebotomy/appointment": readonly ["getOrderPhlebotomyAppointment", "apiKey", readonly [404, 422]];
         readonly "GET /v3/orders": readonly ["listOrders", "apiKey", readonly [422], readonly ["orders", 50, 100]];
     };
-    /** What an unknown method and path is told after its name. */
-    readonly unknown: " is not an operation of createClient (the management API: createManagementClient, from @svc/health-api-contract/management)";
 };

@@ -21,8 +21,6 @@ export interface OperationTable {
     readonly operations: {
         readonly [route: string]: OperationRow;
     };
-    /** What an unknown method and path is told after its name. */
-    readonly unknown: string;
 }
 type Routes<T extends OperationTable> = keyof T["operations"] & string;
 type RouteOf<T extends OperationTable, M extends string, P extends string> = `${M} ${P}` & Routes<T>;

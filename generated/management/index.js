@@ -41,9 +41,7 @@ var table = {
     "GET /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": ["getEtlPipeline", "managementKey", [200, 403, 404, 422]],
     "DELETE /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": ["deleteEtlPipeline", "managementKey", [200, 403, 404, 422]],
     "PATCH /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": ["updateEtlPipeline", "managementKey", [200, 403, 404, 422]]
-  },
-  /** What an unknown method and path is told after its name. */
-  unknown: " is not an operation of createManagementClient (the rest of the contract: createClient, from @svc/health-api-contract/client)"
+  }
 };
 
 // src/management/index.ts

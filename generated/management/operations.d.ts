@@ -42,6 +42,4 @@ export declare const table: {
         readonly "DELETE /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": readonly ["deleteEtlPipeline", "managementKey", readonly [200, 403, 404, 422]];
         readonly "PATCH /v2/management/teams/{team_id}/etl_pipelines/{pipeline_id}": readonly ["updateEtlPipeline", "managementKey", readonly [200, 403, 404, 422]];
     };
-    /** What an unknown method and path is told after its name. */
-    readonly unknown: " is not an operation of createManagementClient (the rest of the contract: createClient, from @svc/health-api-contract/client)";
 };

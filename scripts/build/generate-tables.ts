@@ -1,6 +1,7 @@
 // Makes the tables the client, types and webhooks entries read, from the bundled contract: one operation table per client
 // entry (generated/operations.ts, management-operations.ts: per operation its id, credential, declared statuses, paging),
-// known-values.ts (enumerations) and events.ts (event kinds).
+// client-entries.ts (which entry holds which paths, for the message of an unknown path), known-values.ts (enumerations)
+// and events.ts (event kinds).
 import { deref, listOperations } from "../../src/contract/operations.ts";
 import { Credentials, credentialTable } from "../../src/contract/credentials.ts";
 import { isObject, type JsonObject } from "../../src/contract/json.ts";
@@ -12,16 +13,17 @@ export const HEADER =
 const PACKAGE = "@svc/health-api-contract";
 
 /**
- * The client entries, each with a table of its own operations: the first whose `holds` takes a path template gets the
- * operation. The management API is apart so that an application that never holds a management key neither ships its
- * table nor can call it.
+ * The client entries, each with a table of its own operations: the first whose `prefix` starts a path template gets the
+ * operation (the last's, empty, starts every path). The prefix is data, not a function, because the client's message
+ * for an unknown path applies the same rule (generated/client-entries.ts). The management API is apart so that an
+ * application that never holds a management key neither ships its table nor can call it.
  */
 export const CLIENT_TABLES = [
   {
     file: "generated/management-operations.ts",
     what: "the management API",
     doc: "the management API (/v2/management/)",
-    holds: (template: string) => template.startsWith("/v2/management/"),
+    prefix: "/v2/management/",
     factory: "createManagementClient",
     entry: `${PACKAGE}/management`,
   },
@@ -29,11 +31,16 @@ export const CLIENT_TABLES = [
     file: "generated/operations.ts",
     what: "the rest of the contract",
     doc: "the contract but the management API",
-    holds: () => true,
+    prefix: "",
     factory: "createClient",
     entry: `${PACKAGE}/client`,
   },
 ] as const;
+
+/** The client entry that holds a path template (or a path a call names). */
+export function tableOf(template: string): (typeof CLIENT_TABLES)[number] {
+  return CLIENT_TABLES.find((table) => template.startsWith(table.prefix))!;
+}
 
 /** [items' key, default size, largest size] of a paged list. */
 type Paging = [items: string, sizeDefault: number, sizeMax: number];
@@ -85,7 +92,7 @@ export function operationRows(document: JsonObject): OperationRow[] {
 
 /** The operations of one client entry, each once: the first entry of CLIENT_TABLES that holds its path. */
 function rowsOf(rows: OperationRow[], table: (typeof CLIENT_TABLES)[number]): OperationRow[] {
-  return rows.filter((row) => CLIENT_TABLES.find((t) => t.holds(row.template)) === table);
+  return rows.filter((row) => tableOf(row.template) === table);
 }
 
 /**
@@ -111,7 +118,6 @@ export function renderOperationTable(document: JsonObject, table: (typeof CLIENT
     const row = [operationId, credential, statuses.filter((status) => !everywhere.includes(status)), ...(paging ? [paging] : [])];
     return `    ${JSON.stringify(`${method} ${template}`)}: ${JSON.stringify(row)},`;
   });
-  const others = CLIENT_TABLES.filter((t) => t !== table).map((t) => `${t.what}: ${t.factory}, from ${t.entry}`);
   return `${HEADER}
 /** The operations of ${table.doc}, for ${table.factory} (${table.entry}). */
 export const table = {
@@ -128,9 +134,21 @@ ${credentialLines.join("\n")}
   operations: {
 ${routeLines.join("\n")}
   },
-  /** What an unknown method and path is told after its name. */
-  unknown: ${JSON.stringify(` is not an operation of ${table.factory} (${others.join("; ")})`)},
 } as const;
+`;
+}
+
+/**
+ * Which client entry holds which paths, in CLIENT_TABLES' order, for the message of a path a client does not have
+ * (src/client/unknown-route.ts): loaded with that message only, so no table ships the other entries' names.
+ */
+export function renderClientEntries(): string {
+  const rows = CLIENT_TABLES.map(({ prefix, factory, entry, what }) => `  ${JSON.stringify({ prefix, factory, entry, what })},`);
+  return `${HEADER}
+/** Each client entry: the paths it holds (the first whose prefix starts a path holds it), its factory, its subpath, what it covers. */
+export const clientEntries = [
+${rows.join("\n")}
+] as const;
 `;
 }
 
@@ -170,6 +188,7 @@ ${kinds.map((kind) => `  ${JSON.stringify(kind)},`).join("\n")}
 export function renderTables(document: JsonObject): Record<string, string> {
   return {
     ...Object.fromEntries(CLIENT_TABLES.map((table) => [table.file, renderOperationTable(document, table)])),
+    "generated/client-entries.ts": renderClientEntries(),
     "generated/known-values.ts": renderKnownValues(document),
     "generated/events.ts": renderEvents(document),
   };

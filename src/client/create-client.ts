@@ -8,7 +8,6 @@ import { check, MissingCredentialError, named, type OperationRef } from "./error
 import { buildRequest, type RequestParts } from "./request.js";
 import { retryPolicy } from "./retry.js";
 import { deadlineFor, send, type Sending } from "./transport.js";
-import { nearestName } from "../shared/nearest-name.js";
 import type { ClientSettings, OperationRow, OperationTable } from "./types.js";
 
 type Credentials = Record<string, string | undefined>;
@@ -63,24 +62,37 @@ export function makeClient(where: string, table: OperationTable, options: Client
   const held: Credentials = {};
   for (const option in table.credentials) held[option] = (options as unknown as Credentials)[option];
   // A copy, so that changing the options object later changes nothing; the base address as openapi-fetch's client keeps it.
-  return clientOf(table, { ...options, baseUrl: removeTrailingSlash(baseUrl!) }, held);
+  return clientOf(where, table, { ...options, baseUrl: removeTrailingSlash(baseUrl!) }, held);
 }
 
-function clientOf(table: OperationTable, settings: ClientSettings, held: Credentials): unknown {
-  /** Each route's row and the operation as errors name it, looked up once per client. */
+/**
+ * The refusal of a method and path the table does not have, a TypeError made now so that its stack is the caller's.
+ * What the message says after it (the nearest path, or the entry that holds the path) comes from a file loaded only
+ * now, which no application needs until it makes this mistake; the refusal stands without it if that file cannot load.
+ */
+function unknownRoute(where: string, table: OperationTable, method: string, path: string): Promise<never> {
+  const error = new TypeError(`${method} ${path} is not an operation of ${where}`);
+  return import("./unknown-route.js")
+    .then(
+      (hint) => {
+        error.message += hint.unknownRoute(where, method, path, Object.keys(table.operations));
+      },
+      () => {},
+    )
+    .then(() => Promise.reject(error));
+}
+
+function clientOf(where: string, table: OperationTable, settings: ClientSettings, held: Credentials): unknown {
+  /** Each route's row and the operation as errors name it, looked up once per client; undefined for one the table lacks. */
   // Keyed by method, then by the path as given: the literal's hash is cached, a joined key's would be computed per call.
   // Without a prototype: a method named `constructor` is one the table does not have, not Object's function.
   const routes: Record<string, Map<string, Route>> = Object.create(null);
-  function route(method: string, path: string): Route {
+  function route(method: string, path: string): Route | undefined {
     const byPath = (routes[method] ??= new Map());
     let found = byPath.get(path);
     if (found === undefined) {
-      const key = `${method} ${path}`;
-      const row = table.operations[key];
-      if (row === undefined) {
-        const near = nearestName(key, Object.keys(table.operations));
-        throw new TypeError(`${key}${table.unknown}${near === undefined ? "" : `; did you mean ${near}?`}`);
-      }
+      const row = table.operations[`${method} ${path}`];
+      if (row === undefined) return undefined;
       byPath.set(path, (found = { row, operation: { method, path, operationId: row[0] } }));
     }
     return found;
@@ -90,7 +102,9 @@ function clientOf(table: OperationTable, settings: ClientSettings, held: Credent
   function call(method: string, path: string, init: LooseInit = {}, throwOnError = settings.throwOnError === true): Promise<LooseAnswer> {
     let deadline: ReturnType<typeof deadlineFor>;
     try {
-      const { row, operation } = route(method, path);
+      const found = route(method, path);
+      if (found === undefined) return unknownRoute(where, table, method, path);
+      const { row, operation } = found;
       const [, option, statuses] = row;
       const { signal, headers } = init;
       // The credential's header and those that stand in for it on a call; none for an operation that takes none.
@@ -121,7 +135,9 @@ function clientOf(table: OperationTable, settings: ClientSettings, held: Credent
   }
 
   async function* paginate(method: string, path: string, init: LooseInit = {}): AsyncGenerator<unknown> {
-    const paging = route(method, path).row[3];
+    const found = route(method, path);
+    if (found === undefined) return await unknownRoute(where, table, method, path);
+    const paging = found.row[3];
     if (paging === undefined) throw new TypeError(`${method} ${path} is not a paged operation of the contract`);
     const [items, sizeDefault, sizeMax] = paging;
     const query = init.params?.query ?? {};
@@ -143,7 +159,7 @@ function clientOf(table: OperationTable, settings: ClientSettings, held: Credent
     paginate,
     withCredentials(more: Credentials) {
       checkCredentials("withCredentials", table, more);
-      return clientOf(table, settings, { ...held, ...more });
+      return clientOf(where, table, settings, { ...held, ...more });
     },
   };
   // Every method, whether or not this entry's operations use it, so a call of another entry's operation says where it belongs.

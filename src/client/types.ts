@@ -19,8 +19,6 @@ export interface OperationTable {
   /** The statuses every operation declares. */
   readonly statuses: readonly number[];
   readonly operations: { readonly [route: string]: OperationRow };
-  /** What an unknown method and path is told after its name. */
-  readonly unknown: string;
 }
 
 type Routes<T extends OperationTable> = keyof T["operations"] & string;

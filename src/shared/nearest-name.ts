@@ -1,6 +1,7 @@
 // The known name nearest to one given by mistake (a misspelt option, flag or path), so that a message can name the fix,
 // and the one sentence the package's commands and entries say of an unknown option.
-// Shipped in the client and the mock's entries alike: small, and run only when something is already wrong.
+// Shipped in the mock's entries, and in the client's unknown-path message (generated/client/unknown-route.js), a file
+// the client loads only when a call names a path it does not have: run only when something is already wrong.
 
 /** The number of single-character insertions, deletions and substitutions that turn `a` into `b` (Levenshtein). */
 export function editDistance(a: string, b: string): number {

@@ -1,11 +1,9 @@
-// Measures the client against baselines in the same run: its bundled size beside bare openapi-fetch's, its per-call
-// cost beside bare openapi-fetch and a plain fetch (runs interleaved), and a consumer's type-check time beside an empty one's.
+// Measures the client against baselines in the same run: its per-call cost beside bare openapi-fetch and a plain fetch
+// (runs interleaved), and a consumer's type-check time beside an empty one's; its size is client-size.ts's.
 import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { gzipSync } from "node:zlib";
-import * as esbuild from "esbuild";
 import createFetchClient from "openapi-fetch";
 import { createClient } from "../../generated/client/index.js";
 import type { paths } from "../../generated/schema.js";
@@ -24,7 +22,7 @@ export interface Figure {
   target?: string;
 }
 
-const figure = (name: string, value: number, unit: string, baselineName: string, baseline: number, target?: string): Figure => ({
+export const figure = (name: string, value: number, unit: string, baselineName: string, baseline: number, target?: string): Figure => ({
   name,
   value,
   unit,
@@ -34,34 +32,6 @@ const figure = (name: string, value: number, unit: string, baselineName: string,
 });
 
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-/** A consumer making three calls, bundled for the browser with esbuild, minified and gzipped. */
-async function bundledSize(source: string): Promise<number> {
-  const result = await esbuild.build({
-    stdin: { contents: source, resolveDir: repoRoot, loader: "ts" },
-    bundle: true,
-    minify: true,
-    format: "esm",
-    platform: "browser",
-    write: false,
-    logLevel: "silent",
-  });
-  return gzipSync(result.outputFiles[0]!.contents).length;
-}
-
-const THREE_CALLS = `
-  await api.GET("/v3/lab_tests/labs");
-  await api.POST("/v2/link/token", { body: { user_id: "3f6c2a1e-8b4d-4c2a-9e1f-5a7b8c9d0e1f" } });
-  await api.GET("/v3/lab_tests/{lab_test_id}/markers", { params: { path: { lab_test_id: "5b2e8f1a-6c3d-4e7f-9a0b-2c4d6e8f0a1b" } } });
-`;
-
-export async function sizeFigures(): Promise<Figure[]> {
-  const ours = await bundledSize(`import { createClient } from "./generated/client/index.js";
-    const api = createClient({ baseUrl: "https://api.svc.example", apiKey: "sk_test" });${THREE_CALLS}`);
-  const bare = await bundledSize(`import createClient from "openapi-fetch";
-    const api = createClient({ baseUrl: "https://api.svc.example", headers: { "x-svc-api-key": "sk_test" } });${THREE_CALLS}`);
-  return [figure("client: 3-call consumer, esbuild minified + gzip", ours, "bytes", "bare openapi-fetch, same calls", bare, "<= 4900 bytes")];
-}
 
 /**
  * Per-call cost with a fetch that answers at once: the layer, bare openapi-fetch, and a plain fetch with the JSON parsed.
@@ -145,5 +115,5 @@ export async function typeCheckFigures(rounds = 3): Promise<Figure[]> {
 }
 
 export async function clientFigures(): Promise<Figure[]> {
-  return [...(await sizeFigures()), ...(await callFigures()), ...(await typeCheckFigures())];
+  return [...(await callFigures()), ...(await typeCheckFigures())];
 }

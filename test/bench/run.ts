@@ -4,6 +4,7 @@ import path from "node:path";
 import { repoRoot } from "../../scripts/build/lib/paths.ts";
 import { parseArgs } from "node:util";
 import { clientFigures, type Figure } from "./client.ts";
+import { clientSizeFigures } from "./client-size.ts";
 import { mockFigures, proxyFigures, startupFigures } from "./mock.ts";
 import { journalFigures } from "./journal.ts";
 import { packageFigures } from "./package.ts";
@@ -30,7 +31,7 @@ const previous = JSON.parse(await readFile(latest, "utf8").catch(() => "{}")) as
 const { values } = parseArgs({ options: { only: { type: "string" } } });
 const figures: Figure[] = [];
 const runs = (group: string) => values.only === undefined || values.only === group;
-if (runs("client")) figures.push(...(await clientFigures()));
+if (runs("client")) figures.push(...(await clientSizeFigures((line) => console.error(`  ${line}`))), ...(await clientFigures()));
 if (runs("package")) figures.push(...(await packageFigures((line) => console.error(`  ${line}`))));
 if (values.only === "startup") figures.push(...(await startupFigures((line) => console.error(`  ${line}`))));
 if (values.only === "proxy") figures.push(...(await proxyFigures((line) => console.error(`  ${line}`))));

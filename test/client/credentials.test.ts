@@ -131,7 +131,7 @@ describe("each entry holds its own operations", () => {
       const error = await callOperation(api, op.operationId).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TypeError);
       expect((error as Error).message).toBe(
-        `${op.method} ${op.template} is not an operation of createClient (the management API: createManagementClient, from @svc/health-api-contract/management)`,
+        `${op.method} ${op.template} is not an operation of createClient: the management API is createManagementClient's, from @svc/health-api-contract/management`,
       );
       expect(seen).toHaveLength(0);
     });
@@ -142,7 +142,9 @@ describe("each entry holds its own operations", () => {
       const { api, seen } = recordingManagement({ managementKey: "mk_test_c" });
       const error = await callOperation(api, op.operationId).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TypeError);
-      expect((error as Error).message).toMatch(new RegExp(`^${op.method} \\S+ is not an operation of createManagementClient \\(.*createClient`));
+      expect((error as Error).message).toBe(
+        `${op.method} ${op.template} is not an operation of createManagementClient: the rest of the contract is createClient's, from @svc/health-api-contract/client`,
+      );
       expect(seen).toHaveLength(0);
     });
   }
@@ -158,22 +160,66 @@ describe("each entry holds its own operations", () => {
   });
 });
 
-describe("a path neither client has", () => {
-  it("is refused before sending, naming the nearest path the client has (a typo, a method for another)", async () => {
+describe("a path the client does not have", () => {
+  it("is refused before sending, naming the nearest path the client has first (a typo, a method for another)", async () => {
     const { seen, fetch } = recorder();
     const api = createClient({ baseUrl: "http://client.invalid", apiKey: "sk_test_a", fetch });
     // @ts-expect-error a typo of /v3/lab_tests/labs
     const typo = await api.GET("/v3/lab_test/labs").catch((error: unknown) => error);
     expect(typo).toBeInstanceOf(TypeError);
-    expect((typo as Error).message).toBe(
-      "GET /v3/lab_test/labs is not an operation of createClient (the management API: createManagementClient, from @svc/health-api-contract/management); did you mean GET /v3/lab_tests/labs?",
-    );
+    expect((typo as Error).message).toBe("GET /v3/lab_test/labs is not an operation of createClient; did you mean GET /v3/lab_tests/labs?");
     // @ts-expect-error createUser is a POST
-    await expect(api.GET("/v2/user")).rejects.toThrow(/; did you mean POST \/v2\/user\?$/);
-    // Nothing near: no guess.
+    await expect(api.GET("/v2/user")).rejects.toThrow(/^GET \/v2\/user is not an operation of createClient; did you mean POST \/v2\/user\?$/);
+    // Nothing near, and not the management API's: no guess, and no other client named.
     // @ts-expect-error not a path of the contract
-    await expect(api.GET("/completely/elsewhere")).rejects.toThrow(/management\)$/);
+    await expect(api.GET("/completely/elsewhere")).rejects.toThrow(/^GET \/completely\/elsewhere is not an operation of createClient$/);
     expect(seen).toHaveLength(0);
+  });
+
+  it("names the management API only for a management path, even one the management API does not have", async () => {
+    const { api, seen } = recording({ apiKey: "sk_test_a" });
+    // @ts-expect-error a typo of a management path
+    await expect(api.GET("/v2/management/orgs")).rejects.toThrow(
+      /^GET \/v2\/management\/orgs is not an operation of createClient: the management API is createManagementClient's, from @svc\/health-api-contract\/management$/,
+    );
+    // @ts-expect-error a typo that only looks like the management API's
+    await expect(api.GET("/v2/managment/org")).rejects.toThrow(/^GET \/v2\/managment\/org is not an operation of createClient$/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it("on createManagementClient, names the nearest management path first, and createClient only for another path", async () => {
+    const { api, seen } = recordingManagement({ managementKey: "mk_test_c" });
+    // @ts-expect-error a typo of /v2/management/teams
+    await expect(api.GET("/v2/management/team")).rejects.toThrow(
+      /^GET \/v2\/management\/team is not an operation of createManagementClient; did you mean GET \/v2\/management\/teams\?$/,
+    );
+    // @ts-expect-error a typo of a path of createClient's
+    await expect(api.GET("/v3/lab_test/labs")).rejects.toThrow(
+      /^GET \/v3\/lab_test\/labs is not an operation of createManagementClient: the rest of the contract is createClient's, from @svc\/health-api-contract\/client$/,
+    );
+    expect(seen).toHaveLength(0);
+  });
+
+  it("is refused by paginate with the same TypeError, before sending", async () => {
+    const { api, seen } = recording({ apiKey: "sk_test_a" });
+    // @ts-expect-error a typo of /v3/orders
+    const pages = api.paginate("GET", "/v3/order");
+    const error = await pages.next().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe("GET /v3/order is not an operation of createClient; did you mean GET /v3/orders?");
+    expect(seen).toHaveLength(0);
+  });
+
+  it("keeps the caller's place in the error's stack, though its message's end is loaded later", async () => {
+    const { api } = recording({ apiKey: "sk_test_a" });
+    // Not an async function: only an error made during the call, not after a later load, has this frame in its stack.
+    function callingWithATypo() {
+      // @ts-expect-error a typo of /v3/lab_tests/labs
+      return api.GET("/v3/lab_test/labs");
+    }
+    const error = (await callingWithATypo().catch((e: unknown) => e)) as Error;
+    expect(error.stack).toContain("did you mean GET /v3/lab_tests/labs?");
+    expect(error.stack).toContain("callingWithATypo");
   });
 });
 

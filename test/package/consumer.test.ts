@@ -114,6 +114,7 @@ function expected(): Record<string, unknown> {
     ),
     notFound: "not_found",
     thrown: { status: 401, code: "unauthorized", isClass: true },
+    mistyped: "GET /v3/lab_test/labs is not an operation of createClient; did you mean GET /v3/lab_tests/labs?",
     paginate: markerPage.markers.length * markerPage.pages,
     knownLabSlugs: labSlugs.length,
     // The consumer signs an event of its own (provider "oura") and parses it back, then a tampered copy.
@@ -124,6 +125,8 @@ function expected(): Record<string, unknown> {
     listEtlPipelines: first<{ routes: { event_type_prefix: string }[] }[]>("listEtlPipelines", 200)[0]!.routes.map((route) => route.event_type_prefix),
     deleteEtlPipeline: true,
     managementThrown: { status: 403, code: first<{ code: string }>("getOrg", 403).code, sameClass: true },
+    managementMistyped:
+      "GET /v3/lab_tests/labs is not an operation of createManagementClient: the rest of the contract is createClient's, from @svc/health-api-contract/client",
     // Every management operation answers its lowest success status.
     management: Object.fromEntries(
       operations
@@ -159,7 +162,8 @@ describe("the packed tarball", () => {
         ].includes(file),
     );
     expect(outside).toEqual([]);
-    const entries = ["client/index", "client/core", "management/index", "types/index", "webhooks/index"];
+    // client/unknown-route: the unknown path's message, which the core loads when a call names one.
+    const entries = ["client/index", "client/core", "client/unknown-route", "management/index", "types/index", "webhooks/index"];
     for (const needed of [
       "LICENSE",
       "CHANGELOG.md",

@@ -4,7 +4,7 @@ import { Credentials, CREDENTIAL_PLACEHOLDERS, type CredentialOption } from "../
 import { listOperations, type ContractOperation } from "../../../src/contract/operations.ts";
 import { validCall, type ValidCall } from "../../../src/contract/valid-calls.ts";
 import { isObject, type JsonObject } from "../../../src/contract/json.ts";
-import { CLIENT_TABLES, operationRows } from "../generate-tables.ts";
+import { operationRows, tableOf } from "../generate-tables.ts";
 
 export interface CodeSample {
   lang: string;
@@ -53,7 +53,7 @@ function literal(value: unknown, indent: string): string {
 }
 
 function clientSample(op: ContractOperation, call: ValidCall, baseUrl: string, option: string | undefined): string {
-  const table = CLIENT_TABLES.find((t) => t.holds(op.template))!;
+  const table = tableOf(op.template);
   const settings = [
     `baseUrl: ${JSON.stringify(baseUrl)}`,
     ...(option ? [`${option}: ${JSON.stringify(CREDENTIAL_PLACEHOLDERS[option as CredentialOption])}`] : []),
