@@ -328,9 +328,16 @@ function makeClient(where, table, options) {
   for (const option in table.credentials) held[option] = options[option];
   return clientOf(where, table, { ...options, baseUrl: (0, import_openapi_fetch2.removeTrailingSlash)(baseUrl) }, held);
 }
+function loadHint() {
+  try {
+    if (process.env.NODE_ENV !== "production") return Promise.resolve().then(() => __toESM(require("./unknown-route.cjs"), 1));
+  } catch {
+  }
+  return void 0;
+}
 function unknownRoute(where, table, method, path) {
   const error = new TypeError(`${method} ${path} is not an operation of ${where}`);
-  return Promise.resolve().then(() => __toESM(require("./unknown-route.cjs"), 1)).then(
+  return (loadHint() ?? Promise.reject()).then(
     (hint) => {
       error.message += hint.unknownRoute(where, method, path, Object.keys(table.operations));
     },

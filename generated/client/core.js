@@ -285,9 +285,16 @@ function makeClient(where, table, options) {
   for (const option in table.credentials) held[option] = options[option];
   return clientOf(where, table, { ...options, baseUrl: removeTrailingSlash(baseUrl) }, held);
 }
+function loadHint() {
+  try {
+    if (process.env.NODE_ENV !== "production") return import("./unknown-route.js");
+  } catch {
+  }
+  return void 0;
+}
 function unknownRoute(where, table, method, path) {
   const error = new TypeError(`${method} ${path} is not an operation of ${where}`);
-  return import("./unknown-route.js").then(
+  return (loadHint() ?? Promise.reject()).then(
     (hint) => {
       error.message += hint.unknownRoute(where, method, path, Object.keys(table.operations));
     },

@@ -65,14 +65,31 @@ export function makeClient(where: string, table: OperationTable, options: Client
   return clientOf(where, table, { ...options, baseUrl: removeTrailingSlash(baseUrl!) }, held);
 }
 
+/** The file that words the rest of an unknown path's refusal (loaded with `import()`; `require()` in the CommonJS core). */
+type UnknownRouteHint = typeof import("./unknown-route.js");
+
+/**
+ * The hint's file, loaded now, or undefined in a production build: a bundler that defines `process.env.NODE_ENV` as
+ * "production" (Vite's and webpack's production builds, a minified esbuild build for the browser) drops this `import()`,
+ * and with it the hint's chunk and the code a bundler adds to load one (Vite's preload helper, some 700 bytes gzip at
+ * start). Without a bundler, in a browser, `process` is not defined: no hint either.
+ */
+function loadHint(): Promise<UnknownRouteHint> | undefined {
+  try {
+    if (process.env.NODE_ENV !== "production") return import("./unknown-route.js");
+  } catch {}
+  return undefined;
+}
+
 /**
  * The refusal of a method and path the table does not have, a TypeError made now so that its stack is the caller's.
  * What the message says after it (the nearest path, or the entry that holds the path) comes from a file loaded only
- * now, which no application needs until it makes this mistake; the refusal stands without it if that file cannot load.
+ * now, which no application needs until it makes this mistake; the refusal stands without it if that file is left out
+ * of a production build or cannot load.
  */
 function unknownRoute(where: string, table: OperationTable, method: string, path: string): Promise<never> {
   const error = new TypeError(`${method} ${path} is not an operation of ${where}`);
-  return import("./unknown-route.js")
+  return (loadHint() ?? Promise.reject())
     .then(
       (hint) => {
         error.message += hint.unknownRoute(where, method, path, Object.keys(table.operations));

@@ -1,6 +1,6 @@
 // What a browser application loads at start, and what it loads only later, as esbuild (with splitting) and `vite build`
 // (the repository's Vite, nothing configured) bundle it: each JavaScript file with its gzip size. The bench's size
-// figures and the test that the unknown path's message stays out of the first load both read it.
+// figures and the test that the unknown path's message stays out of the first load (and out of production builds) read it.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
@@ -55,14 +55,17 @@ export async function writeApp(dir: string, main: string): Promise<void> {
   await writeFile(path.join(dir, "index.html"), `<!doctype html>\n<html>\n  <body>\n    <script type="module" src="/main.ts"></script>\n  </body>\n</html>\n`);
 }
 
-/** `main.ts` of `dir` bundled by esbuild for the browser: ESM, minified, split into chunks (`splitting: true`). */
-export async function esbuildLoad(dir: string): Promise<Load> {
+/**
+ * `main.ts` of `dir` bundled by esbuild for the browser: ESM, split into chunks (`splitting: true`), minified for
+ * production (esbuild then defines `process.env.NODE_ENV` as "production"), or not, as a development build.
+ */
+export async function esbuildLoad(dir: string, build: "production" | "development" = "production"): Promise<Load> {
   const result = await esbuild.build({
     entryPoints: ["main.ts"],
     absWorkingDir: dir,
     bundle: true,
     splitting: true,
-    minify: true,
+    minify: build === "production",
     format: "esm",
     platform: "browser",
     outdir: "out",
@@ -80,7 +83,14 @@ export async function esbuildLoad(dir: string): Promise<Load> {
 
 /** `index.html` of `dir` built by `vite build` with no configuration of its own (production mode, Vite's defaults), not written. */
 export async function viteLoad(dir: string): Promise<Load> {
-  const built = await viteBuild({ root: dir, configFile: false, logLevel: "silent", build: { write: false } });
+  // As from a shell, where NODE_ENV is unset and the build is a production one: Vite takes a NODE_ENV it finds (Vitest's
+  // "test") as the value of `process.env.NODE_ENV` in the code, and sets one when there is none.
+  const nodeEnv = process.env.NODE_ENV;
+  delete process.env.NODE_ENV;
+  const built = await viteBuild({ root: dir, configFile: false, logLevel: "silent", build: { write: false } }).finally(() => {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = nodeEnv;
+  });
   const chunks = (Array.isArray(built) ? built : [built])
     .flatMap((output) => ("output" in output ? output.output : []))
     .filter((output) => output.type === "chunk");
