@@ -16,8 +16,10 @@ import { killGroup, spawnGroup } from "./support/processes.ts";
 import { STRICT_CONSUMER } from "./support/type-check.ts";
 
 const README_MOST_LINES = 250;
-/** The port the guides write; each block is given a free one, or the suite's mock. */
+/** The port the guides write for the mock; each block is given a free one, or the suite's mock. */
 const GUIDE_PORT = "4010";
+/** The port the guides write for a receiver of the service's events; a block that starts one is given a free one. */
+const RECEIVER_PORT = /\b3000\b/g;
 const RUN_TIMEOUT_MS = 60_000;
 
 const { devDependencies } = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
@@ -68,16 +70,19 @@ afterAll(async () => {
 
 /**
  * Runs a shell block with bash in the project, stopping at the first failing line. A line ending in `&` starts its command
- * in the background and the block waits for the port to listen; such a block gets a free port for 4010, any other the
- * suite's mock. Whatever the block started is stopped with it.
+ * in the background and the block waits for the port on that line to listen (a receiver's, else the mock's); such a
+ * block gets a free port for 4010, any other the suite's mock, and a receiver's 3000 is always a free port. Whatever the
+ * block started is stopped with it.
  */
 async function runCommands(block: CodeBlock): Promise<void> {
   const startsOwn = block.code.split("\n").some((line) => BACKGROUND.test(line));
   const port = startsOwn ? String(await freePort()) : new URL(mockUrl).port;
+  const receiver = String(await freePort());
   const lines = block.code
     .replaceAll(GUIDE_PORT, port)
+    .replaceAll(RECEIVER_PORT, receiver)
     .split("\n")
-    .flatMap((line) => (BACKGROUND.test(line) ? [line, `__wait_for_port ${port}`] : [line]));
+    .flatMap((line) => (BACKGROUND.test(line) ? [line, `__wait_for_port ${line.includes(receiver) ? receiver : port}`] : [line]));
   const script = [
     "set -eo pipefail",
     '__wait_for_port() { for _ in $(seq 1 300); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "nothing listens on port $1" >&2; return 1; }',

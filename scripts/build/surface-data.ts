@@ -7,9 +7,9 @@ import ts from "typescript";
 export type DataValue = string | number | boolean | null | DataValue[] | { [key: string]: DataValue };
 
 /**
- * Literal members that hold a message's words, not data a caller's code reads: an operation table's `unknown` is the
- * tail of the error an unknown route is told (src/client/types.ts's OperationTable). Left out of the surface, so that
- * rewording it is no change.
+ * Literal members that hold a message's words, not data a caller's code reads: an operation table's `unknown` was the
+ * tail of the error an unknown route is told (the tables have lost it: the words are the lazily loaded hint's now, which
+ * no entry exports). Left out of the surface, so that a base revision's surface.json that still has it compares clean.
  */
 const MESSAGE_TEXT = new Set(["unknown"]);
 

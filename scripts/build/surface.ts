@@ -54,6 +54,8 @@ const COMMAND_FLAGS: Record<string, Record<string, { type: string; multiple?: bo
 
 interface Manifest {
   exports: Record<string, unknown>;
+  /** Each subpath's declarations for TypeScript's node10 resolution, which reads no `exports`. */
+  typesVersions?: Record<string, Record<string, string[]>>;
   bin?: Record<string, string>;
   engines?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -275,7 +277,15 @@ function entryExports(checker: ts.TypeChecker, source: ts.SourceFile): SurfaceEn
 /** The surface of the package as package.json and the declarations rendered now describe it. */
 export async function renderSurface(rendered: Record<string, string>, manifestText?: string): Promise<Record<string, string>> {
   const manifest = JSON.parse(manifestText ?? (await readFile(path.join(repoRoot, "package.json"), "utf8"))) as Manifest;
-  const exportsMap = Object.fromEntries(Object.entries(manifest.exports).map(([subpath, target]) => [subpath, conditions(target).sort()]));
+  // A subpath that typesVersions maps has, for the review, one condition more: node10's, whose removal fails a
+  // TypeScript project still on that resolution as a removed condition fails a tool that reads it.
+  const node10 = Object.values(manifest.typesVersions ?? {})[0] ?? {};
+  const exportsMap = Object.fromEntries(
+    Object.entries(manifest.exports).map(([subpath, target]) => [
+      subpath,
+      [...conditions(target), ...(node10[subpath.replace(/^\.\/?/, "")] ? ["typesVersions (node10)"] : [])].sort(),
+    ]),
+  );
   const typed = Object.entries(manifest.exports).flatMap(([subpath, target]) => {
     const types = typesOf(target);
     return types ? [[subpath, path.join(repoRoot, types)] as const] : [];

@@ -18,12 +18,12 @@ export const INPUTS_HASH = "inputs.sha256";
  * What generated/ is made from: the contract, the build's own folder, the shipped code it compiles (src/), and the
  * files the bundle or the tools read. Nothing else of the repository (its commands, the tests) can change an artifact.
  */
-// package.json: its version is the contract's (the bundle's info.version); its exports, bin, engines and peers are the
+// package.json: its version is the contract's (the bundle's info.version); its exports, typesVersions, bin, engines and peers are the
 // package's surface (generated/surface.json). Only those fields count (manifestInput).
 const INPUTS = ["openapi", path.join("scripts", "build"), "src", "CHANGELOG.md", "package.json", "package-lock.json", "redocly.yaml"];
 
 /** The fields of package.json that something in generated/ is made from. */
-const MANIFEST_FIELDS = ["name", "version", "type", "exports", "bin", "engines", "dependencies", "peerDependencies", "peerDependenciesMeta"];
+const MANIFEST_FIELDS = ["name", "version", "type", "exports", "typesVersions", "bin", "engines", "dependencies", "peerDependencies", "peerDependenciesMeta"];
 
 /**
  * What of package.json the build reads: the registry's fields (homepage, keywords, ...) and the scripts make no artifact,

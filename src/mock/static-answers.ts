@@ -123,7 +123,10 @@ export function pick(answers: OperationAnswers, operationId: string, choice: Cho
     const examples = answers.byStatus.get(choice.code);
     if (examples === undefined) return `${operationId} declares no ${choice.code}; it declares ${[...answers.byStatus.keys()].join(", ")}`;
     if (choice.example === undefined) return examples.values().next().value ?? `${operationId} ${choice.code} has no example`;
-    return examples.get(choice.example) ?? `${operationId} ${choice.code} has no example ${nearest(choice.example, examples.keys())}; it has ${[...examples.keys()].join(", ")}`;
+    return (
+      examples.get(choice.example) ??
+      `${operationId} ${choice.code} has no example ${nearest(choice.example, examples.keys())}; it has ${[...examples.keys()].join(", ")}`
+    );
   }
   if (choice.example !== undefined) {
     // The example is looked for in the default answer first, then in every other declared status, in order.

@@ -2,6 +2,7 @@
 // its reply read back): what it refuses, what it fills in, what it answers, and when it passes the request on.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type http from "node:http";
+import type { Refusal } from "../../src/mock/http-shapes.ts";
 import { Readable } from "node:stream";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -405,11 +406,11 @@ describe("branch", () => {
   it("names the examples there are when Prefer names none of them, and the nearest when it is near", () => {
     const names = exampleNames("listOrders", 200);
     expect(names.length).toBeGreaterThan(1);
-    const unknown = branch(routed("GET", "/v3/orders", { ...KEY, prefer: "example=no_such_example" }), context())!;
+    const unknown = branch(routed("GET", "/v3/orders", { ...KEY, prefer: "example=no_such_example" }), context()) as Refusal;
     expect(unknown.status).toBe(400);
     expect(unknown.message).toContain(`listOrders has no example no_such_example; it has 200: ${names.join(", ")}; 400: `);
     const misspelt = names[names.length - 1]!.slice(0, -1);
-    const near = branch(routed("GET", "/v3/orders", { ...KEY, prefer: `code=200, example=${misspelt}` }), context())!;
+    const near = branch(routed("GET", "/v3/orders", { ...KEY, prefer: `code=200, example=${misspelt}` }), context()) as Refusal;
     expect(near.message).toContain(`listOrders 200 has no example ${misspelt} (did you mean ${names[names.length - 1]}?); it has ${names.join(", ")}`);
   });
 });

@@ -26,7 +26,7 @@ const read = (file: string) => readFile(path.join(generatedDir, file), "utf8");
 
 /**
  * The real declarations with the data edits of a pull request (a listed value, an event kind, an operation and a status
- * added; a route and a listed value removed; the unknown route's message reworded), rendered once for every case: a
+ * added; a route and a listed value removed; the words of an unknown path's refusal changed), rendered once for every case: a
  * TypeScript program over the declarations costs about a second.
  */
 let dataEdits: Promise<{ baseText: string; headText: string; changes: SurfaceChange[] }> | undefined;
@@ -51,8 +51,9 @@ const withDataEdits = () =>
             '"GET /v2/providers": readonly ["listProviders", "apiKey", readonly [409, 422]]',
           ),
         (text: string) => edited(text, /^ {8}readonly "DELETE \/v2\/user\/\{user_id\}": .*\n/m, ""),
-        (text: string) => edited(text, /readonly unknown: ".*";/, 'readonly unknown: " is no operation of this client: see createManagementClient";'),
       ].reduce((text, edit) => edit(text), operations),
+      // The words of an unknown path's refusal, reworded: the hint's file, which no entry exports.
+      "client/client-entries.d.ts": edited(await read("client/client-entries.d.ts"), '"the management API"', '"the API of the org\'s management key"'),
       "webhooks/events.d.ts": edited(events, '"provider.connection.created"]', '"provider.connection.created", "provider.connection.deleted"]'),
     };
     const [baseText, { "surface.json": headText }] = await Promise.all([committedText(), renderSurface(rendered)]);
@@ -83,19 +84,26 @@ const asTypeText = (value: DataValue): string =>
       : JSON.stringify(value);
 
 describe("the surface snapshot", () => {
-  it("is made from what ships: a declaration removed from an entry and engines raised in package.json are each a break", async () => {
+  it("is made from what ships: a declaration removed from an entry, an entry's node10 types (typesVersions) removed and engines raised in package.json are each a break", async () => {
     const entry = await readFile(path.join(generatedDir, "mock/index.d.ts"), "utf8");
     const withoutCreateMock = entry.replace(/^export declare function createMock\(.*$/m, "");
     expect(withoutCreateMock).not.toBe(entry);
-    const manifest = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as { engines: { node: string } };
-    const raised = JSON.stringify({ ...manifest, engines: { node: ">=22.0.0" } });
+    const manifest = JSON.parse(await readFile(path.join(repoRoot, "package.json"), "utf8")) as {
+      engines: { node: string };
+      typesVersions: { "*": Record<string, string[]> };
+    };
+    const { "mock/msw": _dropped, ...node10 } = manifest.typesVersions["*"];
+    const raised = JSON.stringify({ ...manifest, engines: { node: ">=22.0.0" }, typesVersions: { "*": node10 } });
     const head = JSON.parse((await renderSurface({ "mock/index.d.ts": withoutCreateMock }, raised))["surface.json"]!) as Surface;
     const changes = diffSurfaces(await committed(), head);
     expect(summary(changes)).toEqual([
+      ["breaking", "condition-removed", "exports"],
       ["breaking", "export-removed", "export createMock"],
       ["breaking", "engines-narrowed", "engines"],
     ]);
-    expect(changes[0]!.side).toBe("base");
+    expect(changes[0]!.message).toContain("typesVersions (node10)");
+    expect(changes[0]!.subject.key).toBe("./mock/msw");
+    expect(changes[1]!.side).toBe("base");
   });
 
   it("follows the exports to the package's types they name: paginate removed from the unexported TableClient is a break", async () => {
@@ -247,7 +255,7 @@ describe("the data the declarations carry, compared by value (the real build's d
     });
   });
 
-  it("reports those edits and nothing else: the unknown route's message, reworded, is no surface", async () => {
+  it("reports those edits and nothing else: the words of an unknown path's refusal, changed, are no surface", async () => {
     const { changes, headText } = await withDataEdits();
     const table = "type Table (named by the exports)";
     expect(changes.map((change) => `${change.subject.key} ${change.where}`).sort()).toEqual(
@@ -261,8 +269,8 @@ describe("the data the declarations carry, compared by value (the real build's d
       ].sort(),
     );
     expect(changes.every((change) => change.message.length <= MESSAGE_LIMIT)).toBe(true);
-    // Not recorded at all, so that whatever the client's work does to the message is no change of the surface.
-    expect(headText).not.toMatch(/is no operation of this client|is not an operation of/);
+    // Not recorded at all, so that rewording the message is no change of the surface.
+    expect(headText).not.toMatch(/the management API|management key|is not an operation of/);
   });
 });
 
