@@ -113,6 +113,16 @@ function expectRefusal(answer: { status: number; body: unknown }): void {
   expect(answer.body).toMatchObject({ code: "invalid_request", details: [{ location: "body", field: "/client_user_id" }] });
 }
 
+/** What tsc reports of a program's options and globals and of the files `checked`, as tsc prints it ("" for nothing). */
+function problems(program: ts.Program, checked: ts.SourceFile[]): string {
+  const diagnostics = [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...checked.flatMap((source) => program.getSemanticDiagnostics(source)),
+  ];
+  return ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => project.dir, getNewLine: () => "\n" });
+}
+
 describe("@svc/health-api-contract/mock and /mock/msw, installed in a fresh project with msw", () => {
   it("type-checks an application using both entries, msw/node and msw/browser under nodenext", () => {
     const { options, errors } = ts.convertCompilerOptionsFromJson(
@@ -127,14 +137,7 @@ describe("@svc/health-api-contract/mock and /mock/msw, installed in a fresh proj
     // The applications and the mock entries' declarations are checked; TypeScript's, Node's and msw's own are read, not
     // checked (what they hold is not this package's).
     const checked = [...files.map((file) => program.getSourceFile(file)!), ...ours];
-    const diagnostics = [
-      ...program.getOptionsDiagnostics(),
-      ...program.getGlobalDiagnostics(),
-      ...checked.flatMap((source) => program.getSemanticDiagnostics(source)),
-    ];
-    expect(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => project.dir, getNewLine: () => "\n" })).toBe(
-      "",
-    );
+    expect(problems(program, checked)).toBe("");
   });
 
   it("type-checks a consumer of every entry of the package under node10 resolution (moduleResolution node), which reads no exports", () => {
@@ -156,14 +159,7 @@ describe("@svc/health-api-contract/mock and /mock/msw, installed in a fresh proj
     // The consumer and the entries' own declarations are checked; the contract's schema (the same text under every
     // resolution, checked by the consumer test under three), TypeScript's, Node's and msw's are read, not checked.
     const checked = [program.getSourceFile(file)!, ...ours.filter((source) => !/\/schema\.d\.c?ts$/.test(source.fileName))];
-    const diagnostics = [
-      ...program.getOptionsDiagnostics(),
-      ...program.getGlobalDiagnostics(),
-      ...checked.flatMap((source) => program.getSemanticDiagnostics(source)),
-    ];
-    expect(ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => project.dir, getNewLine: () => "\n" })).toBe(
-      "",
-    );
+    expect(problems(program, checked)).toBe("");
   });
 
   it("loads both entries by import and by require, with the same names", async () => {

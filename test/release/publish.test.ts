@@ -11,6 +11,7 @@ import { startMockCommand, type MockCommand } from "../support/packed.ts";
 import { publishLockedDependencies, type LockedPackage } from "./locked-dependencies.ts";
 import { publishTo, startRegistry, type LocalRegistry } from "./registry.ts";
 import { cloneOfTree, commitChange, inClone, releaseTree, tagHead, TEST_HOMEPAGE } from "./release-steps.ts";
+import { unreleasedNote } from "../../scripts/commands/release/unreleased-note.ts";
 
 const run = promisify(execFile);
 const NAME = "@svc/health-api-contract";
@@ -108,6 +109,9 @@ describe("the release, published to a registry on loopback and installed by vers
     const packument = (await (await fetch(new URL("@svc%2fhealth-api-contract", registry!.url))).json()) as { readme?: string };
     const readme = await readFile(path.join(clone!, "README.md"), "utf8");
     expect(packument.readme).toBe(readme);
+    // The first release (1.0.0) took out the note that the package is not on the registry yet.
+    expect(readme).not.toContain("not yet on the registry");
+    expect(unreleasedNote(readme)).toBeUndefined();
     const links = relativeLinks(readme);
     expect(links.length).toBeGreaterThan(3);
     const missing: string[] = [];
