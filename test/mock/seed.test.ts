@@ -316,7 +316,8 @@ describe("npm start -- --data", () => {
       const result = await promisify(execFile)(process.execPath, ["scripts/commands/start.js", "--port", "0", "--data", file], {
         cwd: repoRoot,
         env: toolEnv,
-        timeout: 20_000,
+        // A hang guard only: a start on a busy machine can take seconds.
+        timeout: 55_000,
       }).then(
         (done) => ({ code: 0, ...done }),
         (error: { code: number; stdout: string; stderr: string }) => error,

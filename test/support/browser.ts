@@ -60,6 +60,7 @@ export async function waitForReference(page: Page): Promise<void> {
       return root !== null && Object.keys(root).some((key) => key.startsWith("__reactContainer")) && document.querySelector(".menu-content a") !== null;
     },
     undefined,
-    { timeout: 20_000 },
+    // Seconds on a quiet machine; a hang guard here, so a page that is merely slow on a busy one still passes.
+    { timeout: 45_000 },
   );
 }
