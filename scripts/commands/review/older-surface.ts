@@ -1,10 +1,32 @@
 // Reads an export of a surface.json written before the build recorded data by value (a `const` as its whole type's
 // text, an operation table's routes as member texts) as the build records it now: a review against an older base
 // compares values, and a message's words left out then are left out now.
-import ts from "typescript";
+import { ts } from "../../build/lib/typescript-on-demand.ts";
 import { constData, memberData, parsed, type DataValue } from "../../build/surface-data.ts";
-import type { SurfaceExport } from "../../build/surface.ts";
+import type { Surface, SurfaceExport } from "../../build/surface.ts";
 
+/**
+ * The surface as the build records it now: one from before data by value (no export of it carries `data`, where
+ * `knownValues` always does now) has each export read again; one made now is returned as it is, unparsed, so that a
+ * review loads TypeScript only for an older base.
+ */
+export function surfaceAsNow(surface: Surface): Surface {
+  const exports = Object.values(surface.entries).flatMap((entry) => [...Object.values(entry.declared), ...Object.values(entry.referenced ?? {})]);
+  if (exports.some((exported) => exported.data !== undefined)) return surface;
+  const read = (declared: Record<string, SurfaceExport>) =>
+    Object.fromEntries(Object.entries(declared).map(([name, exported]) => [name, withDataByValue(exported)]));
+  return {
+    ...surface,
+    entries: Object.fromEntries(
+      Object.entries(surface.entries).map(([subpath, entry]) => [
+        subpath,
+        { ...entry, declared: read(entry.declared), ...(entry.referenced ? { referenced: read(entry.referenced) } : {}) },
+      ]),
+    ),
+  };
+}
+
+/** One export of an older surface.json as the build records it now. */
 export function withDataByValue(exported: SurfaceExport): SurfaceExport {
   if (exported.data !== undefined) return exported;
   if (exported.kind === "const" && exported.text?.length === 1) {

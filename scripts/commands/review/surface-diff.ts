@@ -5,7 +5,7 @@ import semver from "semver";
 import type { Surface, SurfaceExport } from "../../build/surface.ts";
 import type { ContractChange, Subject } from "./contract-diff.ts";
 import { diffData } from "./data-diff.ts";
-import { withDataByValue } from "./older-surface.ts";
+import { surfaceAsNow } from "./older-surface.ts";
 import type { ChangeKind } from "./schema-diff.ts";
 import { clip, declarationDifference, memberDifference } from "./text-difference.ts";
 
@@ -20,7 +20,10 @@ const subject = (key: string, label: string, names: string[]): Subject => ({ typ
 /** Each key of either side, in the head's order, then the base's. */
 const union = (a: Record<string, unknown>, b: Record<string, unknown>) => [...new Set([...Object.keys(b), ...Object.keys(a)])];
 
-export function diffSurfaces(base: Surface, head: Surface): SurfaceChange[] {
+export function diffSurfaces(baseSurface: Surface, headSurface: Surface): SurfaceChange[] {
+  // A snapshot older than data by value is read as one made now.
+  const base = surfaceAsNow(baseSurface);
+  const head = surfaceAsNow(headSurface);
   const changes: SurfaceChange[] = [];
   const add: Add = (kind, rule, about, where, message, keys, side = "head", element) =>
     changes.push({
@@ -188,9 +191,8 @@ function diffExport(
   const where = part === "declared" ? `export ${name}` : `type ${name} (named by the exports)`;
   if (!after) return add("breaking", "export-removed", about, where, `${name} is no longer exported: an import of it fails`, keys, "base");
   if (!before) return add("additive", "export-added", about, where, `${name} exported (${after.kind})`, keys);
-  // A snapshot older than data by value is read as one made now.
-  const was = withDataByValue(before);
-  const now = withDataByValue(after);
+  const was = before;
+  const now = after;
   const article = (kind: string) => (/^[aeiou]/.test(kind) ? `an ${kind}` : `a ${kind}`);
   if (was.kind !== now.kind) return add("breaking", "export-changed", about, where, `${name} was ${article(was.kind)}, is ${article(now.kind)}`, keys);
   // A union's name and type parameters are compared as text, its members as a set.

@@ -1,7 +1,8 @@
 // Says how two texts of one declaration of the package's surface differ, in at most 300 characters: the parameter, the
 // member or the union member added or removed, a parameter made required, else the first differing part with its
 // context; never both whole texts (a 5 KB type twice on one line helped no reader).
-import ts from "typescript";
+import type TS from "typescript";
+import { ts } from "../../build/lib/typescript-on-demand.ts";
 import { parsed } from "../../build/surface-data.ts";
 import type { SurfaceExport } from "../../build/surface.ts";
 
@@ -15,8 +16,8 @@ export function clip(text: string, limit = MESSAGE_LIMIT): string {
 }
 
 const code = (text: string) => `\`${clip(text, QUOTED)}\``;
-const textOf = (node: ts.Node) => node.getText().replace(/\s+/g, " ");
-const nameOf = (node: { name?: ts.Node }) => (node.name ? textOf(node.name) : "");
+const textOf = (node: TS.Node) => node.getText().replace(/\s+/g, " ");
+const nameOf = (node: { name?: TS.Node }) => (node.name ? textOf(node.name) : "");
 
 /** How the declaration texts of an export (one per overload) differ, in a sentence's worth of parts. */
 export function declarationDifference(kind: SurfaceExport["kind"], was: string[], now: string[]): string {
@@ -42,7 +43,7 @@ function overloadDifference(was: string[], now: string[]): string {
 }
 
 /** A snapshot's text read back as the declaration it was cut from. */
-function declaration(kind: SurfaceExport["kind"], text: string): ts.Statement | undefined {
+function declaration(kind: SurfaceExport["kind"], text: string): TS.Statement | undefined {
   if (kind === "function") return parsed(`declare ${text}`);
   if (kind === "type") return parsed(`${text};`);
   if (kind === "interface") return parsed(`${text} {}`);
@@ -52,7 +53,7 @@ function declaration(kind: SurfaceExport["kind"], text: string): ts.Statement | 
 }
 
 /** A member's text read back as the members it holds (each overload one); a static or constructor as a class's. */
-function members(text: string): readonly ts.Node[] | undefined {
+function members(text: string): readonly TS.Node[] | undefined {
   const classMember = /^(static |constructor\b|protected |abstract )/.test(text);
   const statement = parsed(classMember ? `declare class _ { ${text} }` : `interface _ { ${text} }`);
   if (statement && (ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement))) return statement.members;
@@ -75,14 +76,14 @@ function statementDifference(kind: SurfaceExport["kind"], was: string, now: stri
 }
 
 function typeParameterDifference(
-  was: { typeParameters?: ts.NodeArray<ts.TypeParameterDeclaration> },
-  now: { typeParameters?: ts.NodeArray<ts.TypeParameterDeclaration> },
+  was: { typeParameters?: TS.NodeArray<TS.TypeParameterDeclaration> },
+  now: { typeParameters?: TS.NodeArray<TS.TypeParameterDeclaration> },
 ): string[] {
   const list = (node: typeof was) => (node.typeParameters ? `<${node.typeParameters.map(textOf).join(", ")}>` : "none");
   return list(was) === list(now) ? [] : [`type parameters ${code(list(was))} -> ${code(list(now))}`];
 }
 
-function heritageDifference(was: ts.InterfaceDeclaration | ts.ClassDeclaration, now: ts.InterfaceDeclaration | ts.ClassDeclaration): string[] {
+function heritageDifference(was: TS.InterfaceDeclaration | TS.ClassDeclaration, now: TS.InterfaceDeclaration | TS.ClassDeclaration): string[] {
   const heritage = (node: typeof was) => (node.heritageClauses ?? []).flatMap((clause) => clause.types.map(textOf));
   const [before, after] = [heritage(was), heritage(now)];
   return [
@@ -91,10 +92,10 @@ function heritageDifference(was: ts.InterfaceDeclaration | ts.ClassDeclaration, 
   ];
 }
 
-const isOptional = (parameter: ts.ParameterDeclaration) => parameter.questionToken !== undefined || parameter.initializer !== undefined;
+const isOptional = (parameter: TS.ParameterDeclaration) => parameter.questionToken !== undefined || parameter.initializer !== undefined;
 
 /** A function's, a method's or a call signature's parameters by name, then its type parameters and return type. */
-function signatureDifference(was: ts.SignatureDeclarationBase, now: ts.SignatureDeclarationBase): string[] {
+function signatureDifference(was: TS.SignatureDeclarationBase, now: TS.SignatureDeclarationBase): string[] {
   const parts = typeParameterDifference(was, now);
   const before = new Map(was.parameters.map((parameter) => [nameOf(parameter), parameter]));
   const after = new Map(now.parameters.map((parameter) => [nameOf(parameter), parameter]));
@@ -116,7 +117,7 @@ function signatureDifference(was: ts.SignatureDeclarationBase, now: ts.Signature
 }
 
 /** A property's optional and readonly marks and its type; a method's signature. */
-function memberNodeDifference(was: ts.Node, now: ts.Node): string[] {
+function memberNodeDifference(was: TS.Node, now: TS.Node): string[] {
   const bothSignatures =
     (ts.isMethodSignature(was) ||
       ts.isMethodDeclaration(was) ||
@@ -124,11 +125,11 @@ function memberNodeDifference(was: ts.Node, now: ts.Node): string[] {
       ts.isConstructSignatureDeclaration(was) ||
       ts.isConstructorDeclaration(was)) &&
     was.kind === now.kind;
-  if (bothSignatures) return signatureDifference(was as ts.SignatureDeclarationBase, now as ts.SignatureDeclarationBase);
-  const property = (node: ts.Node) => (ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) ? node : undefined);
+  if (bothSignatures) return signatureDifference(was as TS.SignatureDeclarationBase, now as TS.SignatureDeclarationBase);
+  const property = (node: TS.Node) => (ts.isPropertySignature(node) || ts.isPropertyDeclaration(node) ? node : undefined);
   const [before, after] = [property(was), property(now)];
   if (!before || !after) return textOf(was) === textOf(now) ? [] : [textDifference(textOf(was), textOf(now))];
-  const readonly = (node: ts.PropertySignature | ts.PropertyDeclaration) =>
+  const readonly = (node: TS.PropertySignature | TS.PropertyDeclaration) =>
     (ts.getModifiers(node) ?? []).some((modifier) => modifier.kind === ts.SyntaxKind.ReadonlyKeyword);
   const parts: string[] = [];
   if (!before.questionToken && after.questionToken) parts.push("became optional");
@@ -138,14 +139,14 @@ function memberNodeDifference(was: ts.Node, now: ts.Node): string[] {
 }
 
 /** Each member of a type literal by its name (a nameless one, a call or index signature, by its text). */
-const typeMembers = (node: ts.TypeLiteralNode) => new Map(node.members.map((member) => [nameOf(member) || textOf(member), member]));
+const typeMembers = (node: TS.TypeLiteralNode) => new Map(node.members.map((member) => [nameOf(member) || textOf(member), member]));
 
 /** How two types differ: a union's members as a set, an object type's members by name, a function's signature. */
-function typeDifference(was: ts.TypeNode | undefined, now: ts.TypeNode | undefined): string[] {
+function typeDifference(was: TS.TypeNode | undefined, now: TS.TypeNode | undefined): string[] {
   if (!was || !now) return was === now ? [] : [`type ${code(was ? textOf(was) : "none")} -> ${code(now ? textOf(now) : "none")}`];
   if (textOf(was) === textOf(now)) return [];
   if (ts.isUnionTypeNode(was) || ts.isUnionTypeNode(now)) {
-    const union = (node: ts.TypeNode) => (ts.isUnionTypeNode(node) ? node.types.map(textOf) : [textOf(node)]);
+    const union = (node: TS.TypeNode) => (ts.isUnionTypeNode(node) ? node.types.map(textOf) : [textOf(node)]);
     const [before, after] = [union(was), union(now)];
     const removed = before.filter((member) => !after.includes(member));
     const added = after.filter((member) => !before.includes(member));
@@ -162,7 +163,7 @@ function typeDifference(was: ts.TypeNode | undefined, now: ts.TypeNode | undefin
     ];
   }
   if ((ts.isFunctionTypeNode(was) || ts.isConstructorTypeNode(was)) && was.kind === now.kind)
-    return signatureDifference(was, now as ts.FunctionTypeNode | ts.ConstructorTypeNode);
+    return signatureDifference(was, now as TS.FunctionTypeNode | TS.ConstructorTypeNode);
   if (ts.isArrayTypeNode(was) && ts.isArrayTypeNode(now)) return typeDifference(was.elementType, now.elementType).map((part) => `items: ${part}`);
   return [textDifference(textOf(was), textOf(now))];
 }
