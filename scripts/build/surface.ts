@@ -1,6 +1,6 @@
 // The package's surface as a user's code meets it, for generated/surface.json: the exports map, every entry's exported
-// declarations as written (the data they carry as values), the commands and their flags, engines and peerDependencies. The review compares it with the
-// base revision's (scripts/commands/review/surface-diff.ts), as it compares the contract.
+// declarations as written (the data they carry as values), the commands and their flags, engines and peerDependencies.
+// The review compares it with the base revision's (scripts/commands/review/surface-diff.ts), as it compares the contract.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import ts from "typescript";

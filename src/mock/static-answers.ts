@@ -6,7 +6,7 @@ import { isObject, type JsonObject } from "../contract/json.ts";
 import { mockBranches, type MockBranch } from "./branches.ts";
 import { collectionMarks, type CollectionMarks } from "../contract/collections.ts";
 import { encodeText } from "./platform.ts";
-import { nearestName } from "../shared/nearest-name.ts";
+import { withNearest } from "../shared/nearest-name.ts";
 
 export interface StaticAnswer {
   status: number;
@@ -103,12 +103,6 @@ export function parsePrefer(header: string): Choice {
   return choice;
 }
 
-/** The name given, with the nearest declared one when there is one near enough to be what was meant. */
-function nearest(given: string, names: Iterable<string>): string {
-  const near = nearestName(given, names);
-  return near === undefined ? given : `${given} (did you mean ${near}?)`;
-}
-
 /** Every example an operation declares, by status (`200: connected, pending_provider_mfa; 422: invalid_request`). */
 function exampleNames(answers: OperationAnswers): string {
   return [...answers.byStatus]
@@ -125,7 +119,7 @@ export function pick(answers: OperationAnswers, operationId: string, choice: Cho
     if (choice.example === undefined) return examples.values().next().value ?? `${operationId} ${choice.code} has no example`;
     return (
       examples.get(choice.example) ??
-      `${operationId} ${choice.code} has no example ${nearest(choice.example, examples.keys())}; it has ${[...examples.keys()].join(", ")}`
+      `${operationId} ${choice.code} has no example ${withNearest(choice.example, examples.keys())}; it has ${[...examples.keys()].join(", ")}`
     );
   }
   if (choice.example !== undefined) {
@@ -136,7 +130,7 @@ export function pick(answers: OperationAnswers, operationId: string, choice: Cho
       if (found) return found;
     }
     const every = [...answers.byStatus.values()].flatMap((examples) => [...examples.keys()]);
-    return `${operationId} has no example ${nearest(choice.example, every)}; it has ${exampleNames(answers)}`;
+    return `${operationId} has no example ${withNearest(choice.example, every)}; it has ${exampleNames(answers)}`;
   }
   return answers.byStatus.get(answers.defaultStatus)?.values().next().value ?? `${operationId} has no example to answer with`;
 }

@@ -33,10 +33,15 @@ export function nearestName(given: string, candidates: Iterable<string>): string
   return best;
 }
 
+/** `statefull (did you mean stateful?)`, or the name alone when none is near; `prefix` is `--` for a flag. */
+export function withNearest(given: string, known: Iterable<string>, prefix = ""): string {
+  const near = nearestName(given, known);
+  return `${prefix}${given}${near === undefined ? "" : ` (did you mean ${prefix}${near}?)`}`;
+}
+
 /** `unknown option statefull (did you mean stateful?)`; `prefix` is `--` for a flag. */
 export function unknownOption(given: string, known: Iterable<string>, prefix = ""): string {
-  const near = nearestName(given, known);
-  return `unknown option ${prefix}${given}${near === undefined ? "" : ` (did you mean ${prefix}${near}?)`}`;
+  return `unknown option ${withNearest(given, known, prefix)}`;
 }
 
 /** Node's parseArgs error in the commands' words: an unknown flag named with the nearest of `flags`; any other as Node says it. */
