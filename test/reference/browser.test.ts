@@ -124,7 +124,8 @@ async function search(page: Page, query: string): Promise<void> {
   await page.click('[data-testid="search-trigger"]');
   await page.keyboard.type(query);
   await page.keyboard.press("Enter");
-  await page.waitForFunction(() => document.querySelector('[data-testid="search-dialog"]') === null, undefined, { timeout: 15_000 });
+  // The page waits for the search's results however long they take; this bound only tells a hang from a busy machine.
+  await page.waitForFunction(() => document.querySelector('[data-testid="search-dialog"]') === null, undefined, { timeout: 45_000 });
 }
 
 /** Waits (a loaded machine needs more than expect.poll's second) until a heading with this text is on screen. */

@@ -24,13 +24,16 @@
       event.stopPropagation();
       const started = performance.now();
       const open = () => {
+        // Waits for as long as the search takes (seconds on a slow machine: a bound here left Enter doing nothing), until
+        // the reader closes the dialog, types again or picks a result with the arrow keys.
+        if (!dialog() || typedAt > started || chosen) return;
         const now = performance.now();
         const result = dialog()?.querySelector('a[data-component-name="Search/SearchItem"]');
         // The results are the query's once they have settled and the first one mentions the query's first word.
         const word = (dialog()?.querySelector("input")?.value ?? "").trim().split(/\s+/)[0]?.toLowerCase() ?? "";
         const settled = resultsAt > typedAt && now - resultsAt > 150 && (result?.textContent ?? "").toLowerCase().includes(word);
         if (result && (settled || now - started > 2000)) result.click();
-        else if (now - started < 3000) setTimeout(open, 50);
+        else setTimeout(open, 50);
       };
       open();
     },
