@@ -8,6 +8,7 @@ import { parseArgs } from "node:util";
 import { CREDENTIAL_PLACEHOLDERS } from "../contract/credentials.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS } from "./sender.ts";
 import { isLoopback } from "../net/loopback.ts";
+import { readGatewayHeaders, type GatewayHeader } from "./gateway-headers.ts";
 
 export const USAGE = `Usage: npx svc-health-verify --base-url <url> [options]
        (in the contract's repository: npm run verify -- --base-url <url> [options])
@@ -26,6 +27,11 @@ leading with the failures grouped by cause.
   --allow-writes            the server is a test environment: POST, PUT, PATCH and DELETE may run
                             (always on for a loopback server)
   --rate <n>                at most n requests a second (default 20; unlimited on a loopback server)
+  --wait <s>                a server that is starting: wait up to s seconds for it to answer (polling while the
+                            connection is refused or reset, or it answers 502, 503 or 504) before the checks
+  --header 'Name: value'    add this header to every request (repeatable): a gateway's own, in front of the server;
+                            written masked, as a credential, and read from $SVC_HEADER_<NAME> in reproductions
+                            (Accept, Content-Type and the contract's credential headers are verify's own)
   --timeout-ms <ms>         the longest one request may take, answer body included (default 15000)
   --max-response-bytes <n>  the most bytes of one answer verify reads, after decompression (default 16777216);
                             a larger answer fails its check
@@ -45,12 +51,13 @@ leading with the failures grouped by cause.
   --replay <failure id>     send one failure of the run in --report-dir again (F3: its id in the console and the
                             reports), on the same server: what it needs is created again first, the answer is
                             printed beside the first one (exit 1 if it fails again, 0 if not); with --api-key,
-                            --management-key, --allow-writes, --report-dir, --timeout-ms, --show-data
+                            --management-key, --allow-writes, --header, --report-dir, --timeout-ms, --show-data
   --version                 the package's version
   --help                    this text
 
 Each failure is printed with its id and a curl line that sends the exact request again: credentials are read from
-the environment variables the run names at its top (SVC_API_KEY, SVC_MANAGEMENT_KEY, SVC_LINK_TOKEN; their values
+the environment variables the run names at its top (SVC_API_KEY, SVC_MANAGEMENT_KEY, SVC_LINK_TOKEN, and
+SVC_HEADER_<NAME> for each --header, its name upper-cased with _ for what is not a letter or digit; their values
 printed only for the placeholders and the keys verify invents for the package's mock on a loopback server), and a
 body that is not plain printable ASCII is read from a file under the report folder's bodies/.
 
@@ -97,6 +104,10 @@ export interface VerifyOptions {
   /** Write marked values (x-svc-data phi and secret) as they came; only for a loopback target. Credentials stay masked. */
   showData: boolean;
   skipWorkflows: boolean;
+  /** `--header`: added to every request verify sends; each value a credential. */
+  headers: GatewayHeader[];
+  /** `--wait`: how long to wait for a server that is starting, in milliseconds; undefined: not at all. */
+  waitMs: number | undefined;
 }
 
 export type ReadOptions = { options: VerifyOptions } | { help: string } | { error: string };
@@ -124,6 +135,8 @@ export const FLAGS = {
   har: { type: "boolean" },
   "show-data": { type: "boolean" },
   "skip-workflows": { type: "boolean" },
+  wait: { type: "string" },
+  header: { type: "string", multiple: true },
   help: { type: "boolean" },
   version: { type: "boolean" },
 } as const;
@@ -185,6 +198,10 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
   if (!Number.isInteger(seed)) return { error: `--seed ${values.seed} is not a whole number` };
   const budget = values["time-budget"] === undefined ? DEFAULT_TIME_BUDGET_S : Number(values["time-budget"]);
   if (!Number.isFinite(budget) || budget <= 0) return { error: `--time-budget ${values["time-budget"]} is not a positive number of seconds` };
+  const wait = values.wait === undefined ? undefined : Number(values.wait);
+  if (wait !== undefined && (!Number.isFinite(wait) || wait <= 0)) return { error: `--wait ${values.wait} is not a positive number of seconds` };
+  const headers = readGatewayHeaders(values.header ?? []);
+  if ("error" in headers) return headers;
   const credentials: Credentials = loopback
     ? {
         // The mock takes any non-empty credential: the reference's placeholders are enough, and obviously not keys.
@@ -212,6 +229,8 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       showData: values["show-data"] === true,
       // The workflows are not one operation's: --only, asking for some operations' checks, leaves them out.
       skipWorkflows: values["skip-workflows"] === true || values.only !== undefined,
+      headers: headers.headers,
+      waitMs: wait === undefined ? undefined : wait * 1000,
     },
   };
 }

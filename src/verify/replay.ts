@@ -26,16 +26,27 @@ import { CREATED_CREDENTIAL_VARIABLE, CREDENTIAL_VARIABLES, type ReproRequest } 
 import { REPORT_JSON, type Report } from "./report/report.ts";
 import { MOCK_STATE_PATH } from "./target.ts";
 import type { VerifyOutput } from "./output.ts";
+import { headerVariable, secretParts } from "./gateway-headers.ts";
 
 /** The flags a replay takes of verify's (the rest describe a whole run). */
-const REPLAY_FLAGS = ["base-url", "api-key", "management-key", "allow-writes", "report-dir", "timeout-ms", "max-response-bytes", "show-data"] as const;
+const REPLAY_FLAGS = [
+  "base-url",
+  "api-key",
+  "management-key",
+  "allow-writes",
+  "report-dir",
+  "timeout-ms",
+  "max-response-bytes",
+  "show-data",
+  "header",
+] as const;
 
 /** What a replay prints of a body: enough to see the difference, never more than a line or two. */
 const BODY_EXCERPT = 400;
 
 /** Replays one failure of the report in --report-dir; 1 when it fails again, 0 when it no longer does, 2 when it cannot run. */
 export async function runReplay(argv: string[], out: VerifyOutput): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -43,7 +54,10 @@ export async function runReplay(argv: string[], out: VerifyOutput): Promise<numb
       options: {
         replay: { type: "string" },
         ...Object.fromEntries(
-          REPLAY_FLAGS.map((flag) => [flag, { type: flag === "allow-writes" || flag === "show-data" ? ("boolean" as const) : ("string" as const) }]),
+          REPLAY_FLAGS.map((flag) => [
+            flag,
+            { type: flag === "allow-writes" || flag === "show-data" ? ("boolean" as const) : ("string" as const), multiple: flag === "header" },
+          ]),
         ),
       },
     }));
@@ -121,7 +135,14 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
   const document = (await readBundle()) as JsonObject;
   const operations = listOperations(document);
   const redactor = new Redactor(document, { show: options.showData });
-  const sender = new Sender({ rate: options.rate, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, redactor });
+  const sender = new Sender({
+    rate: options.rate,
+    timeoutMs: options.timeoutMs,
+    maxResponseBytes: options.maxResponseBytes,
+    redactor,
+    headers: options.headers,
+  });
+  for (const { value } of options.headers) for (const part of secretParts(value)) redactor.rememberCredential(part);
   const credentials = { ...options.credentials };
   for (const option of ["apiKey", "managementKey"] as const) {
     const value = credentialValue(options, report, CREDENTIAL_VARIABLES[option]);
@@ -161,7 +182,9 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
       request,
       made.values,
       (variable) =>
-        (variable === CREATED_CREDENTIAL_VARIABLE ? undefined : credentialValue(context.options, report, variable)) ?? made.values.get(`$${variable}`),
+        options.headers.find(({ name }) => headerVariable(name) === variable)?.value ??
+        (variable === CREATED_CREDENTIAL_VARIABLE ? undefined : credentialValue(context.options, report, variable)) ??
+        made.values.get(`$${variable}`),
     );
     if ("error" in sent) {
       out.error(`verify: --replay ${failure.id}: ${sent.error}`);

@@ -29,7 +29,9 @@ import { cleanupPass } from "./passes/cleanup-pass.ts";
 import { workflowPass } from "./workflows/workflow-pass.ts";
 import { CoverageMap } from "./report/coverage-map.ts";
 import { Findings } from "./report/findings.ts";
-import { credentialLines, credentialVariables, Reproductions } from "./report/repro.ts";
+import { credentialLines, credentialVariables, headerVariables, Reproductions } from "./report/repro.ts";
+import { secretParts } from "./gateway-headers.ts";
+import { waitForTarget } from "./wait.ts";
 import { causeLines, checkLine, progressLine, summaryLine, writeReports, type Report } from "./report/report.ts";
 import { runReplay } from "./replay.ts";
 import type { VerifyOutput } from "./output.ts";
@@ -87,16 +89,27 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
   // Everything verify writes (the console, both reports) passes here: a check's words may quote what a server said,
   // which loses what that server sent in marked fields (verify's own words and values are written as they are).
   const redactor = new Redactor(document, { show: read.options.showData });
-  const sender = new Sender({ rate: read.options.rate, timeoutMs: read.options.timeoutMs, maxResponseBytes: read.options.maxResponseBytes, redactor });
+  // A gateway's header is a credential from the first request on, the --wait's tries included.
+  for (const { value } of read.options.headers) for (const part of secretParts(value)) redactor.rememberCredential(part);
+  const sender = new Sender({
+    rate: read.options.rate,
+    timeoutMs: read.options.timeoutMs,
+    maxResponseBytes: read.options.maxResponseBytes,
+    redactor,
+    headers: read.options.headers,
+  });
+  const waited =
+    read.options.waitMs === undefined ? undefined : await waitForTarget(sender, read.options.baseUrl, read.options.waitMs, (line) => out.log(line));
   // What the target is decides the run's credentials (keys of its own on the stateful mock): the options are settled
   // here, once, before anything is sent with a credential.
-  const target = await probeTarget(sender, read.options.baseUrl);
+  const target = waited?.ready === false ? { reachable: false as const, error: waited.error } : await probeTarget(sender, read.options.baseUrl);
   const { options, ownKeys } = targetOptions(target, read.options);
   for (const value of Object.values(options.credentials)) if (value !== undefined) redactor.rememberCredential(value);
   const fixtures = new Fixtures(`verify-${randomBytes(4).toString("hex")}`, lifecycles(operations));
   const reproductions = new Reproductions({
     reportDir: options.reportDir,
     credentialHeaders: redactor.credentialHeaders(),
+    added: options.headers,
     fixtures: () => fixtures,
     scrub: (text) => redactor.text(text),
   });
@@ -124,7 +137,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
     `verify: generated cases from seed ${options.seed} (--seed ${options.seed} replays them), ${options.cases} per operation; time budget ${options.timeBudgetMs / 1000} s`,
   );
   out.log(`verify: ${options.baseUrl}: ${target.reachable ? (target.mock ? "the package's stateful mock" : "a server") : "unreachable"}; ${writes}; ${rate}`);
-  const variables = credentialVariables(options, ownKeys, credentialMap);
+  const variables = [...credentialVariables(options, ownKeys, credentialMap), ...headerVariables(options.headers)];
   for (const variable of variables) if (variable.secretValue !== undefined) reproductions.name(variable.secretValue, variable.variable);
   /** The variables the reproductions read credentials from, as the run names them at its top. */
   const reproCredentials = variables.map(({ secretValue: _kept, ...shown }) => shown);

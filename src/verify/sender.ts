@@ -84,6 +84,19 @@ export interface SenderOptions {
   limiter?: RateLimiter;
   /** Learns the marked values and credentials of every request and answer, so that verify's outputs leave them out. */
   redactor?: Redactor;
+  /** Headers added to every request (`--header`: a gateway's), over any of the same name a caller set. */
+  headers?: { name: string; value: string }[];
+}
+
+/** A request's headers with the added ones in, a caller's header of the same name (in any case) replaced. */
+function withAdded(headers: Record<string, string>, added: { name: string; value: string }[]): Record<string, string> {
+  if (added.length === 0) return headers;
+  const replaced = new Set(added.map(({ name }) => name.toLowerCase()));
+  // Without a prototype, as the workflow proxy's: a name such as `__proto__` stays a header.
+  const merged: Record<string, string> = Object.create(null);
+  for (const [name, value] of Object.entries(headers)) if (!replaced.has(name.toLowerCase())) merged[name] = value;
+  for (const { name, value } of added) merged[name] = value;
+  return merged;
 }
 
 export class Sender {
@@ -91,6 +104,7 @@ export class Sender {
   readonly #timeoutMs: number;
   readonly #maxBytes: number;
   readonly #redactor: Redactor | undefined;
+  readonly #headers: { name: string; value: string }[];
   #sent = 0;
 
   constructor(options: SenderOptions) {
@@ -98,9 +112,10 @@ export class Sender {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.#redactor = options.redactor;
+    this.#headers = options.headers ?? [];
   }
 
-  /** A sender with the same limiter (one rate for both), deadline, size limit and redactor, counting its own requests. */
+  /** A sender with the same limiter (one rate for both), deadline, size limit, redactor and added headers, counting its own requests. */
   sibling(): Sender {
     return new Sender({
       rate: undefined,
@@ -108,6 +123,7 @@ export class Sender {
       timeoutMs: this.#timeoutMs,
       maxResponseBytes: this.#maxBytes,
       ...(this.#redactor === undefined ? {} : { redactor: this.#redactor }),
+      headers: this.#headers,
     });
   }
 
@@ -136,7 +152,7 @@ export class Sender {
       // One signal for the head and the body: a server that sends its head and then stalls is caught as well.
       const response = await fetch(request.url, {
         method: request.method,
-        headers: request.headers,
+        headers: withAdded(request.headers, this.#headers),
         // Bytes, not text: fetch would give a string body a Content-Type of its own (text/plain), and a request sent
         // without one on purpose (the protocol pass's) must go without one.
         ...(request.body === undefined ? {} : { body: new TextEncoder().encode(request.body) }),

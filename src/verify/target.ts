@@ -10,7 +10,7 @@ import { MOCK_PATHS } from "../shared/mock-paths.ts";
 import type { MadeCheck } from "./check.ts";
 import type { CredentialMap } from "./credential-map.ts";
 import type { VerifyOptions } from "./options.ts";
-import type { Sender } from "./sender.ts";
+import type { HttpRequest, Sender } from "./sender.ts";
 
 export const MOCK_STATE_PATH = MOCK_PATHS.state;
 
@@ -22,8 +22,13 @@ export interface OwnKeys {
   managementKey: boolean;
 }
 
+/** The probe's request: the mock's state, which the package's stateful mock alone answers 200 (`--wait` tries it too). */
+export function probeRequest(baseUrl: string): HttpRequest {
+  return { method: "GET", url: `${baseUrl}${MOCK_STATE_PATH}`, headers: { accept: "application/json" } };
+}
+
 export async function probeTarget(sender: Sender, baseUrl: string): Promise<Target> {
-  const answer = await sender.send({ method: "GET", url: `${baseUrl}${MOCK_STATE_PATH}`, headers: { accept: "application/json" } });
+  const answer = await sender.send(probeRequest(baseUrl));
   if (answer.kind === "failure") return { reachable: false, error: answer.error };
   if (answer.status !== 200) return { reachable: true, mock: false };
   try {

@@ -8,6 +8,7 @@ import path from "node:path";
 import type { CredentialOption } from "../../contract/credentials.ts";
 import type { Need, ReproRequest, Sent } from "../check.ts";
 import type { Fixtures } from "../fixtures.ts";
+import { headerVariable } from "../gateway-headers.ts";
 
 /** The environment variable a reproduction reads each credential from. */
 export const CREDENTIAL_VARIABLES: Record<CredentialOption, string> = {
@@ -22,8 +23,11 @@ export const CREATED_CREDENTIAL_VARIABLE = "SVC_CREATED_CREDENTIAL";
 export interface CredentialVariable {
   variable: string;
   header: string;
-  /** given (a flag: never printed), placeholder (the reference's), invented (verify's own, for a loopback server), made (by the run). */
-  origin: "given" | "placeholder" | "invented" | "made";
+  /**
+   * given (a flag: never printed), placeholder (the reference's), invented (verify's own, for a loopback server), made
+   * (by the run), header (a `--header`'s value: never printed).
+   */
+  origin: "given" | "placeholder" | "invented" | "made" | "header";
   /** Printed only for a placeholder or a key verify invented on a loopback server. */
   value?: string;
 }
@@ -58,15 +62,24 @@ export class Reproductions {
   readonly #reportDir: string;
   readonly #fixtures: () => Fixtures | undefined;
   readonly #scrub: (text: string) => string;
+  readonly #added: { name: string; value: string }[];
   #files = 0;
 
   /**
    * `credentialHeaders`: every header name that carries a credential; `scrub`: what takes out of a request what a
    * server sent in marked fields (verify passed it on: it is still the server's).
    */
-  constructor(options: { reportDir: string; credentialHeaders: Iterable<string>; fixtures: () => Fixtures | undefined; scrub: (text: string) => string }) {
+  constructor(options: {
+    reportDir: string;
+    credentialHeaders: Iterable<string>;
+    fixtures: () => Fixtures | undefined;
+    scrub: (text: string) => string;
+    /** The headers the sender added to every request (`--header`), credentials each: the request kept had them too. */
+    added?: { name: string; value: string }[];
+  }) {
     this.#reportDir = options.reportDir;
-    this.#credentialHeaders = new Set([...options.credentialHeaders].map((name) => name.toLowerCase()));
+    this.#added = options.added ?? [];
+    this.#credentialHeaders = new Set([...options.credentialHeaders, ...this.#added.map(({ name }) => name)].map((name) => name.toLowerCase()));
     this.#fixtures = options.fixtures;
     this.#scrub = options.scrub;
   }
@@ -78,7 +91,16 @@ export class Reproductions {
 
   /** The failure's request as kept and as a `curl` line; its body written beside the report when it must be. */
   make(id: string, { request: sent, answered, expect }: Sent): { request: ReproRequest; curl: string } {
-    const request = { ...sent, url: this.#scrub(sent.url), ...(sent.body === undefined ? {} : { body: this.#scrub(sent.body) }) };
+    const request = {
+      ...sent,
+      url: this.#scrub(sent.url),
+      ...(sent.body === undefined ? {} : { body: this.#scrub(sent.body) }),
+      // As the sender sent it: the added headers over any of the same name.
+      headers: {
+        ...Object.fromEntries(Object.entries(sent.headers).filter(([name]) => !this.#added.some((added) => added.name.toLowerCase() === name.toLowerCase()))),
+        ...Object.fromEntries(this.#added.map(({ name, value }) => [name, value])),
+      },
+    };
     const headers: Record<string, string> = {};
     const variables: string[] = [];
     const needs: Need[] = [];
@@ -165,11 +187,17 @@ export function credentialVariables(
   return named;
 }
 
+/** The `--header` values as reproductions read them: each from its own variable, never printed. */
+export function headerVariables(headers: { name: string; value: string }[]): NamedCredential[] {
+  return headers.map(({ name, value }) => ({ variable: headerVariable(name), header: name, origin: "header", secretValue: value }));
+}
+
 const ORIGINS: Record<CredentialVariable["origin"], string> = {
   given: "the key given on the command line (not printed: export it yourself)",
   placeholder: "the reference's placeholder, which the package's mock takes",
   invented: "invented by verify for this run on a loopback server",
   made: "made by the run (not written: --replay makes a new one)",
+  header: "the value given with --header (not printed: export it yourself)",
 };
 
 /** One shell line a variable: an `export` a reader can paste where the value may be printed, a comment where not. */

@@ -2,6 +2,8 @@
 // follow a redirect with the API key and the link token, read any answer whole, and take any bytes for text): each is
 // forwarded by verify's own sender, so it keeps verify's rate, deadline and size limit, and a redirect, an answer too
 // large, an encoding left undone or bytes that are not UTF-8 come back to respect as a 502 naming what the server did.
+// The sender adds the run's `--header`s (a gateway's) too, over any respect sent of the same name: the workflows pass
+// the gateway as every other request does.
 import http from "node:http";
 import type { Sender } from "../sender.ts";
 import { isHopHeader } from "../../net/hop-headers.ts";
