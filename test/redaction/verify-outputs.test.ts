@@ -18,6 +18,10 @@ import { json, startStub } from "../support/stub-server.ts";
 
 const API_KEY = "sk_test_redaction_run_0123456789wxyz";
 const MANAGEMENT_KEY = "mk_test_redaction_run_0123456789mnop";
+/** A gateway's header (`--header`), a credential in every output; its token alone is one too. */
+const GATEWAY_HEADER = "X-Gateway-Authorization";
+const GATEWAY_TOKEN = "gw_test_redaction_run_0123456789hjkl";
+const GATEWAY = ["--header", `${GATEWAY_HEADER}: Bearer ${GATEWAY_TOKEN}`];
 
 /** Property names the contract marks phi or secret wherever they stand (a name also marked none somewhere is left out). */
 function onlyMarkedNames(): Set<string> {
@@ -110,7 +114,7 @@ beforeAll(async () => {
   reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-redaction-"));
   const out = { log: (line: string) => console.push(line), error: (line: string) => console.push(line) };
   code = await runVerify(
-    ["--base-url", proxy.url, "--har", "--cases", "2", "--report-dir", reportDir, "--api-key", API_KEY, "--management-key", MANAGEMENT_KEY],
+    ["--base-url", proxy.url, "--har", "--cases", "2", "--report-dir", reportDir, "--api-key", API_KEY, "--management-key", MANAGEMENT_KEY, ...GATEWAY],
     out,
   );
 });
@@ -140,10 +144,10 @@ describe("verify's outputs and the mock's log, against the stateful mock behind 
     ["mock log", mockLog.join("\n")],
   ];
 
-  it("writes no canary, and neither credential in full, in any report, body file, HAR file, console line or log line", () => {
+  it("writes no canary, and no credential in full (the keys, the gateway's header), in any report, body file, HAR file, console line or log line", () => {
     const found: string[] = [];
     for (const [where, text] of outputs())
-      for (const value of [...canaries, API_KEY, MANAGEMENT_KEY]) if (text.includes(value)) found.push(`${where}: ${value}`);
+      for (const value of [...canaries, API_KEY, MANAGEMENT_KEY, GATEWAY_TOKEN]) if (text.includes(value)) found.push(`${where}: ${value}`);
     expect(found).toEqual([]);
   });
 
@@ -167,7 +171,9 @@ describe("verify against a server that echoes what it was sent", () => {
     // Every call refused with a declared 422 whose message quotes the request (body and headers), or, every other
     // call, with a page of HTML quoting it.
     const server = await startStub((arrival, res, index) => {
-      const echo = `${arrival.body} ${JSON.stringify(arrival.headers)}`;
+      // The gateway's header first (whole, then its token alone), as a gateway quoting what it refused would.
+      const gateway = String(arrival.headers[GATEWAY_HEADER.toLowerCase()]);
+      const echo = `${gateway} (token ${gateway.split(" ").at(-1)}) ${arrival.body} ${JSON.stringify(arrival.headers)}`;
       if (index % 2 === 1) return void res.writeHead(500, { "content-type": "text/html" }).end(`<html><title>Bad Gateway</title><p>${echo}</p></html>`);
       json(res, 422, { code: "invalid_request", message: `cannot take ${echo}`, details: [] });
     });
@@ -175,7 +181,7 @@ describe("verify against a server that echoes what it was sent", () => {
     const lines: string[] = [];
     try {
       const out = { log: (line: string) => lines.push(line), error: (line: string) => lines.push(line) };
-      await runVerify(["--base-url", server.url, "--only", "createInsurance", "--cases", "2", "--report-dir", dir, "--api-key", API_KEY], out);
+      await runVerify(["--base-url", server.url, "--only", "createInsurance", "--cases", "2", "--report-dir", dir, "--api-key", API_KEY, ...GATEWAY], out);
       const memberId = (requestExample("createInsurance", "commercial_plan") as { member_id: string }).member_id;
       const sent = server.arrivals.find((arrival) => arrival.url.pathname.endsWith("/insurance"));
       expect(JSON.parse(sent!.body)).toMatchObject({ member_id: memberId });
@@ -186,6 +192,14 @@ describe("verify against a server that echoes what it was sent", () => {
       // The reproduction sends what verify sent: the contract's example, nobody's data.
       expect(lines.find((line) => line.startsWith("    reproduce: ") && line.includes("/insurance"))).toContain(memberId);
       expect(written).not.toContain(API_KEY);
+      // The gateway's header reached the server, which quoted it in every answer; each output masks it (the token
+      // alone, and with its scheme), and a reproduction reads it from its variable.
+      expect(server.arrivals.every((arrival) => arrival.headers[GATEWAY_HEADER.toLowerCase()] === `Bearer ${GATEWAY_TOKEN}`)).toBe(true);
+      const outputs = { console: lines.join("\n"), ...Object.fromEntries(filesUnder(dir).map((file) => [path.basename(file), readFileSync(file, "utf8")])) };
+      expect(Object.keys(outputs)).toEqual(expect.arrayContaining(["console", "verify-report.json", "verify-junit.xml", "verify-report.html"]));
+      for (const [where, text] of Object.entries(outputs)) expect(text.includes(GATEWAY_TOKEN), where).toBe(false);
+      expect(written).toContain(`cannot take [credential …${GATEWAY_TOKEN.slice(-4)}] (token [credential …${GATEWAY_TOKEN.slice(-4)}])`);
+      expect(lines.find((line) => line.startsWith("    reproduce: "))).toContain(`-H "${GATEWAY_HEADER}: $SVC_HEADER_X_GATEWAY_AUTHORIZATION"`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
       await server.close();

@@ -107,4 +107,36 @@ describe("npm run verify's options", () => {
     expect(withPassword).toMatch(/must not carry a user name or password/);
     expect(withPassword).not.toContain("pa55word-long");
   });
+
+  it("waits with --wait for a positive number of seconds, and not at all without it", () => {
+    expect(options("--base-url", "http://127.0.0.1:1").waitMs).toBeUndefined();
+    expect(options("--base-url", "http://127.0.0.1:1", "--wait", "2.5").waitMs).toBe(2500);
+    for (const given of ["0", "-1", "soon"])
+      expect(error("--base-url", "http://127.0.0.1:1", `--wait=${given}`)).toBe(`--wait ${given} is not a positive number of seconds`);
+  });
+
+  it("takes --header 'Name: value' (repeatable) for a gateway, and refuses the headers verify sets itself, naming the option that sets them", () => {
+    expect(options("--base-url", "http://127.0.0.1:1").headers).toEqual([]);
+    expect(options("--base-url", "http://127.0.0.1:1", "--header", "Authorization: Bearer gw-token:with-colon ", "--header", "X-Tenant:blue").headers).toEqual([
+      { name: "Authorization", value: "Bearer gw-token:with-colon" },
+      { name: "X-Tenant", value: "blue" },
+    ]);
+    const refused = (header: string) => error("--base-url", "http://127.0.0.1:1", "--header", header);
+    expect(refused("x-svc-api-key: sk_secret_value")).toBe(
+      "--header x-svc-api-key is refused: it is a credential header of the contract, which verify sets itself: give the key with --api-key",
+    );
+    expect(refused("X-Management-Key: mk")).toMatch(/^--header X-Management-Key is refused: .* give the key with --management-key$/);
+    // The deprecated org key's header is the management key's old name: given as the management key.
+    expect(refused("X-Svc-Org-Key: mk")).toMatch(/^--header X-Svc-Org-Key is refused: .* give the key with --management-key$/);
+    expect(refused("x-svc-link-token: t")).toMatch(/^--header x-svc-link-token is refused: .* verify takes it from createLinkToken's answer$/);
+    expect(refused("Accept: text/html")).toMatch(/^--header Accept is refused: verify sets Accept on each request as its operation declares$/);
+    expect(refused("content-type: text/plain")).toMatch(/^--header content-type is refused: verify sets Content-Type/);
+    expect(refused("Host: other.example")).toMatch(/^--header Host is refused: it belongs to the connection/);
+    expect(refused("X-Tenant")).toMatch(/^--header takes 'Name: value'.*no colon/);
+    expect(refused("Bad Name: v")).toMatch(/"Bad Name" is not a header name/);
+    expect(refused("X-Tenant:  ")).toBe("--header X-Tenant: the value is empty");
+    expect(error("--base-url", "http://127.0.0.1:1", "--header", "X-Tenant: a", "--header", "x-tenant: b")).toBe("--header x-tenant is given twice");
+    // A refusal never writes the value: it is a credential.
+    expect(refused("x-svc-api-key: sk_secret_value")).not.toContain("sk_secret_value");
+  });
 });
