@@ -69,25 +69,17 @@ afterAll(async () => {
 }, RUN_TIMEOUT_MS + 10_000);
 
 /**
- * Runs a shell block with bash in the project, stopping at the first failing line. A line ending in `&` starts its command
- * in the background and the block waits for the port on that line to listen (a receiver's, else the mock's); such a
- * block gets a free port for 4010, any other the suite's mock, and a receiver's 3000 is always a free port. Whatever the
- * block started is stopped with it.
+ * Runs a shell block with bash in the project, stopping at the first failing line. A block that starts a command in the
+ * background (a line ending in `&`) gets a free port for 4010, any other the suite's mock, and a receiver's 3000 is
+ * always a free port. Nothing is added between its lines: a block that calls what it started waits for it as a reader
+ * would, in its own words (`--wait`, curl's `--retry-connrefused`), so a block that forgets to fails here as it would
+ * fail a reader. Whatever the block started is stopped with it.
  */
 async function runCommands(block: CodeBlock): Promise<void> {
   const startsOwn = block.code.split("\n").some((line) => BACKGROUND.test(line));
   const port = startsOwn ? String(await freePort()) : new URL(mockUrl).port;
   const receiver = String(await freePort());
-  const lines = block.code
-    .replaceAll(GUIDE_PORT, port)
-    .replaceAll(RECEIVER_PORT, receiver)
-    .split("\n")
-    .flatMap((line) => (BACKGROUND.test(line) ? [line, `__wait_for_port ${line.includes(receiver) ? receiver : port}`] : [line]));
-  const script = [
-    "set -eo pipefail",
-    '__wait_for_port() { for _ in $(seq 1 300); do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0; sleep 0.1; done; echo "nothing listens on port $1" >&2; return 1; }',
-    ...lines,
-  ].join("\n");
+  const script = ["set -eo pipefail", block.code.replaceAll(GUIDE_PORT, port).replaceAll(RECEIVER_PORT, receiver)].join("\n");
   // This test's Vitest worker settings would reach a Vitest the block starts.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST")));
   // From a file, not `bash -c`: a failing block's script can be read as it ran, and the process registry's line stays short.
