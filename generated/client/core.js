@@ -33,7 +33,9 @@ function isApiError(value) {
 }
 var ApiConnectionError = class extends OperationError {
   constructor(operation, cause) {
-    super("ApiConnectionError", operation, `${named(operation)}: the connection failed (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    let deepest = cause;
+    for (let depth = 0; depth < 9 && (deepest?.cause ?? deepest?.errors?.[0]); depth++) deepest = deepest.cause ?? deepest.errors[0];
+    super("ApiConnectionError", operation, `${named(operation)}: the connection failed (${deepest?.message || String(cause)})`, { cause });
   }
 };
 var ApiTimeoutError = class extends OperationError {

@@ -42,6 +42,9 @@ leading with the failures grouped by cause.
   --show-data               write health data and secrets as they came instead of [phi removed] and
                             [secret removed] (refused unless the server is on a loopback address)
   --skip-workflows          run the operation checks only
+  --quiet                   print only the failures (each with its reproduction and the server's answer), the
+                            failures by cause and the summary: no line per passed or skipped check (the reports
+                            still hold every check)
   --replay <failure id>     send one failure of the run in --report-dir again (F3: its id in the console and the
                             reports), on the same server: what it needs is created again first, the answer is
                             printed beside the first one (exit 1 if it fails again, 0 if not); with --api-key,
@@ -52,7 +55,10 @@ leading with the failures grouped by cause.
 Each failure is printed with its id and a curl line that sends the exact request again: credentials are read from
 the environment variables the run names at its top (SVC_API_KEY, SVC_MANAGEMENT_KEY, SVC_LINK_TOKEN; their values
 printed only for the placeholders and the keys verify invents for the package's mock on a loopback server), and a
-body that is not plain printable ASCII is read from a file under the report folder's bodies/.
+body that is not plain printable ASCII is read from a file under the report folder's bodies/. Under it comes the
+first line of what the server answered; the reports keep that answer whole for each cause's first five failures:
+its status line, its headers (but Set-Cookie and any that carries a credential) and its body, redacted as below (a
+JSON body cut at 4,000 characters, saying so). A group of failures is titled by its first failure's own sentence.
 
 What verify made up (generated data, its names) or the contract and the workflows wrote is written as it is: it is
 nobody's data. A value a server sent in a field the contract marks x-svc-data phi or secret is written as
@@ -97,6 +103,8 @@ export interface VerifyOptions {
   /** Write marked values (x-svc-data phi and secret) as they came; only for a loopback target. Credentials stay masked. */
   showData: boolean;
   skipWorkflows: boolean;
+  /** Print the failures, their causes and the summary, without a line per passed or skipped check. */
+  quiet: boolean;
 }
 
 export type ReadOptions = { options: VerifyOptions } | { help: string } | { error: string };
@@ -124,6 +132,7 @@ export const FLAGS = {
   har: { type: "boolean" },
   "show-data": { type: "boolean" },
   "skip-workflows": { type: "boolean" },
+  quiet: { type: "boolean" },
   help: { type: "boolean" },
   version: { type: "boolean" },
 } as const;
@@ -212,6 +221,7 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       showData: values["show-data"] === true,
       // The workflows are not one operation's: --only, asking for some operations' checks, leaves them out.
       skipWorkflows: values["skip-workflows"] === true || values.only !== undefined,
+      quiet: values.quiet === true,
     },
   };
 }
