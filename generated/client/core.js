@@ -33,8 +33,8 @@ function isApiError(value) {
 }
 var ApiConnectionError = class extends OperationError {
   constructor(operation, cause) {
-    let deepest = cause;
-    for (let depth = 0; depth < 9 && (deepest?.cause ?? deepest?.errors?.[0]); depth++) deepest = deepest.cause ?? deepest.errors[0];
+    let deepest;
+    for (let next = cause, depth = 9; next && depth--; next = next.cause ?? next.errors?.[0]) deepest = next;
     super("ApiConnectionError", operation, `${named(operation)}: the connection failed (${deepest?.message || String(cause)})`, { cause });
   }
 };

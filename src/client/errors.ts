@@ -83,9 +83,10 @@ export function isApiError(value: unknown): value is ApiError {
  */
 export class ApiConnectionError extends OperationError {
   constructor(operation: OperationRef, cause: unknown) {
-    let deepest = cause as { cause?: unknown; errors?: unknown[]; message?: string } | undefined;
+    type Link = { cause?: unknown; errors?: unknown[]; message?: string } | undefined;
+    let deepest: Link;
     // Bounded: a cause chain is anyone's object, and may loop.
-    for (let depth = 0; depth < 9 && (deepest?.cause ?? deepest?.errors?.[0]); depth++) deepest = (deepest!.cause ?? deepest!.errors![0]) as typeof deepest;
+    for (let next = cause as Link, depth = 9; next && depth--; next = (next.cause ?? next.errors?.[0]) as Link) deepest = next;
     super("ApiConnectionError", operation, `${named(operation)}: the connection failed (${deepest?.message || String(cause)})`, { cause });
   }
 }
