@@ -172,6 +172,10 @@ describe("verify's outputs and the mock's log, against the stateful mock behind 
     expect(headerNames).not.toContain("set-cookie");
     expect(headerNames).not.toContain("x-echo-key");
     expect(answered.some((check) => check.answer!.headers["x-held"] === REMOVED.phi || check.answer!.headers["x-held"] === REMOVED.secret)).toBe(true);
+    // A workflow's failed step keeps its answer too, as respect's log gives it, headers included.
+    const steps = answered.filter((check) => check.suite.startsWith("workflow "));
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.some((check) => check.answer!.headers["content-type"]?.startsWith("application/json") && "x-held" in check.answer!.headers)).toBe(true);
     // Bodies with the canaries' fields removed where they stand (the failures' answers hold marked fields).
     expect(answered.some((check) => check.answer!.bodyForm === "json" && check.answer!.body.includes(REMOVED.phi))).toBe(true);
     const junit = readFileSync(path.join(reportDir, "verify-junit.xml"), "utf8");
