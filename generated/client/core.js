@@ -33,7 +33,9 @@ function isApiError(value) {
 }
 var ApiConnectionError = class extends OperationError {
   constructor(operation, cause) {
-    super("ApiConnectionError", operation, `${named(operation)}: the connection failed (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    let deepest;
+    for (let next = cause, depth = 9; next && depth--; next = next.cause ?? next.errors?.[0]) deepest = next;
+    super("ApiConnectionError", operation, `${named(operation)}: the connection failed (${deepest?.message || String(cause)})`, { cause });
   }
 };
 var ApiTimeoutError = class extends OperationError {

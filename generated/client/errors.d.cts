@@ -43,7 +43,11 @@ export declare class ApiError extends OperationError {
 }
 /** Whether a value is an `ApiError` from any copy of this package (ESM or CommonJS). */
 export declare function isApiError(value: unknown): value is ApiError;
-/** No answer arrived: the connection was refused, reset or cut off while the body was read. `cause` has the reason. */
+/**
+ * No answer arrived: the connection was refused, reset or cut off while the body was read. `cause` has the reason; the
+ * message quotes the deepest one, where Node's fetch ("fetch failed") keeps the system's code and address
+ * (`connect ECONNREFUSED 127.0.0.1:4010`; an AggregateError's first error when every address of a name was tried).
+ */
 export declare class ApiConnectionError extends OperationError {
     constructor(operation: OperationRef, cause: unknown);
 }

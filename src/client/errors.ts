@@ -76,10 +76,18 @@ export function isApiError(value: unknown): value is ApiError {
   return (value as Record<symbol, unknown> | null | undefined)?.[API_ERROR] === true;
 }
 
-/** No answer arrived: the connection was refused, reset or cut off while the body was read. `cause` has the reason. */
+/**
+ * No answer arrived: the connection was refused, reset or cut off while the body was read. `cause` has the reason; the
+ * message quotes the deepest one, where Node's fetch ("fetch failed") keeps the system's code and address
+ * (`connect ECONNREFUSED 127.0.0.1:4010`; an AggregateError's first error when every address of a name was tried).
+ */
 export class ApiConnectionError extends OperationError {
   constructor(operation: OperationRef, cause: unknown) {
-    super("ApiConnectionError", operation, `${named(operation)}: the connection failed (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
+    type Link = { cause?: unknown; errors?: unknown[]; message?: string } | undefined;
+    let deepest: Link;
+    // Bounded: a cause chain is anyone's object, and may loop.
+    for (let next = cause as Link, depth = 9; next && depth--; next = (next.cause ?? next.errors?.[0]) as Link) deepest = next;
+    super("ApiConnectionError", operation, `${named(operation)}: the connection failed (${deepest?.message || String(cause)})`, { cause });
   }
 }
 

@@ -1,6 +1,6 @@
 // One check of `npm run verify` and what became of it: the unit the console lines, the JSON report and the JUnit file
 // are made of.
-import type { HttpRequest } from "./sender.ts";
+import type { HttpAnswer, HttpRequest } from "./sender.ts";
 
 export type CheckStatus = "passed" | "failed" | "skipped";
 
@@ -24,7 +24,25 @@ export interface Check {
   operationId?: string;
   /** The event kind a delivery check is about (`provider.connection.created`). */
   event?: string;
+  /** What the server answered a failure, redacted (src/verify/report/answer.ts); only a cause's first failures keep it. */
+  answer?: ServerAnswer;
   ms: number;
+}
+
+/** A server's answer as the reports write it: nothing of it that a report may not hold. */
+export interface ServerAnswer {
+  status: number;
+  statusText: string;
+  /** Its headers (names in lower case), but `Set-Cookie` and any header that carries a credential. */
+  headers: Record<string, string>;
+  /**
+   * `json`: the body with marked values removed where they stand, cut at 4,000 characters (saying so); `described`: a
+   * body verify cannot read as JSON, named by content type, status line, size and title, never quoted; `empty`.
+   */
+  bodyForm: "json" | "described" | "empty";
+  body: string;
+  /** How many characters of a JSON body were cut off. */
+  cut?: number;
 }
 
 /**
@@ -42,6 +60,8 @@ export interface Sent {
   request: HttpRequest;
   answered?: number;
   expect?: Expectation;
+  /** The answer itself, for the reports (a failure's first few keep it, redacted). */
+  answer?: Extract<HttpAnswer, { kind: "answer" }>;
 }
 
 /** A check as a pass makes it: recording gives a failure its id, and its `sent` request becomes its reproduction. */

@@ -100,9 +100,9 @@ export function ownCredential(context: VerifyContext, op: ContractOperation): Cr
   return option === undefined ? undefined : credentialOf(context, option);
 }
 
-/** A request and what it got, as a failed check hands it over for its reproduction. */
+/** A request and what it got, as a failed check hands it over for its reproduction and the reports. */
 export function sentOf(request: HttpRequest, answer: HttpAnswer): Sent {
-  return { request, ...(answer.kind === "answer" ? { answered: answer.status } : {}) };
+  return { request, ...(answer.kind === "answer" ? { answered: answer.status, answer } : {}) };
 }
 
 /** Sends a call; a call of one of the contract's operations is noted in the coverage map. */

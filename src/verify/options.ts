@@ -48,6 +48,9 @@ leading with the failures grouped by cause.
   --show-data               write health data and secrets as they came instead of [phi removed] and
                             [secret removed] (refused unless the server is on a loopback address)
   --skip-workflows          run the operation checks only
+  --quiet                   print only the failures (each with its reproduction and the server's answer), the
+                            failures by cause and the summary: no line per passed or skipped check (the reports
+                            still hold every check)
   --replay <failure id>     send one failure of the run in --report-dir again (F3: its id in the console and the
                             reports), on the same server: what it needs is created again first, the answer is
                             printed beside the first one (exit 1 if it fails again, 0 if not); with --api-key,
@@ -59,7 +62,10 @@ Each failure is printed with its id and a curl line that sends the exact request
 the environment variables the run names at its top (SVC_API_KEY, SVC_MANAGEMENT_KEY, SVC_LINK_TOKEN, and
 SVC_HEADER_<NAME> for each --header, its name upper-cased with _ for what is not a letter or digit; their values
 printed only for the placeholders and the keys verify invents for the package's mock on a loopback server), and a
-body that is not plain printable ASCII is read from a file under the report folder's bodies/.
+body that is not plain printable ASCII is read from a file under the report folder's bodies/. Under it comes the
+first line of what the server answered; the reports keep that answer whole for each cause's first five failures:
+its status line, its headers (but Set-Cookie and any that carries a credential) and its body, redacted as below (a
+JSON body cut at 4,000 characters, saying so). A group of failures is titled by its first failure's own sentence.
 
 What verify made up (generated data, its names) or the contract and the workflows wrote is written as it is: it is
 nobody's data. A value a server sent in a field the contract marks x-svc-data phi or secret is written as
@@ -108,6 +114,8 @@ export interface VerifyOptions {
   headers: GatewayHeader[];
   /** `--wait`: how long to wait for a server that is starting, in milliseconds; undefined: not at all. */
   waitMs: number | undefined;
+  /** Print the failures, their causes and the summary, without a line per passed or skipped check. */
+  quiet: boolean;
 }
 
 export type ReadOptions = { options: VerifyOptions } | { help: string } | { error: string };
@@ -137,6 +145,7 @@ export const FLAGS = {
   "skip-workflows": { type: "boolean" },
   wait: { type: "string" },
   header: { type: "string", multiple: true },
+  quiet: { type: "boolean" },
   help: { type: "boolean" },
   version: { type: "boolean" },
 } as const;
@@ -231,6 +240,7 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       skipWorkflows: values["skip-workflows"] === true || values.only !== undefined,
       headers: headers.headers,
       waitMs: wait === undefined ? undefined : wait * 1000,
+      quiet: values.quiet === true,
     },
   };
 }

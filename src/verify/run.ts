@@ -32,6 +32,7 @@ import { Findings } from "./report/findings.ts";
 import { credentialLines, credentialVariables, headerVariables, Reproductions } from "./report/repro.ts";
 import { secretParts } from "./gateway-headers.ts";
 import { waitForTarget } from "./wait.ts";
+import { answerLine, captureAnswer } from "./report/answer.ts";
 import { causeLines, checkLine, progressLine, summaryLine, writeReports, type Report } from "./report/report.ts";
 import { runReplay } from "./replay.ts";
 import type { VerifyOutput } from "./output.ts";
@@ -124,10 +125,12 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
       ...(check.detail === undefined ? {} : { detail: redactor.text(check.detail) }),
       ...(repro === undefined ? {} : { repro: repro.curl, request: repro.request }),
     };
-    findings.add(written);
-    // A failure's id, for --replay and to find it in the reports.
-    out.log(`${checkLine(written)}${id === undefined ? "" : `  [${id}]`}`);
+    // What the server answered, redacted, for the failures a cause keeps whole (made only for those).
+    const { answer } = findings.add(written, () => (sent?.answer === undefined ? {} : { answer: captureAnswer(redactor, sent.request, sent.answer) }));
+    // A failure's id, for --replay and to find it in the reports; --quiet prints the failures alone.
+    if (!options.quiet || id !== undefined) out.log(`${checkLine(written)}${id === undefined ? "" : `  [${id}]`}`);
     if (written.repro !== undefined) out.log(`    reproduce: ${written.repro}`);
+    if (answer !== undefined) out.log(`    answered: ${answerLine(answer)}`);
     out.progress?.(progressLine(findings.summary, findings.last, sender.sent, performance.now() - started));
   };
 

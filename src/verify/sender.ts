@@ -67,13 +67,56 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 /** The most bytes of one answer verify reads: the client's default. */
 export const DEFAULT_MAX_RESPONSE_BYTES: number = MAX_RESPONSE_BYTES;
 
-/** Why fetch failed, in the words of the cause (ECONNREFUSED, ENOTFOUND, ...) rather than undici's "fetch failed". */
-function describeFailure(error: unknown, timeoutMs: number): string {
-  const named = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+/** What Node's errors carry of a connection: the system's code and where it went (a socket's error names its remote end). */
+interface SystemError {
+  name?: string;
+  message?: string;
+  code?: unknown;
+  address?: string;
+  port?: number;
+  hostname?: string;
+  socket?: { remoteAddress?: string; remotePort?: number };
+  cause?: unknown;
+  errors?: unknown[];
+}
+
+/** An address and port as a URL writes them: `127.0.0.1:4010`, `[::1]:4010`. */
+function hostPort(address: string | undefined, port: number | undefined): string | undefined {
+  if (address === undefined) return undefined;
+  const host = address.includes(":") ? `[${address}]` : address;
+  return port === undefined ? host : `${host}:${port}`;
+}
+
+/**
+ * Why fetch failed, in the words of the cause rather than undici's "fetch failed": the system's code and the address
+ * and port it met (`ECONNREFUSED 127.0.0.1:4010`), found down the cause chain (an AggregateError's first error, when
+ * every address of a name was tried), with the error's own words where they say more (`other side closed`).
+ */
+export function describeFailure(error: unknown, timeoutMs: number): string {
+  const named = error as SystemError;
   if (named.name === "TimeoutError") return `no answer within ${timeoutMs / 1000} s`;
-  const cause = named.cause;
-  if (cause?.code !== undefined) return `connection failed: ${cause.code}${cause.message ? ` (${cause.message})` : ""}`;
-  return `request failed: ${cause?.message ?? named.message ?? String(error)}`;
+  let found: SystemError | undefined;
+  let each = named.cause as SystemError | undefined;
+  for (let depth = 0; each !== undefined && each !== null && depth < 8; depth++) {
+    if (typeof each.code === "string") {
+      found = each;
+      // An AggregateError has the code; its errors have the address.
+      const inner = (each.errors?.[0] ?? each.cause) as SystemError | undefined;
+      if (each.address === undefined && each.socket === undefined && inner !== undefined && typeof inner === "object" && inner.code === each.code)
+        found = { ...inner, code: each.code };
+      break;
+    }
+    each = (each.cause ?? each.errors?.[0]) as SystemError | undefined;
+  }
+  if (found === undefined) {
+    const cause = named.cause as SystemError | undefined;
+    return `request failed: ${cause?.message ?? named.message ?? String(error)}`;
+  }
+  const code = found.code as string;
+  const where = hostPort(found.address, found.port) ?? found.hostname ?? hostPort(found.socket?.remoteAddress, found.socket?.remotePort);
+  // Node's own message (`connect ECONNREFUSED 127.0.0.1:4010`) says nothing more than the code and the address.
+  const said = found.message && !found.message.includes(code) ? ` (${found.message})` : "";
+  return `connection failed: ${code}${where === undefined ? "" : ` ${where}`}${said}`;
 }
 
 export interface SenderOptions {

@@ -36,7 +36,7 @@ afterAll(() => stub.close());
 const api = (options: { timeoutMs?: number } = {}) => createClient({ baseUrl: stub.url, apiKey: "sk_test_a", ...options });
 
 describe("failures without an answer", () => {
-  it("throws ApiConnectionError, with the cause, when nothing listens", async () => {
+  it("throws ApiConnectionError, with the cause, when nothing listens, its message naming the system's code, host and port", async () => {
     const port = await freePort();
     const error = await createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: "sk_test_a" })
       .GET("/v3/lab_tests/labs")
@@ -45,6 +45,21 @@ describe("failures without an answer", () => {
     expect(isApiError(error)).toBe(false);
     expect((error as ApiConnectionError).cause).toBeDefined();
     expect((error as ApiConnectionError).operation.operationId).toBe("listLabs");
+    // Node's fetch says "fetch failed"; the system's words are two causes down.
+    expect((error as Error).message).toBe(`GET /v3/lab_tests/labs: the connection failed (connect ECONNREFUSED 127.0.0.1:${port})`);
+  });
+
+  it("names the deepest cause it is given (an AggregateError's first error, a chain that loops cut short), or the cause itself", () => {
+    const operation = { method: "GET", path: "/v3/lab_tests/labs", operationId: "listLabs" };
+    const both = new TypeError("fetch failed", {
+      cause: new AggregateError([new Error("connect ECONNREFUSED ::1:4010"), new Error("connect ECONNREFUSED 127.0.0.1:4010")], ""),
+    });
+    expect(new ApiConnectionError(operation, both).message).toBe("GET /v3/lab_tests/labs: the connection failed (connect ECONNREFUSED ::1:4010)");
+    const looping = new Error("loops") as Error & { cause: unknown };
+    looping.cause = looping;
+    expect(new ApiConnectionError(operation, looping).message).toBe("GET /v3/lab_tests/labs: the connection failed (loops)");
+    expect(new ApiConnectionError(operation, new TypeError("Failed to fetch")).message).toBe("GET /v3/lab_tests/labs: the connection failed (Failed to fetch)");
+    expect(new ApiConnectionError(operation, "gone").message).toBe("GET /v3/lab_tests/labs: the connection failed (gone)");
   });
 
   it("throws ApiConnectionError when the connection is cut while the body is read", async () => {

@@ -1,8 +1,9 @@
 // What verify writes (its console, JSON, JUnit and HTML reports, the reproductions' body files, the workflows' HAR
 // files) and what the stateful mock logs meanwhile, after a run against the mock behind a proxy that puts a unique
 // canary in every field the contract marks phi or secret (by the field's name; a listed value of an enumeration stays,
-// being a word of the contract) and echoes the canaries it gave in every error message: no canary is written anywhere,
-// no credential in full, and no placeholder cuts a word of verify's own sentences.
+// being a word of the contract), echoes the canaries it gave in every error message, and sets a cookie, the run's key
+// and a canary in headers of every answer: no canary, cookie or credential in full is written anywhere (the server's
+// answers, which the reports keep for the failures, included), and no placeholder cuts a word of verify's own sentences.
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -12,6 +13,7 @@ import { runVerify } from "../../src/verify/run.ts";
 import { WORKFLOWS_DIR } from "../../src/shared/workflow-files.ts";
 import { isObject } from "../../src/contract/json.ts";
 import { REMOVED } from "../../src/contract/redact.ts";
+import type { Check } from "../../src/verify/check.ts";
 import { contract, requestExample } from "../support/contract.ts";
 import { startAlteringProxy, type AlteringProxy } from "../support/altering-proxy.ts";
 import { json, startStub } from "../support/stub-server.ts";
@@ -22,6 +24,8 @@ const MANAGEMENT_KEY = "mk_test_redaction_run_0123456789mnop";
 const GATEWAY_HEADER = "X-Gateway-Authorization";
 const GATEWAY_TOKEN = "gw_test_redaction_run_0123456789hjkl";
 const GATEWAY = ["--header", `${GATEWAY_HEADER}: Bearer ${GATEWAY_TOKEN}`];
+/** A session cookie every answer sets: no report may keep it. */
+const COOKIE = "cookiecnry0424session";
 
 /** Property names the contract marks phi or secret wherever they stand (a name also marked none somewhere is left out). */
 function onlyMarkedNames(): Set<string> {
@@ -109,7 +113,15 @@ beforeAll(async () => {
     // An error's message echoes the last canaries handed out, as a server quoting what it holds would.
     if (x.status >= 400 && isObject(altered) && typeof altered.message === "string")
       altered.message = `${altered.message} (held: ${canaries.slice(-3).join(", ")})`;
-    return { status: x.status, body: JSON.stringify(altered), contentType: x.contentType };
+    // The answer's headers plant a session cookie, the run's own key and a canary handed out before (a server
+    // echoing what it holds in a header of its own): the reports keep headers now, and must keep none of these.
+    const held = canaries.at(-1);
+    const headers: Record<string, string> = {
+      "set-cookie": `sid=${COOKIE}; HttpOnly`,
+      "x-echo-key": `key ${API_KEY}`,
+      ...(held === undefined ? {} : { "x-held": held }),
+    };
+    return { status: x.status, body: JSON.stringify(altered), contentType: x.contentType, headers };
   });
   reportDir = mkdtempSync(path.join(os.tmpdir(), "verify-redaction-"));
   const out = { log: (line: string) => console.push(line), error: (line: string) => console.push(line) };
@@ -147,8 +159,33 @@ describe("verify's outputs and the mock's log, against the stateful mock behind 
   it("writes no canary, and no credential in full (the keys, the gateway's header), in any report, body file, HAR file, console line or log line", () => {
     const found: string[] = [];
     for (const [where, text] of outputs())
-      for (const value of [...canaries, API_KEY, MANAGEMENT_KEY, GATEWAY_TOKEN]) if (text.includes(value)) found.push(`${where}: ${value}`);
+      for (const value of [...canaries, API_KEY, MANAGEMENT_KEY, GATEWAY_TOKEN, COOKIE]) if (text.includes(value)) found.push(`${where}: ${value}`);
     expect(found).toEqual([]);
+  });
+
+  it("keeps what the server answered each failure a cause keeps whole, in every report and the console, its marked values removed where they stand", () => {
+    const report = JSON.parse(readFileSync(path.join(reportDir, "verify-report.json"), "utf8")) as { checks: Check[] };
+    const answered = report.checks.filter((check) => check.answer !== undefined);
+    expect(answered.length).toBeGreaterThan(5);
+    // Only a failure keeps an answer.
+    expect(answered.every((check) => check.status === "failed")).toBe(true);
+    // The headers a server sent, but the cookie and the one holding a credential; the one echoing a canary kept, the
+    // canary taken out of it.
+    const headerNames = new Set(answered.flatMap((check) => Object.keys(check.answer!.headers)));
+    expect(headerNames).toContain("x-held");
+    expect(headerNames).not.toContain("set-cookie");
+    expect(headerNames).not.toContain("x-echo-key");
+    expect(answered.some((check) => check.answer!.headers["x-held"] === REMOVED.phi || check.answer!.headers["x-held"] === REMOVED.secret)).toBe(true);
+    // A workflow's failed step keeps its answer too, as respect's log gives it, headers included.
+    const steps = answered.filter((check) => check.suite.startsWith("workflow "));
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps.some((check) => check.answer!.headers["content-type"]?.startsWith("application/json") && "x-held" in check.answer!.headers)).toBe(true);
+    // Bodies with the canaries' fields removed where they stand (the failures' answers hold marked fields).
+    expect(answered.some((check) => check.answer!.bodyForm === "json" && check.answer!.body.includes(REMOVED.phi))).toBe(true);
+    const junit = readFileSync(path.join(reportDir, "verify-junit.xml"), "utf8");
+    expect(junit).toContain("answered:\nHTTP ");
+    expect(readFileSync(path.join(reportDir, "verify-report.html"), "utf8")).toContain(`<details class="answer" open>`);
+    expect(console.filter((line) => line.startsWith("    answered: HTTP ")).length).toBe(answered.length);
   });
 
   it("cuts no word of verify's own sentences: no placeholder stands glued to a letter, digit or underscore", () => {
@@ -189,6 +226,14 @@ describe("verify against a server that echoes what it was sent", () => {
       // The server's words are there; a page is named by its type, status line, size and title.
       expect(written).toContain("cannot take");
       expect(written).toMatch(/the body is not JSON \(text\/html, 500 Internal Server Error, \d+ bytes, titled "Bad Gateway"; not shown/);
+      // The answers the report keeps: the page named the same way, never quoted; the echo's key masked.
+      const answers = (JSON.parse(readFileSync(path.join(dir, "verify-report.json"), "utf8")) as { checks: Check[] }).checks.flatMap((check) =>
+        check.answer === undefined ? [] : [check.answer],
+      );
+      expect(answers.find((answer) => answer.bodyForm === "described")?.body).toMatch(
+        /^text\/html, 500 Internal Server Error, \d+ bytes, titled "Bad Gateway"; not shown/,
+      );
+      expect(answers.some((answer) => answer.status === 422 && answer.body.includes(`[credential …${API_KEY.slice(-4)}]`))).toBe(true);
       // The reproduction sends what verify sent: the contract's example, nobody's data.
       expect(lines.find((line) => line.startsWith("    reproduce: ") && line.includes("/insurance"))).toContain(memberId);
       expect(written).not.toContain(API_KEY);

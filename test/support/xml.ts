@@ -5,6 +5,8 @@ export interface XmlElement {
   name: string;
   attributes: Record<string, string>;
   children: XmlElement[];
+  /** The element's own text (entities decoded), when it has any besides white space between tags. */
+  text?: string;
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
@@ -25,7 +27,10 @@ export function parseXml(text: string): XmlElement {
   while (at < text.length) {
     const next = text.indexOf("<", at);
     const between = text.slice(at, next === -1 ? text.length : next);
-    if (between.trim() !== "") decode(between, at);
+    if (between.trim() !== "") {
+      const parent = stack.at(-1)!;
+      parent.text = (parent.text ?? "") + decode(between, at);
+    }
     if (next === -1) break;
     const close = /^<\/([A-Za-z_][\w.-]*)\s*>/.exec(text.slice(next));
     if (close) {

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 import { startAlteringProxy, type Alter } from "../support/altering-proxy.ts";
 import { failures, runVerifyInProcess } from "../support/run-verify.ts";
+import { parseXml } from "../support/xml.ts";
+import { answerText } from "../../src/verify/report/answer.ts";
 
 let mock: RunningMock | undefined;
 
@@ -77,6 +79,18 @@ describe.concurrent("npm run verify against a server wrong in one thing", () => 
     expect(failures(run)).toHaveLength(1);
     expect(failures(run)[0]).toMatch(/^operation listLabs: valid call: listLabs answered 418, which it does not declare \(it declares 200, 400, 401, .*500/);
     expect(run.code).toBe(1);
+    // What the server answered, in every report: the JSON whole, the console's first line, JUnit's text with the curl line.
+    const failed = run.report!.checks.find((check) => check.status === "failed")!;
+    expect(failed.answer).toMatchObject({ status: 418, bodyForm: "json" });
+    expect(Array.isArray(JSON.parse(failed.answer!.body))).toBe(true);
+    expect(failed.answer!.headers["content-type"]).toMatch(/^application\/json/);
+    expect(run.stdout).toContain(`\n    answered: HTTP 418 I'm a Teapot  ${failed.answer!.body.slice(0, 160)}`);
+    const text = parseXml(run.junit!)
+      .children.flatMap((suite) => suite.children)
+      .find((testcase) => testcase.attributes.name === failed.name)!
+      .children.find((child) => child.name === "failure")!.text;
+    expect(text).toBe(`reproduce: ${failed.repro}\n\nanswered:\n${answerText(failed.answer!)}`);
+    expect(run.report!.groups[0]!.title).toBe(failed.detail);
   });
 
   it("fails every invalid call that gets a success", async () => {

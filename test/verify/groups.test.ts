@@ -112,6 +112,15 @@ const SAME: [string, Made[], string][] = [
     "<op>: connection failed: UND_ERR_SOCKET (other side closed)",
   ],
   [
+    "a connection refused or cut, wherever it went",
+    [
+      { suite: "target", detail: "connection failed: ECONNREFUSED 127.0.0.1:4010" },
+      { suite: "target", detail: "connection failed: ECONNREFUSED [::1]:8080" },
+      { suite: "target", detail: "connection failed: ECONNREFUSED 10.0.12.7:443" },
+    ],
+    "connection failed: ECONNREFUSED <address>",
+  ],
+  [
     "an undocumented method, on any path, naming the answer of the path's first operation",
     [
       { suite: "protocol", detail: "POST /v2/user/{user_id} answered 200; expected 405; getUser 200: /user_id is required" },
@@ -283,6 +292,59 @@ describe("what a run keeps of its checks", () => {
       operationId: "getOrg",
       ms: 0,
     });
+  });
+
+  it("titles a group by its first failure's own sentence, cut at 160 characters, and how many more are like it", () => {
+    const findings = new Findings();
+    const long = `listLabs answered 500 internal_error: ${"🙂".repeat(100)}`;
+    for (let index = 0; index < 3; index++)
+      findings.add({
+        suite: "operation",
+        name: "listLabs: valid call",
+        status: "failed",
+        detail: index === 0 ? long : `${long}${index}`,
+        operationId: "listLabs",
+        ms: 1,
+      });
+    findings.add({
+      suite: "operation",
+      name: "getOrg: valid call",
+      status: "failed",
+      detail: "getOrg answered 502 bad_gateway: Org acme is gone",
+      operationId: "getOrg",
+      ms: 1,
+    });
+    findings.add({ suite: "cleanup", name: "deleteTeam: t1", status: "failed", ms: 1 });
+    const [cut, one, unsaid] = findings.groups;
+    // 159 characters and an ellipsis; an emoji is never cut in two (the 159th character is half of one: it goes too).
+    expect(cut!.title).toBe(`${long.slice(0, 158)}… (and 2 more like it)`);
+    expect(cut!.title.length).toBeLessThanOrEqual(160 + " (and 2 more like it)".length);
+    expect(one!.title).toBe("getOrg answered 502 bad_gateway: Org acme is gone");
+    expect(one!.message).toBe("<op> answered 502 bad_gateway: <message>");
+    // A failure without a sentence of its own is titled by its name.
+    expect(unsaid!.title).toBe("deleteTeam: t1");
+  });
+
+  it("makes what costs to keep (the server's answer) only for the failures a cause keeps whole", () => {
+    const findings = new Findings();
+    let made = 0;
+    const answer = { status: 500, statusText: "", headers: {}, bodyForm: "empty" as const, body: "" };
+    const kept = Array.from({ length: 8 }, (_, index) =>
+      findings.add(
+        { suite: "operation", name: `listLabs: case ${index}`, status: "failed", detail: "listLabs answered 500", operationId: "listLabs", ms: 1 },
+        () => {
+          made++;
+          return { answer };
+        },
+      ),
+    );
+    findings.add({ suite: "operation", name: "listLabs: valid call", status: "passed", operationId: "listLabs", ms: 1 }, () => {
+      made++;
+      return { answer };
+    });
+    expect(made).toBe(KEPT_PER_GROUP);
+    expect(kept.map((check) => check.answer !== undefined)).toEqual(kept.map((_, index) => index < KEPT_PER_GROUP));
+    expect(findings.checks.at(-1)!.answer).toBeUndefined();
   });
 
   it("keeps the ids a run gave, and bounds a detail quoting a large answer", () => {

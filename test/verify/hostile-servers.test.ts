@@ -34,7 +34,7 @@ const NAMED: Record<HostileKind, RegExp> = {
   "unknown-encoding": /Content-Encoding zstd, which fetch does not undo/,
   "redirect-loop": /answered 302, which it does not declare/,
   "redirect-elsewhere": /answered 307, which it does not declare/,
-  "cut-mid-body": /connection failed: UND_ERR_SOCKET/,
+  "cut-mid-body": /connection failed: UND_ERR_SOCKET 127\.0\.0\.1:\d+ \(other side closed\)/,
   "huge-headers": /connection failed: UND_ERR_HEADERS_OVERFLOW/,
   "byte-a-second": /no answer within 0\.3 s/,
   "http10-no-length": /does not declare|must|is required/,

@@ -9,6 +9,7 @@ import { readWorkflows } from "../../src/shared/workflow-files.ts";
 import { operations, responseExample } from "../support/contract.ts";
 import { failures, runVerify, runVerifyInProcess, type VerifyRun } from "../support/run-verify.ts";
 import { parseXml } from "../support/xml.ts";
+import { answerLine } from "../../src/verify/report/answer.ts";
 
 let stateful: RunningMock | undefined;
 let onStateful: VerifyRun;
@@ -20,7 +21,8 @@ beforeAll(async () => {
     // Under a rate limit, as a staging server asks for: the workflows' requests then share the pass's limiter.
     // A few generated cases per operation: the pass is the point here, its volume is the benchmark's.
     runVerify(["--base-url", stateful.url, "--rate", "500", "--cases", "4"]),
-    runVerifyInProcess(["--base-url", inject("mockUrl"), "--cases", "4"]),
+    // --quiet, as a CI job runs it: the console has the failures alone, the reports every check.
+    runVerifyInProcess(["--base-url", inject("mockUrl"), "--cases", "4", "--quiet"]),
   ]);
 });
 
@@ -101,6 +103,8 @@ describe("npm run verify against the stateful mock", () => {
     expect(Number(summary![5])).toBeCloseTo(report.durationMs / 1000, 1);
     expect(Number(summary![4])).toBe(report.requests);
     expect(report.summary.total).toBe(report.checks.length);
+    // The progress line, rewritten in place, is for a terminal only: a run whose output is a pipe (a CI log) has none.
+    expect(onStateful.stderr + onStateful.stdout).not.toContain("\r");
   });
 
   it("writes a JUnit file a CI tool reads: a testsuite per suite, a testcase per check", () => {
@@ -142,6 +146,29 @@ describe("npm run verify against the stateless mock", () => {
     expect(namesIn(onStateless, "cleanup").length).toBeGreaterThan(0);
     expect(onStateless.stdout).toMatch(/verify: \d+ passed, \d+ failed, \d+ skipped against \S+: \d+ requests in [\d.]+ s\n$/);
     expect(onStateless.junit).toBeDefined();
+  });
+
+  it("with --quiet prints the failures alone, each with its reproduction and the server's answer, then the causes and the summary", () => {
+    const report = onStateless.report!;
+    const lines = onStateless.stdout.split("\n");
+    // No line for a check that passed or was skipped; one for each failure, with its id.
+    expect(lines.filter((line) => /^[✓-] /.test(line))).toEqual([]);
+    const failed = report.checks.filter((check) => check.status === "failed");
+    expect(lines.filter((line) => /^✗ .*  \[F\d+\]$/.test(line))).toHaveLength(failed.length);
+    // The reports still hold every check.
+    expect(report.summary.passed).toBeGreaterThan(100);
+    expect(report.checks).toHaveLength(report.summary.total);
+    // Under a failure, its curl line, then the first line of what the server answered: a state check's read, and a
+    // workflow's step (from respect's log; respect's steps have no curl line).
+    const answered = failed.filter((check) => check.answer !== undefined);
+    expect(answered.filter((check) => check.suite === "state").length).toBeGreaterThan(0);
+    expect(answered.filter((check) => check.suite.startsWith("workflow ")).length).toBeGreaterThan(0);
+    for (const check of answered) {
+      const at = lines.findIndex((line) => line.endsWith(`  [${check.id}]`));
+      const under = [...(check.repro === undefined ? [] : [`    reproduce: ${check.repro}`]), `    answered: ${answerLine(check.answer!)}`];
+      expect(lines.slice(at + 1, at + 1 + under.length), check.id).toEqual(under);
+    }
+    expect(lines).toContain(`verify: failures by cause (${report.groups.length} groups, most first):`);
   });
 
   it("finds nothing wrong in the operations: the examples it answers from keep the contract", () => {

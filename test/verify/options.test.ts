@@ -20,7 +20,7 @@ describe("npm run verify's options", () => {
   it("takes a loopback server for a test environment: placeholder keys, writes, no rate limit", () => {
     for (const url of ["http://127.0.0.1:4010", "http://localhost:4010/", "http://[::1]:4010"]) {
       const read = options("--base-url", url);
-      expect(read).toMatchObject({ loopback: true, allowWrites: true, rate: undefined, skipWorkflows: false });
+      expect(read).toMatchObject({ loopback: true, allowWrites: true, rate: undefined, skipWorkflows: false, quiet: false });
       expect(read.credentials).toEqual({
         apiKey: CREDENTIAL_PLACEHOLDERS.apiKey,
         managementKey: CREDENTIAL_PLACEHOLDERS.managementKey,
@@ -61,6 +61,11 @@ describe("npm run verify's options", () => {
     expect(error("--base-url", "http://127.0.0.1:1", "--cases=-1")).toBe("--cases -1 is not a whole number of cases (0 or more)");
     expect(error("--base-url", "http://127.0.0.1:1", "--seed", "abc")).toBe("--seed abc is not a whole number");
     expect(error("--base-url", "http://127.0.0.1:1", "--time-budget", "0")).toBe("--time-budget 0 is not a positive number of seconds");
+  });
+
+  it("prints the failures alone with --quiet, and says so in --help", () => {
+    expect(options("--base-url", "http://127.0.0.1:1", "--quiet").quiet).toBe(true);
+    expect(readVerifyOptions(["--help"])).toEqual({ help: expect.stringMatching(/--quiet {19}print only the failures/) });
   });
 
   it("leaves the workflows out with --only, which asks for some operations' checks", () => {

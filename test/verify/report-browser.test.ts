@@ -1,7 +1,8 @@
 // verify-report.html as a team opens it: a run's report (verify against the stateless mock, whose state checks fail
 // with their reproductions) loaded from its file in Chromium, where it makes no request at all beyond its own file and
-// shows the failures by cause first (the first cause and its curl line in the first screen, on a laptop and on a
-// phone), the grid whose links all reach a cause, and the coverage.
+// shows the failures by cause first, each titled by its first failure's sentence with what the server answered (the
+// first answer open, the others collapsed; the first cause and its curl line in the first screen, on a laptop and on
+// a phone), the grid whose links all reach a cause, and the coverage.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -53,7 +54,13 @@ describe.skipIf(executable === undefined)("verify-report.html in a browser", () 
       groups: [...document.querySelectorAll("section.group")].map((section) => ({
         id: section.id,
         heading: section.querySelector("h3")?.textContent,
-        repro: section.querySelector("pre")?.textContent,
+        repro: section.querySelector(":scope > pre")?.textContent,
+        // What the server answered its failures kept whole: the first open (and shown), the others collapsed.
+        answers: [...section.querySelectorAll("details.answer")].map((details) => ({
+          open: (details as HTMLDetailsElement).open,
+          shown: (details.querySelector("pre") as HTMLElement).offsetHeight > 0,
+          summary: details.querySelector("summary")?.textContent,
+        })),
       })),
       coverageRows: document.querySelectorAll("table.coverage th[scope=row]").length,
       // The grid fits a laptop's window: nothing of it is cut off to the right.
@@ -65,8 +72,18 @@ describe.skipIf(executable === undefined)("verify-report.html in a browser", () 
     const groups = byCount(report.groups);
     expect(groups.reduce((sum, group) => sum + group.count, 0)).toBe(failed.length);
     expect(shown.groups.map((group) => group.id)).toEqual(groups.map((group) => group.id));
-    expect(shown.groups.map((group) => group.heading)).toEqual(groups.map((group) => `${group.id} · ✗${group.count} · ${group.class}: ${group.message}`));
+    expect(shown.groups.map((group) => group.heading)).toEqual(groups.map((group) => `${group.id} · ✗${group.count} · ${group.class}: ${group.title}`));
     expect(shown.groups.map((group) => group.repro)).toEqual(groups.map((group) => group.first.repro));
+    const byId = new Map(report.checks.map((check) => [check.id, check]));
+    expect(shown.groups.map((group) => group.answers)).toEqual(
+      groups.map((group) =>
+        group.examples.map((id, index) => ({
+          open: index === 0,
+          shown: index === 0,
+          summary: `${id} answered HTTP ${byId.get(id)!.answer!.status} ${byId.get(id)!.answer!.statusText}`,
+        })),
+      ),
+    );
     expect(shown.coverageRows).toBe(report.coverage.length);
     expect(shown.gridWidth).toBeLessThanOrEqual(1280);
     await reader.page.close();
@@ -89,7 +106,7 @@ describe.skipIf(executable === undefined)("verify-report.html in a browser", () 
         const links = [...document.querySelectorAll("table.grid a")].map((link) => link.getAttribute("href")!);
         return {
           heading: inside(first.querySelector("h3")),
-          repro: inside(first.querySelector("pre")),
+          repro: inside(first.querySelector(":scope > pre")),
           links: links.length,
           unreached: links.filter((href) => !href.startsWith("#") || document.getElementById(href.slice(1))?.matches("section.group") !== true),
           // Read without scrolling sideways (the grid may need to).

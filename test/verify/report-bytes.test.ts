@@ -1,6 +1,6 @@
 // verify's outputs whatever bytes the generated data holds: over fast-check's whole string range (lone surrogates,
-// control characters, quotes, `<`, `&`, line breaks), a failure's name, detail and request go through the reproduction,
-// the collector and every writer, and each output stays what it claims to be: one console line per check and a curl
+// control characters, quotes, `<`, `&`, line breaks), a failure's name, detail, request and the server's answer go
+// through the reproduction, the collector and every writer, and each output stays what it claims to be: one console line per check and a curl
 // line a shell reads as written, JSON that reads back the same, JUnit a strict XML reader takes, and HTML whose every
 // character of data is escaped. A body that cannot stand in a shell quote goes to its file byte for byte.
 import fc from "fast-check";
@@ -13,6 +13,7 @@ import { Findings } from "../../src/verify/report/findings.ts";
 import { checkLine, junitXml, type Report } from "../../src/verify/report/report.ts";
 import { reportHtml } from "../../src/verify/report/report-html.ts";
 import { Reproductions } from "../../src/verify/report/repro.ts";
+import { answerLine } from "../../src/verify/report/answer.ts";
 import { parseXml } from "../support/xml.ts";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "verify-bytes-"));
@@ -30,7 +31,8 @@ const text = (maxLength: number) =>
   });
 
 /** Every tag the page is made of: what is left once they are gone must be escaped text only. */
-const TAGS = /<!doctype html>|<\/?(?:html|head|meta|title|style|body|main|h1|h2|h3|p|code|table|tr|th|td|a|span|br|small|section|pre|strong)\b[^<>]*>/gi;
+const TAGS =
+  /<!doctype html>|<\/?(?:html|head|meta|title|style|body|main|h1|h2|h3|p|code|table|tr|th|td|a|span|br|small|section|pre|strong|details|summary)\b[^<>]*>/gi;
 
 function report(checks: Check[], findings: Findings): Report {
   return {
@@ -76,6 +78,8 @@ describe("verify's outputs over fast-check's whole string range", () => {
           operationId: "createUser",
           repro: made.curl,
           request: made.request,
+          // What the server answered, as a hostile one may: any text in its reason phrase, headers and body.
+          answer: { status: 500, statusText: name, headers: { "x-echo": value }, bodyForm: "json", body: detail },
           ms: 1,
         };
         const findings = new Findings();
@@ -84,7 +88,7 @@ describe("verify's outputs over fast-check's whole string range", () => {
         const written = report([check], findings);
 
         // The console: one line each, no control character a terminal would act on.
-        for (const line of [checkLine(check), made.curl]) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+        for (const line of [checkLine(check), made.curl, answerLine(check.answer!)]) expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
         expect(made.curl).not.toContain("sk_test_bytes_0001");
         // The body inline only when it is printable ASCII; else its file holds it, byte for byte.
         if (made.request.bodyFile === undefined) expect(made.curl).toContain(`--data-raw '${body.replaceAll("'", `'\\''`)}'`);

@@ -1,6 +1,7 @@
 // verify's reports: the JSON holds every check, the failures' groups and the run's settings; the JUnit file has a
-// <testsuite> per suite, a <testcase> per check, <failure message> (with its group as a property) and <skipped/> where
-// due, and survives any text a server puts in a detail; the console and the HTML lead with the failures by cause.
+// <testsuite> per suite, a <testcase> per check, <failure message> (with its group and cause as properties, its text
+// the reproduction and the server's answer) and <skipped/> where due, and survives any text a server puts in a detail;
+// the console and the HTML lead with the failures by cause, each titled by its first failure's own sentence.
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -10,6 +11,10 @@ import { Findings } from "../../src/verify/report/findings.ts";
 import { causeLines, checkLine, junitXml, progressLine, summarize, summaryLine, writeReports, type Report } from "../../src/verify/report/report.ts";
 import { reportHtml } from "../../src/verify/report/report-html.ts";
 import { parseXml } from "../support/xml.ts";
+import { answerLine, answerText, captureAnswer, MAX_ANSWER_BODY } from "../../src/verify/report/answer.ts";
+import { Redactor, REMOVED } from "../../src/contract/redact.ts";
+import { readJson, type JsonObject } from "../../src/contract/json.ts";
+import { contract, responseExample } from "../support/contract.ts";
 
 const NASTY = `getOrg answered 500 <html>&nbsp;"quoted" 'single' \u0001bell\u0000 ✓ ok`;
 
@@ -43,6 +48,13 @@ const made: Check[] = [
     operationId: "createUser",
     ms: 9,
     repro: `curl -sS -i -X POST 'http://127.0.0.1:4010/v2/user' --data-raw '{"client_user_id":"<b>&"}'`,
+    answer: {
+      status: 500,
+      statusText: "Internal Server Error",
+      headers: { "content-type": "application/json", "x-trace": "<t&1>" },
+      bodyForm: "json",
+      body: `{"code":"internal_error","message":"No user \\"ann@example.com\\" in team 42 <b>&"}`,
+    },
   },
   {
     suite: "operation",
@@ -52,6 +64,13 @@ const made: Check[] = [
     detail: "listLabs answered 500 internal_error: Lab lab_8f3a2b1c9d is down",
     operationId: "listLabs",
     ms: 8,
+    answer: {
+      status: 502,
+      statusText: "Bad Gateway",
+      headers: {},
+      bodyForm: "described",
+      body: 'text/html, 502 Bad Gateway, 120 bytes, titled "Gateway"; not shown: an answer verify cannot read may hold health data',
+    },
   },
   {
     suite: "operation",
@@ -140,16 +159,39 @@ describe("verify's JUnit report", () => {
       { classname: "operation", name: "getOrg: page 2", time: "0.007" },
     ]);
     expect(operation!.children[0]!.children).toEqual([]);
-    const group = (name: string) => ({
+    // The group stays a property; the cause beside it is the group's template, one value for every failure of it.
+    const group = (name: string, cause: string) => ({
       name: "properties",
       attributes: {},
-      children: [{ name: "property", attributes: { name: "group", value: name }, children: [] }],
+      children: [
+        { name: "property", attributes: { name: "group", value: name }, children: [] },
+        { name: "property", attributes: { name: "cause", value: cause }, children: [] },
+      ],
     });
+    const g2 = group("G2", "<op> answered 500 internal_error: <message>");
+    const failure = (testcase: number) => operation!.children[testcase]!.children[1]!;
     expect(operation!.children[1]!.children).toEqual([
-      group("G1"),
-      { name: "failure", attributes: { message: NASTY.replace(/[\u0000\u0001]/g, "") }, children: [] },
+      group("G1", report.groups[0]!.message.replace(/[\u0000\u0001]/g, "")),
+      // Its text: the reproduction (it had no answer).
+      { name: "failure", attributes: { message: NASTY.replace(/[\u0000\u0001]/g, "") }, children: [], text: `reproduce: ${made[1]!.repro}` },
     ]);
-    expect(operation!.children.slice(2).map((testcase) => testcase.children[0])).toEqual([group("G2"), group("G2"), group("G2")]);
+    expect(operation!.children.slice(2).map((testcase) => testcase.children[0])).toEqual([g2, g2, g2]);
+    // The reproduction and the server's answer (status line, headers, body), which a CI page shows under the failure.
+    expect(failure(2).text).toBe(
+      [
+        `reproduce: ${made[3]!.repro}`,
+        "",
+        "answered:",
+        "HTTP 500 Internal Server Error",
+        "content-type: application/json",
+        "x-trace: <t&1>",
+        "",
+        made[3]!.answer!.body,
+      ].join("\n"),
+    );
+    expect(failure(3).text).toBe(`answered:\nHTTP 502 Bad Gateway\n\n${made[4]!.answer!.body}`);
+    // Nothing to add: an empty failure, as before.
+    expect(failure(4)).toEqual({ name: "failure", attributes: { message: made[5]!.detail }, children: [] });
     expect(credential!.children[0]!.children).toEqual([{ name: "skipped", attributes: { message: checks[2]!.detail }, children: [] }]);
     expect(workflow!.children[0]!.attributes.name).toBe("users / create <&>");
   });
@@ -175,6 +217,7 @@ describe("verify's JSON report and console lines", () => {
         id: "G1",
         class: "operation",
         message: "<op> answered 500 <html>&nbsp;<text> <text> \u0001bell\u0000 ✓ ok",
+        title: NASTY,
         count: 1,
         operations: ["getOrg"],
         examples: ["F1"],
@@ -184,6 +227,7 @@ describe("verify's JSON report and console lines", () => {
         id: "G2",
         class: "operation",
         message: "<op> answered 500 internal_error: <message>",
+        title: `${made[3]!.detail} (and 2 more like it)`,
         count: 3,
         operations: ["createUser", "listLabs", "getOrg"],
         examples: ["F2", "F3", "F4"],
@@ -207,15 +251,23 @@ describe("verify's JSON report and console lines", () => {
   it("ends with the failures by cause, most first: each group's count, operations and first reproduction", () => {
     expect(causeLines(report.groups)).toEqual([
       "verify: failures by cause (2 groups, most first):",
-      "  G2 ×3 operation: <op> answered 500 internal_error: <message>",
+      // Titled by the first failure's own sentence (values in), and how many more share its cause.
+      `  G2 ×3 operation: createUser answered 500 internal_error: No user "ann@example.com" in team 42 (and 2 more like it)`,
       "      operations: createUser, listLabs, getOrg",
-      `      first: [F2] createUser: valid call  — createUser answered 500 internal_error: No user "ann@example.com" in team 42`,
+      "      first: [F2] createUser: valid call",
       `      reproduce: ${made[3]!.repro}`,
-      "  G1 ×1 operation: <op> answered 500 <html>&nbsp;<text> <text> bell ✓ ok",
+      "  G1 ×1 operation: getOrg answered 500 <html>&nbsp;\"quoted\" 'single' bell ✓ ok",
       "      operations: getOrg",
-      "      first: [F1] getOrg: valid call  — getOrg answered 500 <html>&nbsp;\"quoted\" 'single' bell ✓ ok",
+      "      first: [F1] getOrg: valid call",
       `      reproduce: ${made[1]!.repro}`,
     ]);
+    // A sentence past 160 characters is cut in the title, and said whole on the line below.
+    const long = `createUser answered 500 internal_error: ${"x".repeat(300)}`;
+    const findings = new Findings();
+    findings.add({ suite: "operation", name: "createUser: valid call", status: "failed", detail: long, operationId: "createUser", ms: 1 });
+    const [title, , first] = causeLines(findings.groups).slice(1);
+    expect(title).toBe(`  G1 ×1 operation: ${long.slice(0, 159)}…`);
+    expect(first).toBe(`      first: [F1] createUser: valid call  — ${long}`);
     // No line of it reads as a check's line.
     expect(causeLines(report.groups).filter((line) => /^[✓✗-] /.test(line))).toEqual([]);
     expect(causeLines([])).toEqual([]);
@@ -239,7 +291,19 @@ describe("verify's HTML report", () => {
     expect(at(`id="G1"`)).toBeLessThan(at(`class="grid"`));
     expect(at(`class="grid"`)).toBeLessThan(at(`class="coverage"`));
     const section = /<section class="group" id="G2">([\s\S]*?)<\/section>/.exec(html)![1]!;
-    expect(section).toContain("<h3>G2 · ✗3 · operation: &lt;op&gt; answered 500 internal_error: &lt;message&gt;</h3>");
+    expect(section).toContain(
+      "<h3>G2 · ✗3 · operation: createUser answered 500 internal_error: No user &quot;ann@example.com&quot; in team 42 (and 2 more like it)</h3>",
+    );
+    expect(section).toContain("cause: &lt;op&gt; answered 500 internal_error: &lt;message&gt;");
+    // What the server answered each failure kept whole: the first open, the next collapsed, each escaped.
+    const answers = [...section.matchAll(/<details class="answer"( open)?><summary>(.*?)<\/summary><pre>([\s\S]*?)<\/pre><\/details>/g)];
+    expect(answers.map((m) => [m[1] ?? "", m[2]])).toEqual([
+      [" open", "F2 answered HTTP 500 Internal Server Error"],
+      ["", "F3 answered HTTP 502 Bad Gateway"],
+    ]);
+    expect(answers[0]![3]).toContain("x-trace: &lt;t&amp;1&gt;\n\n{&quot;code&quot;:&quot;internal_error&quot;");
+    expect(answers[1]![3]).toContain("titled &quot;Gateway&quot;; not shown");
+    expect(html.indexOf("<details")).toBeGreaterThan(html.indexOf(`id="G2"`));
     expect(section).toContain(
       `<pre>curl -sS -i -X POST &#39;http://127.0.0.1:4010/v2/user&#39; --data-raw &#39;{&quot;client_user_id&quot;:&quot;&lt;b&gt;&amp;&quot;}&#39;</pre>`,
     );
@@ -282,5 +346,68 @@ describe("verify's HTML report", () => {
 
   it("ends the console's summary with the requests and the time", () => {
     expect(summaryLine(report)).toBe("verify: 2 passed, 4 failed, 1 skipped against http://127.0.0.1:4010: 3 requests in 2.3 s");
+  });
+});
+
+describe("what a failure keeps of the server's answer (src/verify/report/answer.ts)", () => {
+  const KEY = "sk_test_answer_known_0123456789abcd";
+  // One redactor for the three: making one walks the whole contract.
+  const redactor = new Redactor(contract);
+  const answerOf = (status: number, statusText: string, headers: HeadersInit, text: string) =>
+    ({ kind: "answer", status, statusText, headers: new Headers(headers), text, json: readJson(text), ms: 1 }) as const;
+
+  it("keeps the status line and the headers but Set-Cookie and any carrying a credential, and the body with marked values removed where they stand", () => {
+    redactor.rememberCredential(KEY);
+    const request = { method: "POST", url: "http://127.0.0.1:4010/v2/user/u1/insurance", headers: { "x-svc-api-key": KEY } };
+    const body: JsonObject = { ...(responseExample("createInsurance", 200, "commercial_plan") as JsonObject), member_id: "CANARY-MEMBER-5531" };
+    const answer = answerOf(
+      200,
+      "OK",
+      [
+        ["content-type", "application/json"],
+        ["set-cookie", "session=abc123def456; HttpOnly"],
+        ["x-svc-api-key", "sk_live_server_sent_this_0000"],
+        ["x-echo", `Bearer ${KEY}`],
+        ["x-member", "CANARY-MEMBER-5531"],
+        ["x-request-id", "req-1"],
+      ],
+      JSON.stringify(body),
+    );
+    redactor.observe(request, answer);
+    const kept = captureAnswer(redactor, request, answer);
+    expect(kept).toMatchObject({ status: 200, statusText: "OK", bodyForm: "json" });
+    expect(kept.headers).toEqual({ "content-type": "application/json", "x-member": REMOVED.phi, "x-request-id": "req-1" });
+    expect(JSON.parse(kept.body)).toMatchObject({ member_id: REMOVED.phi, is_primary: body.is_primary });
+    const written = JSON.stringify(kept);
+    for (const value of ["CANARY-MEMBER-5531", "abc123def456", KEY, KEY.slice(-4), "sk_live_server_sent_this_0000"]) expect(written).not.toContain(value);
+    expect(answerLine(kept)).toBe(`HTTP 200 OK  ${kept.body.slice(0, 160)}…`);
+  });
+
+  it("cuts a long JSON body at 4,000 characters saying so, names a body it cannot read, and says an empty one is empty", () => {
+    const labs = Array.from({ length: 400 }, (_, id) => ({ id, slug: `lab-${id}`, name: `Lab ${id}` }));
+    const long = captureAnswer(redactor, { method: "GET", url: "/v3/lab_tests/labs" }, answerOf(200, "OK", {}, JSON.stringify(labs)));
+    expect(long.cut).toBe(JSON.stringify(labs).length - MAX_ANSWER_BODY);
+    expect(long.body).toBe(`${JSON.stringify(labs).slice(0, MAX_ANSWER_BODY)}… (cut at 4000 characters: ${long.cut} more)`);
+    const page = `<html><title>Upstream down</title><p>patient Ann Example</p></html>`;
+    const described = captureAnswer(
+      redactor,
+      { method: "GET", url: "/v3/lab_tests/labs" },
+      answerOf(502, "Bad Gateway", { "content-type": "text/html" }, page),
+    );
+    expect(described).toMatchObject({ bodyForm: "described", status: 502 });
+    expect(described.body).toMatch(/^text\/html, 502 Bad Gateway, \d+ bytes, titled "Upstream down"; not shown/);
+    expect(described.body).not.toContain("Ann Example");
+    const empty = captureAnswer(redactor, { method: "DELETE", url: "/v2/team" }, answerOf(204, "No Content", { "x-a": "1" }, ""));
+    expect(empty).toEqual({ status: 204, statusText: "No Content", headers: { "x-a": "1" }, bodyForm: "empty", body: "" });
+    expect(answerLine(empty)).toBe("HTTP 204 No Content  (no body)");
+    expect(answerText(empty)).toBe("HTTP 204 No Content\nx-a: 1\n\n(no body)");
+  });
+
+  it("keeps at most 40 headers, each value at most 400 characters", () => {
+    const headers = Array.from({ length: 100 }, (_, n): [string, string] => [`x-h${String(n).padStart(3, "0")}`, "v".repeat(1_000)]);
+    const kept = captureAnswer(redactor, { method: "GET", url: "/v3/lab_tests/labs" }, answerOf(500, "", headers, ""));
+    expect(Object.keys(kept.headers)).toHaveLength(40);
+    expect(Object.values(kept.headers).every((value) => value === `${"v".repeat(400)}…`)).toBe(true);
+    expect(answerLine(kept)).toBe("HTTP 500  (no body)");
   });
 });

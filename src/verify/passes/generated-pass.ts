@@ -13,6 +13,7 @@ import { ownCredential, send, skipCheck, skipReason, spentBudget, type Pass, typ
 import { describeValue } from "./coverage-pass.ts";
 import { inputsOf, inputValue, setInput, type Input } from "../cases/inputs.ts";
 import { judge, type Expectation, type Verdict } from "../judge.ts";
+import type { HttpAnswer } from "../sender.ts";
 
 /** An input left as the valid call has it (what shrinking goes back to), and an optional one left out. */
 const KEEP = Symbol("keep");
@@ -66,7 +67,7 @@ export function statedLimit(text: string): string | undefined {
 }
 
 interface Outcome {
-  failing?: { call: Call; verdict: Verdict; overrides: Overrides; status?: number };
+  failing?: { call: Call; verdict: Verdict; overrides: Overrides; status?: number; answer?: Extract<HttpAnswer, { kind: "answer" }> };
   limits: Set<string>;
 }
 
@@ -100,7 +101,7 @@ async function runProperty(
     if (answer.kind === "answer") context.fixtures.learn(op, call, answer.status, judged.body, { extra: true });
     if (judged.status !== "failed") return true;
     // Shrinking moves only to cases that fail too: the last failure seen is the smallest.
-    outcome.failing = { call, verdict: judged, overrides, ...(answer.kind === "answer" ? { status: answer.status } : {}) };
+    outcome.failing = { call, verdict: judged, overrides, ...(answer.kind === "answer" ? { status: answer.status, answer } : {}) };
     return false;
   });
   const result = await fc.check(property, {
@@ -134,7 +135,12 @@ function record(context: VerifyContext, op: ContractOperation, what: string, run
       name,
       status: "failed",
       detail: `${verdict.detail ?? "failed"}; smallest failing case (after ${result.numShrinks} shrinks): ${describeCase(overrides)}; replay with --seed ${context.options.seed} --only ${op.operationId}`,
-      sent: { request, ...(outcome.failing.status === undefined ? {} : { answered: outcome.failing.status }), expect: expectation },
+      sent: {
+        request,
+        ...(outcome.failing.status === undefined ? {} : { answered: outcome.failing.status }),
+        ...(outcome.failing.answer === undefined ? {} : { answer: outcome.failing.answer }),
+        expect: expectation,
+      },
     });
     return;
   }

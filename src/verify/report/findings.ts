@@ -2,7 +2,7 @@
 // suite, name, status, time and a bounded note or reason), each cause's first failures whole, and only the name, id
 // and cause of the failures after them, which are counted; so a run's memory does not grow with what a server gets wrong.
 import type { Check } from "../check.ts";
-import { causeKey, causeOf } from "./groups.ts";
+import { causeKey, causeOf, groupTitle } from "./groups.ts";
 import type { FailureGroup, Summary } from "./report-shape.ts";
 
 export type { FailureGroup };
@@ -34,7 +34,7 @@ export function operationList(operations: string[], shown = 6): string {
   return `${operations.slice(0, shown).join(", ")}${operations.length > shown ? ` and ${operations.length - shown} more` : ""}`;
 }
 
-interface Group extends Omit<FailureGroup, "operations"> {
+interface Group extends Omit<FailureGroup, "operations" | "title"> {
   operations: Set<string>;
 }
 
@@ -44,11 +44,14 @@ export class Findings {
   readonly #reasons = new Map<string, string>();
   readonly #counts: Summary = { passed: 0, failed: 0, skipped: 0, total: 0 };
 
-  /** Keeps a check (a failure with its id and group), and gives it back as kept. */
-  add(check: Check): Check {
+  /**
+   * Keeps a check (a failure with its id and group), and gives it back as kept. `whole` adds to a failure kept whole
+   * what costs to make (the server's answer, redacted), called only for those: the later failures of a cause never pay.
+   */
+  add(check: Check, whole?: () => Partial<Check>): Check {
     this.#counts[check.status]++;
     this.#counts.total++;
-    const kept = check.status === "failed" ? this.#failure(check) : this.#other(check);
+    const kept = check.status === "failed" ? this.#failure(check, whole) : this.#other(check);
     this.#checks.push(kept);
     return kept;
   }
@@ -66,12 +69,12 @@ export class Findings {
     return this.#checks;
   }
 
-  /** The groups in the order they were found (G1 first). */
+  /** The groups in the order they were found (G1 first), each titled by its first failure's own sentence. */
   get groups(): FailureGroup[] {
-    return [...this.#groups.values()].map((group) => ({ ...group, operations: [...group.operations] }));
+    return [...this.#groups.values()].map((group) => ({ ...group, title: groupTitle(group.first, group.count), operations: [...group.operations] }));
   }
 
-  #failure(check: Check): Check {
+  #failure(check: Check, whole: (() => Partial<Check>) | undefined): Check {
     const cause = causeOf(check);
     const key = causeKey(cause);
     let group = this.#groups.get(key);
@@ -86,7 +89,7 @@ export class Findings {
     if (check.operationId !== undefined) group.operations.add(check.operationId);
     if (group.examples.length < KEPT_PER_GROUP) {
       group.examples.push(id);
-      return { ...check, id, group: group.id, ...(check.detail === undefined ? {} : { detail: boundDetail(check.detail) }) };
+      return { ...check, ...whole?.(), id, group: group.id, ...(check.detail === undefined ? {} : { detail: boundDetail(check.detail) }) };
     }
     return { suite: check.suite, name: check.name, status: "failed", id, group: group.id, ...pick(check, "operationId", "event"), ms: check.ms };
   }

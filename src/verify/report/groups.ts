@@ -47,6 +47,8 @@ export function withoutValues(detail: string, operationId?: string): string {
     // A masked credential ends with its own last characters.
     .replace(/\[credential …[^\]]*\]/g, "[credential]")
     .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>;,)]+/gi, "<url>")
+    // Where a connection went (`ECONNREFUSED 127.0.0.1:4010`, `[::1]:4010`): one cause whatever the address.
+    .replace(/\[[0-9a-f:.]+\](?::\d+)?|(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?![\w.])/gi, "<address>")
     .replace(/"(?:[^"\\]|\\.)*"/g, "<text>")
     // A quote, not an apostrophe (verify's, the server's).
     .replace(/(?<![\w'])'(?:[^'\\]|\\.)*'(?![\w'])/g, "<text>")
@@ -88,4 +90,18 @@ export function causeOf(check: Pick<Check, "suite" | "detail" | "operationId">):
 /** The key two checks of one cause share. */
 export function causeKey(cause: Cause): string {
   return `${cause.class}\n${cause.message}`;
+}
+
+/** The longest title a group takes from its first failure's sentence: a heading and a console line, not the whole detail. */
+export const TITLE_CHARS = 160;
+
+/**
+ * A group's title: its first failure's own sentence (a reader sees the values: which operation, what the server said),
+ * cut at `TITLE_CHARS`, and how many more failures share its cause; the template stays the group's `message`.
+ */
+export function groupTitle(first: Pick<Check, "name" | "detail">, count: number): string {
+  const sentence = first.detail ?? first.name;
+  const end = sentence.length <= TITLE_CHARS ? sentence.length : /[\uD800-\uDBFF]/.test(sentence[TITLE_CHARS - 2]!) ? TITLE_CHARS - 2 : TITLE_CHARS - 1;
+  const cut = end < sentence.length ? `${sentence.slice(0, end)}…` : sentence;
+  return count > 1 ? `${cut} (and ${count - 1} more like it)` : cut;
 }

@@ -1,10 +1,12 @@
 // verify-report.html: the run as one self-contained page a team reads (no outside script, style, font or image),
-// leading with what failed: the failures by cause, most first, each with its first reproduction; then operations
+// leading with what failed: the failures by cause, most first, each titled by its first failure's sentence with its
+// first reproduction and what the server answered (the first answer open, the others collapsed); then operations
 // against check classes as a grid whose failed cells link to their causes, and what the requests covered (declared
 // statuses seen, inputs sent) as counts and bars.
 import type { Check } from "../check.ts";
 import { byCount, operationList } from "./findings.ts";
 import { checkClass } from "./groups.ts";
+import { answerText, statusLine } from "./answer.ts";
 import type { FailureGroup, Report } from "./report-shape.ts";
 
 /** The check classes, as the grid's columns, in the order a run makes them. */
@@ -79,7 +81,21 @@ const HEADING_CHARS = 200;
 
 const cut = (text: string, length: number) => (text.length > length ? `${text.slice(0, length - 1)}…` : text);
 
-/** A cause: its count, class and message, its first failure's reproduction, the operations it touches, its other failures. */
+/** What the server answered each failure a cause keeps whole: the first open, the others collapsed under their ids. */
+function answers(byId: Map<string, Check>, group: FailureGroup): string {
+  const shown = group.examples.flatMap((id) => {
+    const answer = byId.get(id)?.answer;
+    return answer === undefined ? [] : [{ id, answer }];
+  });
+  return shown
+    .map(
+      ({ id, answer }, index) =>
+        `\n<details class="answer"${index === 0 ? " open" : ""}><summary>${escapeHtml(id)} answered ${escapeHtml(statusLine(answer))}</summary><pre>${escapeHtml(answerText(answer))}</pre></details>`,
+    )
+    .join("");
+}
+
+/** A cause: its count, class and title, its first failure's reproduction, the operations it touches, its other failures and their answers. */
 function group(byId: Map<string, Check>, group: FailureGroup): string {
   const { first } = group;
   const others = group.examples.slice(1).map((id) => {
@@ -90,9 +106,9 @@ function group(byId: Map<string, Check>, group: FailureGroup): string {
   const more = [others.length > 0 ? `also ${others.join(", ")}` : "", counted > 0 ? `${counted} more, counted (their names are in the reports)` : ""]
     .filter(Boolean)
     .join("; ");
-  return `<section class="group" id="${escapeHtml(group.id)}"><h3>${escapeHtml(group.id)} · ✗${group.count} · ${escapeHtml(group.class)}: ${escapeHtml(cut(group.message, HEADING_CHARS))}</h3>
-${first.repro === undefined ? "" : `<pre>${escapeHtml(first.repro)}</pre>\n`}<p><small>operations: ${escapeHtml(operationList(group.operations))}</small></p>
-<p>First, ${escapeHtml(first.id ?? "")}: ${escapeHtml(first.name)}${first.detail === undefined ? "" : ` — ${escapeHtml(first.detail)}`}</p>${more === "" ? "" : `\n<p><small>${more}</small></p>`}</section>`;
+  return `<section class="group" id="${escapeHtml(group.id)}"><h3>${escapeHtml(group.id)} · ✗${group.count} · ${escapeHtml(group.class)}: ${escapeHtml(cut(group.title, HEADING_CHARS))}</h3>
+${first.repro === undefined ? "" : `<pre>${escapeHtml(first.repro)}</pre>\n`}<p><small>operations: ${escapeHtml(operationList(group.operations))}; cause: ${escapeHtml(cut(group.message, HEADING_CHARS))}</small></p>
+<p>First, ${escapeHtml(first.id ?? "")}: ${escapeHtml(first.name)}${first.detail === undefined ? "" : ` — ${escapeHtml(first.detail)}`}</p>${more === "" ? "" : `\n<p><small>${more}</small></p>`}${answers(byId, group)}</section>`;
 }
 
 function failures(report: Report): string {
@@ -112,7 +128,7 @@ td.passed{background:#dcf5e3}td.failed{background:#fbd9d9;font-weight:600}td.ski
 .chip.seen{background:#1f6f3f;border-color:#1f6f3f;color:#fff}.chip.undeclared{background:#a61b1b;border-color:#a61b1b;color:#fff}
 .bar{display:inline-block;width:6rem;height:.7rem;background:#e3e6ea;vertical-align:middle}.bar span{display:block;height:100%;background:#2f6fb3}
 .group{border-left:4px solid #a61b1b;padding:.2rem .8rem;margin:.8rem 0;background:#fff6f6;overflow-wrap:anywhere}
-.group p{margin:.3rem 0}.grid a{color:inherit}
+.group p{margin:.3rem 0}.grid a{color:inherit}.answer summary{cursor:pointer;font-size:.9em}
 pre{white-space:pre-wrap;word-break:break-all;background:#f3f4f6;padding:.5rem;font-size:.85em;max-height:12em;overflow:auto;margin:.3rem 0}
 .summary{font-size:1.05rem}small{color:#4a5260}`;
 

@@ -10,8 +10,10 @@ export interface FailureGroup {
   /** `G1`, `G2`, … by first appearance. */
   id: string;
   class: string;
-  /** The detail with its values taken out (`<op> answered 500 internal_error: <message>`). */
+  /** The detail with its values taken out (`<op> answered 500 internal_error: <message>`): the cause, as a template. */
   message: string;
+  /** Its first failure's own sentence, cut at 160 characters, with how many more are like it: what a reader is shown. */
+  title: string;
   count: number;
   /** The operations its failures called, in the order they met it. */
   operations: string[];

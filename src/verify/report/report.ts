@@ -1,12 +1,13 @@
 // Reports a verify run: a console line per check, the failures by cause and the summary, verify-report.json (the
 // checks, their groups and the run's settings) and verify-junit.xml (a <testsuite> per suite, a <testcase> per check,
-// a failure naming its group) for CI.
+// a failure naming its group and cause, its text the reproduction and the server's answer) for CI.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Check, CheckStatus } from "../check.ts";
 import { byCount, KEPT_PER_GROUP, operationList } from "./findings.ts";
 import type { FailureGroup, Report, Summary } from "./report-shape.ts";
 import { reportHtml } from "./report-html.ts";
+import { answerText } from "./answer.ts";
 
 export type { FailureGroup, Report, Summary };
 
@@ -51,10 +52,12 @@ export function causeLines(groups: FailureGroup[]): string[] {
   const lines = [`verify: failures by cause (${groups.length} group${groups.length === 1 ? "" : "s"}, most first):`];
   for (const group of byCount(groups)) {
     const { first } = group;
+    // The title is the first failure's sentence: the line under it says it again only where the title had to cut it.
+    const whole = first.detail === undefined || group.title.startsWith(first.detail);
     lines.push(
-      oneLine(`  ${group.id} ×${group.count} ${group.class}: ${group.message}`),
+      oneLine(`  ${group.id} ×${group.count} ${group.class}: ${group.title}`),
       oneLine(`      operations: ${operationList(group.operations)}`),
-      oneLine(`      first: [${first.id}] ${first.name}${first.detail === undefined ? "" : `  — ${first.detail}`}`),
+      oneLine(`      first: [${first.id}] ${first.name}${whole ? "" : `  — ${first.detail}`}`),
       ...(first.repro === undefined ? [] : [oneLine(`      reproduce: ${first.repro}`)]),
     );
   }
@@ -80,6 +83,15 @@ function failureMessage(group: FailureGroup | undefined): string {
   return `${group.message} (cause ${group.id}: its first ${KEPT_PER_GROUP} failures are kept whole in verify-report.json, ${group.first.id} first)`;
 }
 
+/** A failure's text in JUnit, which a CI page shows: the request that reproduces it, and what the server answered. */
+function failureText(check: Check): string {
+  const parts = [
+    ...(check.repro === undefined ? [] : [`reproduce: ${check.repro}`]),
+    ...(check.answer === undefined ? [] : [`answered:\n${answerText(check.answer)}`]),
+  ];
+  return parts.join("\n\n");
+}
+
 export function junitXml(report: Report): string {
   const groups = new Map(report.groups.map((group) => [group.id, group]));
   const suites = new Map<string, Check[]>();
@@ -101,10 +113,17 @@ export function junitXml(report: Report): string {
       if (check.status === "passed") lines.push(`${open}/>`);
       else if (check.status === "skipped") lines.push(`${open}>`, `      <skipped message="${xmlEscape(check.detail ?? "")}"/>`, `    </testcase>`);
       else {
-        // CI keeps a case's history by its name; the group is a property of this run's failure.
+        // CI keeps a case's history by its name; the group and its cause (the template) are properties of this run's failure.
         const group = check.group === undefined ? undefined : groups.get(check.group);
-        const property = group === undefined ? [] : [`      <properties><property name="group" value="${xmlEscape(group.id)}"/></properties>`];
-        lines.push(`${open}>`, ...property, `      <failure message="${xmlEscape(check.detail ?? failureMessage(group))}"/>`, `    </testcase>`);
+        const property =
+          group === undefined
+            ? []
+            : [
+                `      <properties><property name="group" value="${xmlEscape(group.id)}"/><property name="cause" value="${xmlEscape(group.message)}"/></properties>`,
+              ];
+        const text = failureText(check);
+        const failure = `      <failure message="${xmlEscape(check.detail ?? failureMessage(group))}"`;
+        lines.push(`${open}>`, ...property, text === "" ? `${failure}/>` : `${failure}>${xmlEscape(text)}</failure>`, `    </testcase>`);
       }
     }
     lines.push(`  </testsuite>`);

@@ -43,7 +43,7 @@ export interface RespectCheck {
 export interface RespectStep {
   stepId: string;
   request?: { method: string; url: string; headers?: Record<string, string> };
-  response?: { statusCode: number; body: unknown };
+  response?: { statusCode: number; body: unknown; headers?: Record<string, string | string[]> };
   checks: RespectCheck[];
   status: string;
   totalTimeMs?: number;

@@ -21,6 +21,7 @@ import type { Sender } from "../sender.ts";
 import type { Redactor } from "../../contract/redact.ts";
 import { redactHarFile } from "../../shared/har.ts";
 import { startWorkflowProxy } from "./workflow-proxy.ts";
+import { stepAnswer } from "./step-answer.ts";
 import { deleteLeftovers, leftoverUsers, type Leftover } from "./workflow-leftovers.ts";
 
 /** The workflow whose event the harness receives, the event's kind, and the steps that answer its secret, user and team. */
@@ -126,11 +127,14 @@ function stepChecks(workflow: Workflow, ran: RespectWorkflow | undefined, notRun
       continue;
     }
     const passed = done.status === "success" && done.checks.every((check) => check.passed);
+    // What the server answered the failed step, as respect's log has it (respect's failures have no reproduction).
+    const answer = passed ? undefined : stepAnswer(done, redactor);
     checks.push({
       suite,
       name,
       status: passed ? "passed" : "failed",
       ...(passed ? {} : { detail: difference(done, step.operationId, redactor) }),
+      ...(answer === undefined ? {} : { answer }),
       operationId: step.operationId,
       ms: done.totalTimeMs ?? 0,
     });
