@@ -7,7 +7,7 @@ import type { ContractValidator } from "../contract/validator.ts";
 import type { ValidCall } from "../contract/valid-calls.ts";
 import type { Redactor } from "../contract/redact.ts";
 import { buildRequest, isWrite, type Call, type Credential } from "./calls.ts";
-import type { MadeCheck, Sent } from "./check.ts";
+import type { MadeCheck, ReplayStep, Sent } from "./check.ts";
 import type { CoverageMap } from "./report/coverage-map.ts";
 import { OPTION_FLAGS, type CredentialMap, type CredentialOption } from "./credential-map.ts";
 import type { Fixtures } from "./fixtures.ts";
@@ -134,7 +134,7 @@ export async function checkCall(
   call: Call,
   credential: Credential | undefined,
   expectation: Expectation,
-  { note }: { note?: (status: number | undefined) => string | undefined } = {},
+  { note, steps }: { note?: (status: number | undefined) => string | undefined; steps?: ReplayStep[] } = {},
 ): Promise<Checked> {
   const request = buildRequest(context.options.baseUrl, op, call, credential);
   const answer = await sendRequest(context, op, call, request);
@@ -150,7 +150,8 @@ export async function checkCall(
     ...(verdict.detail === undefined ? {} : { detail: verdict.detail }),
     operationId: op.operationId,
     ms: Math.round(answer.ms),
-    ...(verdict.status === "failed" ? { sent: { ...sent, expect: expectation } } : {}),
+    // A failure keeps the calls of its own that its request depended on: --replay makes them again first.
+    ...(verdict.status === "failed" ? { sent: { ...sent, expect: expectation, ...(steps === undefined ? {} : { steps }) } } : {}),
   });
   return { verdict, sent, ...(answer.kind === "answer" ? { status: answer.status, body: verdict.body } : {}) };
 }

@@ -6,7 +6,7 @@ export type { Need, ReproRequest };
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { CredentialOption } from "../../contract/credentials.ts";
-import type { Need, ReproRequest, Sent } from "../check.ts";
+import type { Need, ReplayStep, ReproRequest, Sent } from "../check.ts";
 import type { Fixtures } from "../fixtures.ts";
 
 /** The environment variable a reproduction reads each credential from. */
@@ -77,7 +77,7 @@ export class Reproductions {
   }
 
   /** The failure's request as kept and as a `curl` line; its body written beside the report when it must be. */
-  make(id: string, { request: sent, answered, expect }: Sent): { request: ReproRequest; curl: string } {
+  make(id: string, { request: sent, answered, expect, steps, rule }: Sent): { request: ReproRequest; curl: string } {
     const request = { ...sent, url: this.#scrub(sent.url), ...(sent.body === undefined ? {} : { body: this.#scrub(sent.body) }) };
     const headers: Record<string, string> = {};
     const variables: string[] = [];
@@ -108,6 +108,8 @@ export class Reproductions {
       needs,
       ...(answered === undefined ? {} : { answered }),
       ...(expect === undefined ? {} : { expect }),
+      ...(steps === undefined || steps.length === 0 ? {} : { steps: this.#scrubbed(steps) }),
+      ...(rule === undefined ? {} : { rule }),
     };
     if (request.body !== undefined) {
       kept.body = request.body;
@@ -119,6 +121,12 @@ export class Reproductions {
       }
     }
     return { request: kept, curl: curlLine(kept, path.relative(process.cwd(), this.#reportDir) || ".") };
+  }
+
+  /** A check's steps as the request is kept: what a server sent in marked fields taken out, as from its url and body. */
+  #scrubbed(steps: ReplayStep[]): ReplayStep[] {
+    // The redactor's words hold no quote or backslash: the JSON stays JSON.
+    return JSON.parse(this.#scrub(JSON.stringify(steps))) as ReplayStep[];
   }
 }
 
