@@ -1,16 +1,14 @@
 // `--replay <failure id>`: one failure of an earlier run sent again, on the same server, as its report kept it. What the
 // failing request names that the run had created (a user, a team, a key) is created again first, with the same calls
-// the run made, and the new ids and credential put in its place; the answer is judged as the check judged the first
-// one, printed beside it, and what the replay created is deleted again.
+// the run made, then the check's own steps (replay/steps.ts), and the new ids and credential put in its place; the
+// answer is judged as the check judged the first one, by its rule too (replay/rules.ts), printed beside it, and what
+// the replay created is deleted again.
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { JsonObject } from "../contract/json.ts";
-import { listOperations, type ContractOperation } from "../contract/operations.ts";
+import type { ContractOperation } from "../contract/operations.ts";
 import { Redactor } from "../contract/redact.ts";
-import { validCalls } from "../contract/valid-calls.ts";
-import { ContractValidator } from "../contract/validator.ts";
 import type { Check } from "./check.ts";
 import { cleanUp } from "./passes/cleanup-pass.ts";
 import type { VerifyContext } from "./context.ts";
@@ -20,9 +18,9 @@ import { Fixtures, lifecycles } from "./fixtures.ts";
 import { Sender } from "./sender.ts";
 import { judgeAgain, judgedAs } from "./replay/rules.ts";
 import { makeAgain } from "./replay/steps.ts";
-import { createRouter } from "../contract/router.ts";
+import type { Router } from "../contract/router.ts";
+import { replayContract } from "./replay/contract.ts";
 import { readVerifyOptions, type VerifyOptions } from "./options.ts";
-import { readBundle } from "./package-files.ts";
 import { CREATED_CREDENTIAL_VARIABLE, CREDENTIAL_VARIABLES, type ReproRequest } from "./report/repro.ts";
 import { REPORT_JSON, type Report } from "./report/report.ts";
 import { MOCK_STATE_PATH } from "./target.ts";
@@ -123,8 +121,7 @@ function credentialValue(options: VerifyOptions, report: Report, variable: strin
 }
 
 async function replay(options: VerifyOptions, report: Report, failure: Check & { request: ReproRequest }, out: VerifyOutput): Promise<number> {
-  const document = (await readBundle()) as JsonObject;
-  const operations = listOperations(document);
+  const { document, operations, validator, validCalls, router } = await replayContract();
   const redactor = new Redactor(document, { show: options.showData });
   const sender = new Sender({ rate: options.rate, timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes, redactor });
   const credentials = { ...options.credentials };
@@ -137,13 +134,13 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
   const context: VerifyContext = {
     document,
     operations,
-    validator: new ContractValidator(document),
+    validator,
     credentials: new CredentialMap(document, operations),
     sender,
     redactor,
     options: { ...options, credentials },
     fixtures: new Fixtures(`verify-replay-${randomBytes(4).toString("hex")}`, lifecycles(operations)),
-    validCalls: validCalls(document, operations),
+    validCalls,
     coverage: new CoverageMap(),
     deadline: Number.POSITIVE_INFINITY,
     budgetNoted: new Set(),
@@ -178,7 +175,7 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
     const op = judgedAs(context, request.rule, called);
     const { again, said } = judgeAgain(context, request, op, answer, made.exchanges);
     // What the request made or deleted, as the run's check would have learnt it: the cleanup then knows.
-    if (called !== undefined && answer.kind === "answer") learnReplayed(context, called, sent.request.url, answer.status, answer.json?.value);
+    if (called !== undefined && answer.kind === "answer") learnReplayed(context, router, called, sent.request.url, answer.status, answer.json?.value);
     out.log(`  replay: ${said}`);
     if (answer.kind === "answer" && answer.text !== "") out.log(`  body:   ${excerpt(redactor, op, answer.status, answer.text)}`);
     out.log(again ? `verify: ${failure.id} fails again` : `verify: ${failure.id} no longer fails`);
@@ -193,8 +190,8 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
 }
 
 /** The path of a replayed call read back from its URL, for the fixtures: a create the server took is deleted after. */
-function learnReplayed(context: VerifyContext, op: ContractOperation, url: string, status: number, body: unknown): void {
-  const match = createRouter(context.document).match(op.method, new URL(url).pathname);
+function learnReplayed(context: VerifyContext, router: Router, op: ContractOperation, url: string, status: number, body: unknown): void {
+  const match = router.match(op.method, new URL(url).pathname);
   if (match !== undefined) context.fixtures.learn(op, { path: match.pathParams, query: {} }, status, body, { extra: true });
 }
 

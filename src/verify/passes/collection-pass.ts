@@ -28,6 +28,9 @@ async function fetchList(context: VerifyContext, op: ContractOperation, call: Ca
 
 const count = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
 
+/** The run's writes before the pass, as a failure's steps. */
+const keptSteps = (context: VerifyContext) => (context.fixtures.kept.length === 0 ? {} : { steps: [...context.fixtures.kept] });
+
 /** What every list of the pass must answer before its contents are judged. */
 const LISTED: Expectation = { kind: "refusal", statuses: [200] };
 
@@ -38,7 +41,8 @@ function record(context: VerifyContext, op: ContractOperation, name: string, pro
     suite: "collection",
     name,
     status: failed ? "failed" : "passed",
-    ...(failed ? { detail: problems.join("; "), sent: { ...fetched.sent, expect: LISTED, rule } } : {}),
+    // A list holds what the run's writes made: its replay makes them again before it asks.
+    ...(failed ? { detail: problems.join("; "), sent: { ...fetched.sent, expect: LISTED, rule, ...keptSteps(context) } } : {}),
     operationId: op.operationId,
     ms: Math.round(fetched.ms),
   });

@@ -4,7 +4,7 @@
 // plan; gives the fixtures the ids it learns.
 import type { ContractOperation } from "../../contract/operations.ts";
 import type { ValidCall } from "../../contract/valid-calls.ts";
-import { requestInput } from "../calls.ts";
+import { isWrite, requestInput } from "../calls.ts";
 import { checkCall, ownCredential, skipCheck, skipReason, type Pass, type VerifyContext } from "../context.ts";
 import { stateAfterCall, stepOf } from "./state-readback.ts";
 
@@ -28,12 +28,16 @@ async function validCallCheck(context: VerifyContext, op: ContractOperation, exa
     });
     return;
   }
-  // A call on what verify deleted (the undo of a deletion) depends on that delete: its replay deletes first.
+  // The call depends on the state the writes before it made, and a call on what verify deleted (the undo of a
+  // deletion) on that delete: its replay makes them again first.
   const deleted = context.fixtures.madeItem(call);
   const remove = deleted?.deletedBy === undefined ? undefined : deleted.lifecycle.remove;
-  const steps = remove === undefined ? undefined : [stepOf(remove, context.fixtures.apply(remove, context.validCalls[remove.operationId]!))];
-  const answer = await checkCall(context, "operation", name, op, call, credential, { kind: "success" }, steps === undefined ? {} : { steps });
+  const steps = [...context.fixtures.kept];
+  if (remove !== undefined) steps.push(stepOf(remove, context.fixtures.apply(remove, context.validCalls[remove.operationId]!)));
+  const answer = await checkCall(context, "operation", name, op, call, credential, { kind: "success" }, steps.length === 0 ? {} : { steps });
   if (answer.status === undefined) return;
+  if (isWrite(op) && answer.status >= 200 && answer.status < 300 && context.fixtures.isCreate(op) === undefined && context.fixtures.isRemove(op) === undefined)
+    context.fixtures.kept.push(stepOf(op, call));
   // What the call did to the server's state, read back over the links its answer declares (state-readback.ts).
   const gone = context.fixtures.learn(op, call, answer.status, answer.body);
   await stateAfterCall(context, op, call, answer.status, answer.body, gone);
