@@ -12,6 +12,7 @@ import { Redactor } from "../contract/redact.ts";
 import type { Check } from "./check.ts";
 import { cleanUp } from "./passes/cleanup-pass.ts";
 import type { VerifyContext } from "./context.ts";
+import { WRITE_METHODS } from "./calls.ts";
 import { CoverageMap } from "./report/coverage-map.ts";
 import { CredentialMap } from "./credential-map.ts";
 import { Fixtures, lifecycles } from "./fixtures.ts";
@@ -91,8 +92,10 @@ export async function runReplay(argv: string[], out: VerifyOutput): Promise<numb
   const { options } = read;
   if (options.baseUrl !== report.baseUrl) return refuse(out, `--replay ${id} was found on ${report.baseUrl}: it is replayed there, not on ${options.baseUrl}`);
   const { request } = failure;
-  const steps = request.steps ?? [];
-  if ((request.needs.length > 0 || steps.length > 0 || ["POST", "PUT", "PATCH", "DELETE"].includes(request.method)) && !options.allowWrites) {
+  // A step that reads (a GET whose answer links to another) writes nothing.
+  const { operations } = await replayContract();
+  const steps = (request.steps ?? []).filter((step) => WRITE_METHODS.has(operations.find((op) => op.operationId === step.operationId)?.method ?? "POST"));
+  if ((request.needs.length > 0 || steps.length > 0 || WRITE_METHODS.has(request.method)) && !options.allowWrites) {
     const writes =
       request.needs.length > 0
         ? `it creates ${request.needs.map((need) => need.create).join(", ")} again`
@@ -173,7 +176,7 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
     const answer = await sender.send(sent.request);
     const called = redactor.operationAt(sent.request.method, sent.request.url);
     const op = judgedAs(context, request.rule, called);
-    const { again, said } = judgeAgain(context, request, op, answer, made.exchanges);
+    const { again, said } = judgeAgain(context, request, op, answer, made);
     // What the request made or deleted, as the run's check would have learnt it: the cleanup then knows.
     if (called !== undefined && answer.kind === "answer") learnReplayed(context, router, called, sent.request.url, answer.status, answer.json?.value);
     out.log(`  replay: ${said}`);

@@ -341,7 +341,7 @@ describe.concurrent("npm run verify's coverage, generated and state checks again
     expect(failures(run).filter((line) => line.startsWith("state "))).toHaveLength(2);
   });
 
-  it("names a read-back of the old value, a deleted item still read, a refusal not made, a failed undo and cleanup; each replays with its steps", async () => {
+  it("names read-backs of other values, a deleted item still read, a refusal not made, a failed undo and cleanup; each replays with its steps", async () => {
     const webhookItem = /^\/v2\/management\/teams\/[^/]+\/webhooks\/[^/]+$/;
     // The last webhook endpoint the server answered with: what a server that never deletes would still read.
     let webhook: Record<string, unknown> | undefined;
@@ -357,6 +357,9 @@ describe.concurrent("npm run verify's coverage, generated and state checks again
           return { status: 200, body: "[]" };
         if (x.method === "POST" && x.pathname.endsWith("/undo_delete") && x.status < 300) return error(500, "internal_error", "the deletion cannot be undone");
         if (x.method === "DELETE" && /^\/v2\/management\/teams\/[^/]+$/.test(x.pathname)) return error(500, "internal_error", "the team is locked");
+        // A team that reads as the example, whatever it was created with: a server that keeps nothing.
+        if (x.method === "GET" && /^\/v2\/management\/teams\/[^/]+$/.test(x.pathname) && x.status === 200)
+          return { status: 200, body: JSON.stringify({ ...(JSON.parse(x.answer) as object), name: "Northwind Health" }) };
         return undefined;
       },
       {
@@ -370,6 +373,7 @@ describe.concurrent("npm run verify's coverage, generated and state checks again
     expect(failures(run)).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^state updateWebhookEndpoint → getWebhookEndpoint: reads back what was sent: \/enabled reads true, sent false/),
+        expect.stringMatching(/^state createTeam → getTeam: reads back what was sent: \/name reads "Northwind Health", sent "verify-[0-9a-f]+"/),
         expect.stringMatching(
           /^state deleteWebhookEndpoint → getWebhookEndpoint: what was deleted is gone: getWebhookEndpoint answered 200; expected 404 or 410/,
         ),
@@ -384,6 +388,7 @@ describe.concurrent("npm run verify's coverage, generated and state checks again
     const steps = (check: string) =>
       run.report!.checks.find((each) => each.status === "failed" && each.name.startsWith(check))?.request?.steps?.map((step) => step.operationId);
     expect(steps("updateWebhookEndpoint → getWebhookEndpoint: reads back")).toEqual(["updateWebhookEndpoint"]);
+    expect(steps("createTeam → getTeam: reads back")).toEqual(["createTeam"]);
     expect(steps("deleteWebhookEndpoint → getWebhookEndpoint")).toEqual(["createWebhookEndpoint", "deleteWebhookEndpoint"]);
     // The undo depends on the run's writes before it too, and last on the delete it undoes.
     expect(steps("undoUserDeletion: valid call")?.at(-1)).toBe("deleteUser");

@@ -9,6 +9,7 @@ import { judge } from "../judge.ts";
 import { filterProblems, pageRuleProblems } from "../passes/collection-pass.ts";
 import { probeVerdict } from "../passes/protocol-pass.ts";
 import { readBackProblem, type Exchange } from "../passes/state-readback.ts";
+import type { Made } from "./steps.ts";
 import type { HttpAnswer } from "../sender.ts";
 
 export interface Again {
@@ -45,8 +46,17 @@ function ruleProblems(
  * The replayed answer judged: failing again when the check would fail on it. A report of an earlier release kept no
  * rule for a check that judged more than one answer: the same status is then the same failure, as it used to be.
  */
-export function judgeAgain(context: VerifyContext, request: ReproRequest, op: ContractOperation | undefined, answer: HttpAnswer, exchanges: Exchange[]): Again {
-  const { expect, rule } = request;
+export function judgeAgain(
+  context: VerifyContext,
+  request: ReproRequest,
+  op: ContractOperation | undefined,
+  answer: HttpAnswer,
+  made: Pick<Made, "values" | "exchanges">,
+): Again {
+  const { expect } = request;
+  // A filter's value that was an id of the run's is the replay's id now, as in the request it was sent in.
+  const rule = request.rule?.kind === "filter" ? { ...request.rule, value: made.values.get(request.rule.value) ?? request.rule.value } : request.rule;
+  const { exchanges } = made;
   if (answer.kind === "failure") return { again: request.answered === undefined || expect !== undefined, said: answer.error };
   const answered = `answered ${answer.status}`;
   if (op === undefined || expect === undefined) return { again: answer.status === request.answered, said: answered };
