@@ -2,7 +2,8 @@
 // mock alters one kind of answer, and verify must report exactly that failure, naming the operation, and exit 1. verify
 // runs in this process: what it finds is the point, not its process (test/verify/mock.test.ts runs that). Each run is
 // limited with --only to the operations its fault is on (the whole contract passing is mock.test.ts's), but the one
-// whose fault the workflows meet too.
+// whose fault the workflows meet too. The same runs show that --replay judges as the check did: each cause's first
+// failure fails again on the faulty server and no longer fails once the fault is switched off.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 import { startAlteringProxy, type Alter } from "../support/altering-proxy.ts";

@@ -15,6 +15,7 @@ export interface Made {
   values: Map<string, string>;
   /** What was made, as the replay prints it: `createTeam (201)`. */
   created: string[];
+  /** The check's steps made again, as the replay prints them: `deleteTeam (200)`. */
   steps: string[];
   /** Each step's call and answer, as the check judged them (a read-back compares what a step sent). */
   exchanges: Exchange[];
@@ -64,7 +65,7 @@ export async function makeAgain(context: VerifyContext, request: ReproRequest): 
     made.exchanges.push(exchange);
   }
   for (const need of request.needs) {
-    // The latest of its kind: a step's create comes after the one the creates made for a child's sake.
+    // The latest of its kind: what a delete step removed is still the one the request names.
     const record = [...context.fixtures.created].reverse().find((each) => each.lifecycle.create.operationId === need.create);
     if (need.param === "link_token") {
       if (context.fixtures.linkToken !== undefined) made.values.set(need.value, context.fixtures.linkToken);
