@@ -123,10 +123,16 @@ export class Reproductions {
     return { request: kept, curl: curlLine(kept, path.relative(process.cwd(), this.#reportDir) || ".") };
   }
 
-  /** A check's steps as the request is kept: what a server sent in marked fields taken out, as from its url and body. */
+  /** A check's steps as the request is kept: what a server sent in marked fields taken out of each text, as from its url and body. */
   #scrubbed(steps: ReplayStep[]): ReplayStep[] {
-    // The redactor's words hold no quote or backslash: the JSON stays JSON.
-    return JSON.parse(this.#scrub(JSON.stringify(steps))) as ReplayStep[];
+    const leaves = (node: unknown): unknown => {
+      if (typeof node === "string") return this.#scrub(node);
+      if (Array.isArray(node)) return node.map(leaves);
+      // Field names are the contract's; the values are what a server may have sent.
+      if (typeof node === "object" && node !== null) return Object.fromEntries(Object.entries(node).map(([name, value]) => [name, leaves(value)]));
+      return node;
+    };
+    return steps.map((step) => ({ operationId: step.operationId, call: leaves(step.call) as ReplayStep["call"] }));
   }
 }
 
