@@ -125,6 +125,15 @@ export interface Checked {
   sent: Sent;
 }
 
+/**
+ * The calls a failure's request depended on, for --replay to make again first: the check's own (the update before a
+ * read-back), else the run's writes before it (the state it met: an insurance added, a bulk import made).
+ */
+export function dependedOn(context: VerifyContext, steps?: ReplayStep[]): { steps?: ReplayStep[] } {
+  const depended = steps ?? context.fixtures.kept;
+  return depended.length === 0 ? {} : { steps: [...depended] };
+}
+
 /** Sends a call, judges the answer, records the check (with its reproduction when it failed); returns what came back. */
 export async function checkCall(
   context: VerifyContext,
@@ -150,8 +159,7 @@ export async function checkCall(
     ...(verdict.detail === undefined ? {} : { detail: verdict.detail }),
     operationId: op.operationId,
     ms: Math.round(answer.ms),
-    // A failure keeps the calls of its own that its request depended on: --replay makes them again first.
-    ...(verdict.status === "failed" ? { sent: { ...sent, expect: expectation, ...(steps === undefined ? {} : { steps }) } } : {}),
+    ...(verdict.status === "failed" ? { sent: { ...sent, expect: expectation, ...dependedOn(context, steps) } } : {}),
   });
   return { verdict, sent, ...(answer.kind === "answer" ? { status: answer.status, body: verdict.body } : {}) };
 }

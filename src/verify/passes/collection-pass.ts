@@ -6,7 +6,7 @@ import { collectionMarks, filterValues, matchesFilter, type Filter, type Paging 
 import { isObject } from "../../contract/json.ts";
 import type { ContractOperation } from "../../contract/operations.ts";
 import { judge } from "../judge.ts";
-import { ownCredential, sendRequest, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
+import { dependedOn, ownCredential, sendRequest, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
 import { buildRequest, type Call } from "../calls.ts";
 import type { Expectation, ReplayRule, Sent } from "../check.ts";
 
@@ -28,9 +28,6 @@ async function fetchList(context: VerifyContext, op: ContractOperation, call: Ca
 
 const count = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
 
-/** The run's writes before the pass, as a failure's steps. */
-const keptSteps = (context: VerifyContext) => (context.fixtures.kept.length === 0 ? {} : { steps: [...context.fixtures.kept] });
-
 /** What every list of the pass must answer before its contents are judged. */
 const LISTED: Expectation = { kind: "refusal", statuses: [200] };
 
@@ -42,7 +39,7 @@ function record(context: VerifyContext, op: ContractOperation, name: string, pro
     name,
     status: failed ? "failed" : "passed",
     // A list holds what the run's writes made: its replay makes them again before it asks.
-    ...(failed ? { detail: problems.join("; "), sent: { ...fetched.sent, expect: LISTED, rule, ...keptSteps(context) } } : {}),
+    ...(failed ? { detail: problems.join("; "), sent: { ...fetched.sent, expect: LISTED, rule, ...dependedOn(context) } } : {}),
     operationId: op.operationId,
     ms: Math.round(fetched.ms),
   });

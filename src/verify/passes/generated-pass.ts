@@ -9,7 +9,7 @@ import { isObject, type JsonObject } from "../../contract/json.ts";
 import { openEnumValues } from "../../contract/open-enums.ts";
 import { buildRequest, refusedByContract, type Call } from "../calls.ts";
 import { breakingArbitrary, validArbitrary } from "../cases/arbitraries.ts";
-import { ownCredential, send, skipCheck, skipReason, spentBudget, type Pass, type VerifyContext } from "../context.ts";
+import { dependedOn, ownCredential, send, skipCheck, skipReason, spentBudget, type Pass, type VerifyContext } from "../context.ts";
 import { describeValue } from "./coverage-pass.ts";
 import { inputsOf, inputValue, setInput, type Input } from "../cases/inputs.ts";
 import { judge, type Expectation, type Verdict } from "../judge.ts";
@@ -134,7 +134,7 @@ function record(context: VerifyContext, op: ContractOperation, what: string, run
       name,
       status: "failed",
       detail: `${verdict.detail ?? "failed"}; smallest failing case (after ${result.numShrinks} shrinks): ${describeCase(overrides)}; replay with --seed ${context.options.seed} --only ${op.operationId}`,
-      sent: { request, ...(outcome.failing.status === undefined ? {} : { answered: outcome.failing.status }), expect: expectation },
+      sent: { request, ...(outcome.failing.status === undefined ? {} : { answered: outcome.failing.status }), expect: expectation, ...dependedOn(context) },
     });
     return;
   }

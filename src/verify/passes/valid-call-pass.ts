@@ -28,13 +28,13 @@ async function validCallCheck(context: VerifyContext, op: ContractOperation, exa
     });
     return;
   }
-  // The call depends on the state the writes before it made, and a call on what verify deleted (the undo of a
-  // deletion) on that delete: its replay makes them again first.
+  // Like every call, it depends on the run's writes before it (context.ts's dependedOn); a call on what verify deleted
+  // (the undo of a deletion) on that delete as well: its replay makes them again first.
   const deleted = context.fixtures.madeItem(call);
   const remove = deleted?.deletedBy === undefined ? undefined : deleted.lifecycle.remove;
-  const steps = [...context.fixtures.kept];
-  if (remove !== undefined) steps.push(stepOf(remove, context.fixtures.apply(remove, context.validCalls[remove.operationId]!)));
-  const answer = await checkCall(context, "operation", name, op, call, credential, { kind: "success" }, steps.length === 0 ? {} : { steps });
+  const steps =
+    remove === undefined ? undefined : [...context.fixtures.kept, stepOf(remove, context.fixtures.apply(remove, context.validCalls[remove.operationId]!))];
+  const answer = await checkCall(context, "operation", name, op, call, credential, { kind: "success" }, steps === undefined ? {} : { steps });
   if (answer.status === undefined) return;
   if (isWrite(op) && answer.status >= 200 && answer.status < 300 && context.fixtures.isCreate(op) === undefined && context.fixtures.isRemove(op) === undefined)
     context.fixtures.kept.push(stepOf(op, call));

@@ -1,7 +1,7 @@
 // What a replay makes again before it resends a failure's request: the creates of what the request names (a user, a
-// team, a key), then the check's own steps (the create and the delete before a "gone after delete" read, the update
-// before a read-back) with the replay's ids in place of the run's, and the values the request must take instead of
-// the run's ids and credentials.
+// team, a key), then the steps the check depended on (the create and the delete before a "gone after delete" read, the
+// update before a read-back, else the run's writes before it) with the replay's ids in place of the run's, and the
+// values the request must take instead of the run's ids and credentials.
 import { isObject } from "../../contract/json.ts";
 import type { ContractOperation } from "../../contract/operations.ts";
 import type { Call } from "../calls.ts";
