@@ -1,5 +1,6 @@
 // One check of `npm run verify` and what became of it: the unit the console lines, the JSON report and the JUnit file
 // are made of.
+import type { Filter, Paging } from "../contract/collections.ts";
 import type { HttpAnswer, HttpRequest } from "./sender.ts";
 
 export type CheckStatus = "passed" | "failed" | "skipped";
@@ -62,7 +63,31 @@ export interface Sent {
   expect?: Expectation;
   /** The answer itself, for the reports (a failure's first few keep it, redacted). */
   answer?: Extract<HttpAnswer, { kind: "answer" }>;
+  /** The calls the check made itself before its request, in order: --replay makes them again first. */
+  steps?: ReplayStep[];
+  /** What the check judged beyond the expectation: --replay judges the new answer by it too. */
+  rule?: ReplayRule;
 }
+
+/**
+ * A call of the check's own that its request depended on (the create and the delete before a "gone after delete"
+ * read, the update before a read-back), as the run sent it: the run's ids, which a replay's own replace by name.
+ */
+export interface ReplayStep {
+  operationId: string;
+  call: { path: Record<string, string>; query: Record<string, unknown>; body?: unknown };
+}
+
+/**
+ * What a check judged of an answer beyond its status, body and headers, with what it judged it against: the fields
+ * a step sent that must read back, a page's cut (past the last of `total` when given), a filter's value, the `Allow`
+ * of a 405 (the methods of the path, the body judged as operation `operationId`'s).
+ */
+export type ReplayRule =
+  | { kind: "read-back"; step: number }
+  | { kind: "page"; paging: Paging; page: number; size: number; total?: number }
+  | { kind: "filter"; filter: Filter; value: string }
+  | { kind: "allow"; operationId: string; methods: string[] };
 
 /** A check as a pass makes it: recording gives a failure its id, and its `sent` request becomes its reproduction. */
 export interface MadeCheck extends Omit<Check, "id" | "repro" | "request"> {
@@ -97,4 +122,8 @@ export interface ReproRequest {
   answered?: number;
   /** What the check expected of the answer, when that alone decided it: --replay judges the new answer by it. */
   expect?: Expectation;
+  /** The calls the check made itself before this request (--replay makes them again first). */
+  steps?: ReplayStep[];
+  /** What the check judged beyond the expectation (--replay judges by it too). */
+  rule?: ReplayRule;
 }

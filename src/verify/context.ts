@@ -7,7 +7,7 @@ import type { ContractValidator } from "../contract/validator.ts";
 import type { ValidCall } from "../contract/valid-calls.ts";
 import type { Redactor } from "../contract/redact.ts";
 import { buildRequest, isWrite, type Call, type Credential } from "./calls.ts";
-import type { MadeCheck, Sent } from "./check.ts";
+import type { MadeCheck, ReplayStep, Sent } from "./check.ts";
 import type { CoverageMap } from "./report/coverage-map.ts";
 import { OPTION_FLAGS, type CredentialMap, type CredentialOption } from "./credential-map.ts";
 import type { Fixtures } from "./fixtures.ts";
@@ -125,6 +125,15 @@ export interface Checked {
   sent: Sent;
 }
 
+/**
+ * The calls a failure's request depended on, for --replay to make again first: the check's own (the update before a
+ * read-back), else the run's writes before it (the state it met: an insurance added, a bulk import made).
+ */
+export function dependedOn(context: VerifyContext, steps?: ReplayStep[]): { steps?: ReplayStep[] } {
+  const depended = steps ?? context.fixtures.kept;
+  return depended.length === 0 ? {} : { steps: [...depended] };
+}
+
 /** Sends a call, judges the answer, records the check (with its reproduction when it failed); returns what came back. */
 export async function checkCall(
   context: VerifyContext,
@@ -134,7 +143,7 @@ export async function checkCall(
   call: Call,
   credential: Credential | undefined,
   expectation: Expectation,
-  { note }: { note?: (status: number | undefined) => string | undefined } = {},
+  { note, steps }: { note?: (status: number | undefined) => string | undefined; steps?: ReplayStep[] } = {},
 ): Promise<Checked> {
   const request = buildRequest(context.options.baseUrl, op, call, credential);
   const answer = await sendRequest(context, op, call, request);
@@ -150,7 +159,7 @@ export async function checkCall(
     ...(verdict.detail === undefined ? {} : { detail: verdict.detail }),
     operationId: op.operationId,
     ms: Math.round(answer.ms),
-    ...(verdict.status === "failed" ? { sent: { ...sent, expect: expectation } } : {}),
+    ...(verdict.status === "failed" ? { sent: { ...sent, expect: expectation, ...dependedOn(context, steps) } } : {}),
   });
   return { verdict, sent, ...(answer.kind === "answer" ? { status: answer.status, body: verdict.body } : {}) };
 }

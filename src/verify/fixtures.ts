@@ -5,6 +5,7 @@
 import type { ContractOperation } from "../contract/operations.ts";
 import { isObject } from "../contract/json.ts";
 import type { Call } from "./calls.ts";
+import type { ReplayStep } from "./check.ts";
 
 /** A create and the delete that undoes it, found from the paths alone: POST on a collection, DELETE on `<it>/{param}`. */
 export interface Lifecycle {
@@ -57,6 +58,11 @@ export class Fixtures {
   readonly created: Created[] = [];
   /** The link token an answer carried (createLinkToken's): the credential completing provider MFA takes. */
   linkToken: string | undefined;
+  /**
+   * The writes of the valid calls that keep things, but the creates, that succeeded (an insurance added, a bulk
+   * import made), in order: the state a later check reads, which its --replay makes again first.
+   */
+  readonly kept: ReplayStep[] = [];
 
   constructor(mark: string, found: Lifecycle[]) {
     this.mark = mark;

@@ -52,8 +52,11 @@ leading with the failures grouped by cause.
                             failures by cause and the summary: no line per passed or skipped check (the reports
                             still hold every check)
   --replay <failure id>     send one failure of the run in --report-dir again (F3: its id in the console and the
-                            reports), on the same server: what it needs is created again first, the answer is
-                            printed beside the first one (exit 1 if it fails again, 0 if not); with --api-key,
+                            reports), on the same server: what it needs, and the calls its check made before it
+                            (the create and the delete before a read of what was deleted, the update before a
+                            read-back), are made again first; the answer is judged by the check's own rule (status,
+                            body and headers, the fields a read-back compares, a page's cut, a filter, an Allow)
+                            and printed beside the first one (exit 1 if it fails again, 0 if not); with --api-key,
                             --management-key, --allow-writes, --header, --report-dir, --timeout-ms, --show-data
   --version                 the package's version
   --help                    this text

@@ -1,27 +1,27 @@
 // `--replay <failure id>`: one failure of an earlier run sent again, on the same server, as its report kept it. What the
 // failing request names that the run had created (a user, a team, a key) is created again first, with the same calls
-// the run made, and the new ids and credential put in its place; the answer is judged as the check judged the first
-// one, printed beside it, and what the replay created is deleted again.
+// the run made, then the check's own steps (replay/steps.ts), and the new ids and credential put in its place; the
+// answer is judged as the check judged the first one, by its rule too (replay/rules.ts), printed beside it, and what
+// the replay created is deleted again.
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { isObject, type JsonObject } from "../contract/json.ts";
-import { listOperations, type ContractOperation } from "../contract/operations.ts";
+import type { ContractOperation } from "../contract/operations.ts";
 import { Redactor } from "../contract/redact.ts";
-import { validCalls } from "../contract/valid-calls.ts";
-import { ContractValidator } from "../contract/validator.ts";
 import type { Check } from "./check.ts";
 import { cleanUp } from "./passes/cleanup-pass.ts";
-import { checkCall, ownCredential, type VerifyContext } from "./context.ts";
+import type { VerifyContext } from "./context.ts";
+import { WRITE_METHODS } from "./calls.ts";
 import { CoverageMap } from "./report/coverage-map.ts";
 import { CredentialMap } from "./credential-map.ts";
 import { Fixtures, lifecycles } from "./fixtures.ts";
 import { Sender } from "./sender.ts";
-import { judge } from "./judge.ts";
-import { neededCreates, passOrder } from "./passes/operation-plan.ts";
+import { judgeAgain, judgedAs } from "./replay/rules.ts";
+import { makeAgain } from "./replay/steps.ts";
+import type { Router } from "../contract/router.ts";
+import { replayContract } from "./replay/contract.ts";
 import { readVerifyOptions, type VerifyOptions } from "./options.ts";
-import { readBundle } from "./package-files.ts";
 import { CREATED_CREDENTIAL_VARIABLE, CREDENTIAL_VARIABLES, type ReproRequest } from "./report/repro.ts";
 import { REPORT_JSON, type Report } from "./report/report.ts";
 import { MOCK_STATE_PATH } from "./target.ts";
@@ -106,11 +106,17 @@ export async function runReplay(argv: string[], out: VerifyOutput): Promise<numb
   const { options } = read;
   if (options.baseUrl !== report.baseUrl) return refuse(out, `--replay ${id} was found on ${report.baseUrl}: it is replayed there, not on ${options.baseUrl}`);
   const { request } = failure;
-  if ((request.needs.length > 0 || ["POST", "PUT", "PATCH", "DELETE"].includes(request.method)) && !options.allowWrites) {
-    return refuse(
-      out,
-      `--replay ${id} writes (${request.needs.length > 0 ? `it creates ${request.needs.map((need) => need.create).join(", ")} again` : request.method}): pass --allow-writes if ${options.baseUrl} is a test environment`,
-    );
+  // A step that reads (a GET whose answer links to another) writes nothing.
+  const { operations } = await replayContract();
+  const steps = (request.steps ?? []).filter((step) => WRITE_METHODS.has(operations.find((op) => op.operationId === step.operationId)?.method ?? "POST"));
+  if ((request.needs.length > 0 || steps.length > 0 || WRITE_METHODS.has(request.method)) && !options.allowWrites) {
+    const writes =
+      request.needs.length > 0
+        ? `it creates ${request.needs.map((need) => need.create).join(", ")} again`
+        : steps.length > 0
+          ? `its check calls ${steps.map((step) => step.operationId).join(", ")} first`
+          : request.method;
+    return refuse(out, `--replay ${id} writes (${writes}): pass --allow-writes if ${options.baseUrl} is a test environment`);
   }
   return replay(options, report, failure as Check & { request: ReproRequest }, out);
 }
@@ -132,8 +138,7 @@ function credentialValue(options: VerifyOptions, report: Report, variable: strin
 }
 
 async function replay(options: VerifyOptions, report: Report, failure: Check & { request: ReproRequest }, out: VerifyOutput): Promise<number> {
-  const document = (await readBundle()) as JsonObject;
-  const operations = listOperations(document);
+  const { document, operations, validator, validCalls, router } = await replayContract();
   const redactor = new Redactor(document, { show: options.showData });
   const sender = new Sender({
     rate: options.rate,
@@ -153,13 +158,13 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
   const context: VerifyContext = {
     document,
     operations,
-    validator: new ContractValidator(document),
+    validator,
     credentials: new CredentialMap(document, operations),
     sender,
     redactor,
     options: { ...options, credentials },
     fixtures: new Fixtures(`verify-replay-${randomBytes(4).toString("hex")}`, lifecycles(operations)),
-    validCalls: validCalls(document, operations),
+    validCalls,
     coverage: new CoverageMap(),
     deadline: Number.POSITIVE_INFINITY,
     budgetNoted: new Set(),
@@ -172,12 +177,13 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
   );
   let code = 2;
   try {
-    const made = await createAgain(context, request);
+    const made = await makeAgain(context, request);
     if ("error" in made) {
       out.error(`verify: --replay ${failure.id}: ${made.error}`);
       return 2;
     }
-    for (const line of made.lines) out.log(`  made again: ${line}`);
+    for (const line of made.created) out.log(`  made again: ${line}`);
+    for (const line of made.steps) out.log(`  step again: ${line}`);
     const sent = resend(
       request,
       made.values,
@@ -191,21 +197,11 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
       return 2;
     }
     const answer = await sender.send(sent.request);
-    const op = redactor.operationAt(sent.request.method, sent.request.url);
-    let again: boolean;
-    let said: string;
-    if (answer.kind === "failure") {
-      again = request.answered === undefined || request.expect !== undefined;
-      said = answer.error;
-    } else if (request.expect !== undefined && op !== undefined) {
-      const verdict = judge(context, op, answer, request.expect);
-      again = verdict.status === "failed";
-      said = `answered ${answer.status}${verdict.detail === undefined ? "" : ` — ${verdict.detail}`}`;
-    } else {
-      // A check that judged more than this answer (a page's contents, a read-back): the same status is the same failure.
-      again = answer.status === request.answered;
-      said = `answered ${answer.status}`;
-    }
+    const called = redactor.operationAt(sent.request.method, sent.request.url);
+    const op = judgedAs(context, request.rule, called);
+    const { again, said } = judgeAgain(context, request, op, answer, made);
+    // What the request made or deleted, as the run's check would have learnt it: the cleanup then knows.
+    if (called !== undefined && answer.kind === "answer") learnReplayed(context, router, called, sent.request.url, answer.status, answer.json?.value);
     out.log(`  replay: ${said}`);
     if (answer.kind === "answer" && answer.text !== "") out.log(`  body:   ${excerpt(redactor, op, answer.status, answer.text)}`);
     out.log(again ? `verify: ${failure.id} fails again` : `verify: ${failure.id} no longer fails`);
@@ -219,40 +215,10 @@ async function replay(options: VerifyOptions, report: Report, failure: Check & {
   return code;
 }
 
-/** What the failing request names, created again: each create it needs (and theirs), in the run's order. */
-async function createAgain(context: VerifyContext, request: ReproRequest): Promise<{ values: Map<string, string>; lines: string[] } | { error: string }> {
-  const creates = new Set<ContractOperation>();
-  for (const need of request.needs) {
-    const op = context.operations.find((each) => each.operationId === need.create);
-    if (op === undefined) return { error: `${need.param} was made by ${need.create}, which the contract no longer has` };
-    creates.add(op);
-    neededCreates(op, context.validCalls, context.fixtures, creates);
-  }
-  const lines: string[] = [];
-  for (const op of passOrder(context.operations, context.fixtures).filter((each) => creates.has(each))) {
-    const call = context.fixtures.apply(op, context.validCalls[op.operationId]!);
-    const checked = await checkCall(context, "replay", `${op.operationId} again`, op, call, ownCredential(context, op), { kind: "success" });
-    if (checked.verdict.status === "failed" || checked.status === undefined)
-      return { error: `creating again with ${op.operationId} failed: ${checked.verdict.detail ?? "no answer"}` };
-    context.fixtures.learn(op, call, checked.status, checked.body);
-    lines.push(`${op.operationId} (${checked.status})`);
-  }
-  const values = new Map<string, string>();
-  for (const need of request.needs) {
-    const made = [...context.fixtures.created].reverse().find((record) => record.lifecycle.create.operationId === need.create);
-    if (need.param === "link_token") {
-      if (context.fixtures.linkToken !== undefined) values.set(need.value, context.fixtures.linkToken);
-    } else if (need.pointer !== undefined) {
-      const body = made?.made.body;
-      const value = isObject(body) ? body[need.pointer.slice(1)] : undefined;
-      if (typeof value === "string") values.set(need.value, value);
-    } else {
-      const id = context.fixtures.ids.get(need.param) ?? made?.id;
-      if (id !== undefined) values.set(need.value, id);
-    }
-    if (!values.has(need.value)) return { error: `${need.create} answered no ${need.param} to put in the request` };
-  }
-  return { values, lines };
+/** The path of a replayed call read back from its URL, for the fixtures: a create the server took is deleted after. */
+function learnReplayed(context: VerifyContext, router: Router, op: ContractOperation, url: string, status: number, body: unknown): void {
+  const match = router.match(op.method, new URL(url).pathname);
+  if (match !== undefined) context.fixtures.learn(op, { path: match.pathParams, query: {} }, status, body, { extra: true });
 }
 
 /** The kept request with the new ids in place of the old, and each credential read from its variable. */

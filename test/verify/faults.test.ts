@@ -2,10 +2,12 @@
 // mock alters one kind of answer, and verify must report exactly that failure, naming the operation, and exit 1. verify
 // runs in this process: what it finds is the point, not its process (test/verify/mock.test.ts runs that). Each run is
 // limited with --only to the operations its fault is on (the whole contract passing is mock.test.ts's), but the one
-// whose fault the workflows meet too.
+// whose fault the workflows meet too. The same runs show that --replay judges as the check did: each cause's first
+// failure fails again on the faulty server and no longer fails once the fault is switched off.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMock, type RunningMock } from "../../scripts/commands/mock-server.ts";
 import { startAlteringProxy, type Alter } from "../support/altering-proxy.ts";
+import { replayBothWays, replayStory } from "../support/replay-both-ways.ts";
 import { failures, runVerifyInProcess } from "../support/run-verify.ts";
 import { parseXml } from "../support/xml.ts";
 import { answerText } from "../../src/verify/report/answer.ts";
@@ -20,11 +22,31 @@ afterAll(async () => {
   await mock?.stop();
 });
 
-/** verify behind a proxy that alters answers: the generated pass left out unless asked (its cases are their own tests, below). */
-async function verifyBehind(alter: Alter, { workflows = false, args = ["--cases", "0"] }: { workflows?: boolean; args?: string[] } = {}) {
-  const proxy = await startAlteringProxy(mock!.url, alter);
+/**
+ * verify behind a proxy that alters answers: the generated pass left out unless asked (its cases are their own tests,
+ * below). Then, but for the workflows, each cause's first failure is sent again with --replay: it fails again on the
+ * faulty server, and no longer fails once the proxy passes every answer through (a right server at the same address).
+ */
+async function verifyBehind(
+  alter: Alter,
+  { workflows = false, args = ["--cases", "0"], replays = !workflows }: { workflows?: boolean; args?: string[]; replays?: boolean } = {},
+) {
+  let faulty = true;
+  const proxy = await startAlteringProxy(mock!.url, (x, upstream) => (faulty ? alter(x, upstream) : undefined));
   try {
-    return await runVerifyInProcess(["--base-url", proxy.url, ...args, ...(workflows ? [] : ["--skip-workflows"])]);
+    const run = await runVerifyInProcess(["--base-url", proxy.url, ...args, ...(workflows ? [] : ["--skip-workflows"])]);
+    const replayed = replays && run.report !== undefined ? await replayBothWays(run.report, () => (faulty = false)) : [];
+    if (replays && run.report !== undefined) {
+      expect(replayed.length).toBe(run.report.groups.length);
+      for (const each of replayed) {
+        expect(each.faulty.code, replayStory(each, "faulty")).toBe(1);
+        // (A replay's own cleanup may meet the fault too, and say so after.)
+        expect(each.faulty.said).toContain(`verify: ${each.check.id} fails again`);
+        expect(each.fixed.code, replayStory(each, "fixed")).toBe(0);
+        expect(each.fixed.said.at(-1), replayStory(each, "fixed")).toBe(`verify: ${each.check.id} no longer fails`);
+      }
+    }
+    return { ...run, replayed };
   } finally {
     await proxy.close();
   }
@@ -258,7 +280,7 @@ describe.concurrent("npm run verify's coverage, generated and state checks again
         ? error(500, "internal_error", "could not store the endpoint")
         : undefined;
     const args = ["--cases", "30", "--seed", "7", "--only", "createWebhookEndpoint"];
-    const [run, again] = await Promise.all([verifyBehind(alter, { args }), verifyBehind(alter, { args })]);
+    const [run, again] = await Promise.all([verifyBehind(alter, { args }), verifyBehind(alter, { args, replays: false })]);
     const generated = run.report!.checks.filter((check) => check.suite === "generated" && check.status === "failed");
     expect(generated.map((check) => check.name)).toEqual(["createWebhookEndpoint: generated valid calls are accepted"]);
     const [failure] = generated;
@@ -332,5 +354,60 @@ describe.concurrent("npm run verify's coverage, generated and state checks again
       ]),
     );
     expect(failures(run).filter((line) => line.startsWith("state "))).toHaveLength(2);
+  });
+
+  it("names read-backs of other values, a deleted item still read, a refusal not made, a failed undo and cleanup; each replays with its steps", async () => {
+    const webhookItem = /^\/v2\/management\/teams\/[^/]+\/webhooks\/[^/]+$/;
+    // The last webhook endpoint the server answered with: what a server that never deletes would still read.
+    let webhook: Record<string, unknown> | undefined;
+    const run = await verifyBehind(
+      (x) => {
+        if (x.method !== "DELETE" && /\/webhooks(\/[^/]+)?$/.test(x.pathname) && x.status < 300 && x.answer.startsWith("{"))
+          webhook = JSON.parse(x.answer) as Record<string, unknown>;
+        if (x.method === "GET" && webhookItem.test(x.pathname) && x.status === 200)
+          return { status: 200, body: JSON.stringify({ ...(JSON.parse(x.answer) as object), enabled: true }) };
+        if (x.method === "GET" && webhookItem.test(x.pathname) && x.status === 404 && webhook !== undefined)
+          return { status: 200, body: JSON.stringify(webhook) };
+        if (x.method === "GET" && x.pathname === "/v2/providers" && x.status === 401 && x.headers["x-svc-api-key"] === undefined)
+          return { status: 200, body: "[]" };
+        if (x.method === "POST" && x.pathname.endsWith("/undo_delete") && x.status < 300) return error(500, "internal_error", "the deletion cannot be undone");
+        if (x.method === "DELETE" && /^\/v2\/management\/teams\/[^/]+$/.test(x.pathname)) return error(500, "internal_error", "the team is locked");
+        // A team that reads as the example, whatever it was created with: a server that keeps nothing.
+        if (x.method === "GET" && /^\/v2\/management\/teams\/[^/]+$/.test(x.pathname) && x.status === 200)
+          return { status: 200, body: JSON.stringify({ ...(JSON.parse(x.answer) as object), name: "Northwind Health" }) };
+        return undefined;
+      },
+      {
+        args: [
+          "--cases",
+          "0",
+          ...["updateWebhookEndpoint", "deleteWebhookEndpoint", "listProviders", "deleteUser", "undoUserDeletion"].flatMap((op) => ["--only", op]),
+        ],
+      },
+    );
+    expect(failures(run)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^state updateWebhookEndpoint → getWebhookEndpoint: reads back what was sent: \/enabled reads true, sent false/),
+        expect.stringMatching(/^state createTeam → getTeam: reads back what was sent: \/name reads "Northwind Health", sent "verify-[0-9a-f]+"/),
+        expect.stringMatching(
+          /^state deleteWebhookEndpoint → getWebhookEndpoint: what was deleted is gone: getWebhookEndpoint answered 200; expected 404 or 410/,
+        ),
+        "credential listProviders: no credential: listProviders answered 200; expected 401",
+        "operation undoUserDeletion: valid call: undoUserDeletion answered 500 internal_error: the deletion cannot be undone",
+        expect.stringMatching(/^cleanup deleteTeam: team_id \S+, made by createTeam: deleteTeam answered 500 internal_error: the team is locked$/),
+      ]),
+    );
+    // Each replay made again the steps of its check: the update before the read-back, the create and the delete
+    // before the read of what was deleted, the delete before the undo.
+    expect(new Set(run.replayed.map((each) => each.check.suite))).toEqual(new Set(["state", "credential", "operation", "cleanup"]));
+    const steps = (check: string) =>
+      run.report!.checks.find((each) => each.status === "failed" && each.name.startsWith(check))?.request?.steps?.map((step) => step.operationId);
+    expect(steps("updateWebhookEndpoint → getWebhookEndpoint: reads back")).toEqual(["updateWebhookEndpoint"]);
+    expect(steps("createTeam → getTeam: reads back")).toEqual(["createTeam"]);
+    expect(steps("deleteWebhookEndpoint → getWebhookEndpoint")).toEqual(["createWebhookEndpoint", "deleteWebhookEndpoint"]);
+    // The undo depends on the run's writes before it too, and last on the delete it undoes.
+    expect(steps("undoUserDeletion: valid call")?.at(-1)).toBe("deleteUser");
+    const undo = run.replayed.find((each) => each.check.operationId === "undoUserDeletion")!;
+    expect(undo.fixed.said).toContain("  step again: deleteUser (200)");
   });
 });

@@ -6,9 +6,9 @@ import { collectionMarks, filterValues, matchesFilter, type Filter, type Paging 
 import { isObject } from "../../contract/json.ts";
 import type { ContractOperation } from "../../contract/operations.ts";
 import { judge } from "../judge.ts";
-import { ownCredential, sendRequest, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
+import { dependedOn, ownCredential, sendRequest, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
 import { buildRequest, type Call } from "../calls.ts";
-import type { Sent } from "../check.ts";
+import type { Expectation, ReplayRule, Sent } from "../check.ts";
 
 /** The most values of one filter verify tries: those the unfiltered list holds, in its order. */
 const VALUES_PER_FILTER = 3;
@@ -20,7 +20,7 @@ async function fetchList(context: VerifyContext, op: ContractOperation, call: Ca
   const asked = { ...call, query: { ...call.query, ...query } };
   const request = buildRequest(context.options.baseUrl, op, asked, credential);
   const answer = await sendRequest(context, op, asked, request);
-  const verdict = judge(context, op, answer, { kind: "refusal", statuses: [200] });
+  const verdict = judge(context, op, answer, LISTED);
   const sent = sentOf(request, answer);
   if (verdict.status === "failed" || !isObject(verdict.body)) return { ok: false, detail: verdict.detail ?? "no JSON body", ms: answer.ms, sent };
   return { ok: true, body: verdict.body, ms: answer.ms, sent };
@@ -28,14 +28,18 @@ async function fetchList(context: VerifyContext, op: ContractOperation, call: Ca
 
 const count = (value: unknown): number | undefined => (typeof value === "number" ? value : undefined);
 
-/** Records a check of the pass: passed when nothing is wrong, else failed with what is. */
-function record(context: VerifyContext, op: ContractOperation, name: string, problems: string[], fetched: Fetched): void {
+/** What every list of the pass must answer before its contents are judged. */
+const LISTED: Expectation = { kind: "refusal", statuses: [200] };
+
+/** Records a check of the pass: passed when nothing is wrong, else failed with what is, and the rule --replay judges by. */
+function record(context: VerifyContext, op: ContractOperation, name: string, problems: string[], fetched: Fetched, rule: ReplayRule): void {
   const failed = problems.length > 0;
   context.record({
     suite: "collection",
     name,
     status: failed ? "failed" : "passed",
-    ...(failed ? { detail: problems.join("; "), sent: fetched.sent } : {}),
+    // A list holds what the run's writes made: its replay makes them again before it asks.
+    ...(failed ? { detail: problems.join("; "), sent: { ...fetched.sent, expect: LISTED, rule, ...dependedOn(context) } } : {}),
     operationId: op.operationId,
     ms: Math.round(fetched.ms),
   });
@@ -63,21 +67,42 @@ export function pageProblems(body: Record<string, unknown>, paging: Paging, page
   return problems;
 }
 
+/**
+ * What is wrong with a page the rule asked for: its cut, and, for a page past the last of `total` items (the total an
+ * earlier page said), that it holds any. The pass and --replay judge a page with it.
+ */
+export function pageRuleProblems(body: Record<string, unknown>, rule: { paging: Paging; page: number; size: number; total?: number }): string[] {
+  const problems = pageProblems(body, rule.paging, rule.page, rule.size);
+  const items = body[rule.paging.items];
+  if (rule.total !== undefined && Array.isArray(items) && items.length > 0)
+    problems.push(`page ${rule.page} is past the last of ${rule.total} items, yet holds ${items.length}`);
+  return problems;
+}
+
+/** What is wrong with a list asked with a filter's value: items that do not match it. The pass and --replay judge a filter with it. */
+export function filterProblems(body: Record<string, unknown>, filter: Filter, value: string): string[] {
+  const items = body[filter.items];
+  if (!Array.isArray(items)) return [`${filter.items} is not a list`];
+  const wrong = items.filter((item) => !matchesFilter(item, filter, [value]));
+  return wrong.length > 0
+    ? [`${wrong.length} of ${items.length} ${filter.items} do not match (first: /${filter.items}/${items.indexOf(wrong[0])}/${filter.field})`]
+    : [];
+}
+
 async function pagingChecks(context: VerifyContext, op: ContractOperation, call: Call, paging: Paging): Promise<void> {
-  const check = (name: string, problems: string[], fetched: Fetched) => record(context, op, `${op.operationId}: ${name}`, problems, fetched);
+  const check = (name: string, problems: string[], fetched: Fetched, rule: ReplayRule) =>
+    record(context, op, `${op.operationId}: ${name}`, problems, fetched, rule);
+  const firstRule = { kind: "page" as const, paging, page: 1, size: 1 };
   const first = await fetchList(context, op, call, { page: 1, size: 1 });
-  if (!first.ok) return check("page 1 of size 1", [first.detail], first);
-  check("page 1 of size 1 holds at most one item and says so", pageProblems(first.body, paging, 1, 1), first);
+  if (!first.ok) return check("page 1 of size 1", [first.detail], first, firstRule);
+  check("page 1 of size 1 holds at most one item and says so", pageRuleProblems(first.body, firstRule), first, firstRule);
   const total = count(first.body.total);
   // Past the last page: total + 1 at size 1 (or page 2 of an unknown total, which proves less).
   const past = (total ?? 1) + 1;
+  const pastRule = { kind: "page" as const, paging, page: past, size: 1, ...(total === undefined ? {} : { total }) };
   const beyond = await fetchList(context, op, call, { page: past, size: 1 });
-  if (!beyond.ok) return check(`page ${past} of size 1 (past the last)`, [beyond.detail], beyond);
-  const items = beyond.body[paging.items];
-  const problems = pageProblems(beyond.body, paging, past, 1);
-  if (total !== undefined && Array.isArray(items) && items.length > 0)
-    problems.push(`page ${past} is past the last of ${total} items, yet holds ${items.length}`);
-  check(`page ${past} of size 1, past the last, is empty`, problems, beyond);
+  if (!beyond.ok) return check(`page ${past} of size 1 (past the last)`, [beyond.detail], beyond, pastRule);
+  check(`page ${past} of size 1, past the last, is empty`, pageRuleProblems(beyond.body, pastRule), beyond, pastRule);
 }
 
 async function filterChecks(context: VerifyContext, op: ContractOperation, call: Call, filters: Filter[]): Promise<void> {
@@ -94,17 +119,8 @@ async function filterChecks(context: VerifyContext, op: ContractOperation, call:
     for (const value of Array.isArray(list) ? filterValues(list, filter).slice(0, VALUES_PER_FILTER) : []) {
       const name = `${op.operationId}: ${filter.parameter}=${label(value)} keeps only ${filter.items} whose ${filter.field} matches`;
       const kept = await fetchList(context, op, call, { [filter.parameter]: filter.match === "all" ? [value] : value });
-      const items = kept.ok ? kept.body[filter.items] : undefined;
-      const wrong = Array.isArray(items) ? items.filter((item) => !matchesFilter(item, filter, [value])) : [];
-      const first = Array.isArray(items) ? items.indexOf(wrong[0]) : -1;
-      const problems = !kept.ok
-        ? [kept.detail]
-        : !Array.isArray(items)
-          ? [`${filter.items} is not a list`]
-          : wrong.length > 0
-            ? [`${wrong.length} of ${items.length} ${filter.items} do not match (first: /${filter.items}/${first}/${filter.field})`]
-            : [];
-      record(context, op, name, problems, kept);
+      const problems = kept.ok ? filterProblems(kept.body, filter, value) : [kept.detail];
+      record(context, op, name, problems, kept, { kind: "filter", filter, value });
     }
   }
 }

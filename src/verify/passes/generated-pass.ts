@@ -9,7 +9,7 @@ import { isObject, type JsonObject } from "../../contract/json.ts";
 import { openEnumValues } from "../../contract/open-enums.ts";
 import { buildRequest, refusedByContract, type Call } from "../calls.ts";
 import { breakingArbitrary, validArbitrary } from "../cases/arbitraries.ts";
-import { ownCredential, send, skipCheck, skipReason, spentBudget, type Pass, type VerifyContext } from "../context.ts";
+import { dependedOn, ownCredential, send, skipCheck, skipReason, spentBudget, type Pass, type VerifyContext } from "../context.ts";
 import { describeValue } from "./coverage-pass.ts";
 import { inputsOf, inputValue, setInput, type Input } from "../cases/inputs.ts";
 import { judge, type Expectation, type Verdict } from "../judge.ts";
@@ -140,6 +140,7 @@ function record(context: VerifyContext, op: ContractOperation, what: string, run
         ...(outcome.failing.status === undefined ? {} : { answered: outcome.failing.status }),
         ...(outcome.failing.answer === undefined ? {} : { answer: outcome.failing.answer }),
         expect: expectation,
+        ...dependedOn(context),
       },
     });
     return;

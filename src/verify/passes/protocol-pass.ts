@@ -6,7 +6,8 @@ import type { ContractOperation } from "../../contract/operations.ts";
 import { createRouter } from "../../contract/router.ts";
 import { buildRequest, callPath, WRITE_METHODS } from "../calls.ts";
 import { ownCredential, sendRequest, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
-import { judge } from "../judge.ts";
+import { judge, type JudgeContext } from "../judge.ts";
+import type { HttpAnswer } from "../sender.ts";
 
 /** Methods an `Allow` may name beyond the documented ones without being wrong: HEAD goes with GET, OPTIONS with CORS. */
 const TOLERATED = new Set(["HEAD", "OPTIONS"]);
@@ -24,6 +25,25 @@ export function allowProblem(allow: string | null, methods: string[]): string | 
   const extra = [...named].filter((method) => !TOLERATED.has(method));
   if (missing.length === 0 && extra.length === 0) return undefined;
   return `Allow: ${allow} (${[missing.length > 0 ? `leaves out ${missing.join(", ")}` : "", extra.length > 0 ? `names ${extra.join(", ")}, which the path does not document` : ""].filter(Boolean).join("; ")})`;
+}
+
+const PROBE_EXPECTATION = { kind: "refusal" as const, statuses: [405] };
+
+/**
+ * A probe's answer judged: a 405 with the error body of the path's first operation (`first`: the 405 is declared on
+ * every operation, a transport-level answer) and an `Allow` naming the path's methods. The pass and --replay judge with it.
+ */
+export function probeVerdict(
+  context: JudgeContext,
+  first: ContractOperation,
+  method: string,
+  answer: HttpAnswer,
+  methods: string[],
+): { failed: boolean; detail: string } {
+  const verdict = judge(context, first, answer, PROBE_EXPECTATION);
+  const allow = answer.kind === "answer" && answer.status === 405 ? allowProblem(answer.headers.get("allow"), methods) : undefined;
+  const detail = [verdict.detail?.replace(`${first.operationId} answered`, `${method} ${first.template} answered`), allow].filter(Boolean).join("; ");
+  return { failed: verdict.status === "failed" || allow !== undefined, detail };
 }
 
 export async function runProtocolPass(context: VerifyContext): Promise<void> {
@@ -53,13 +73,9 @@ export async function runProtocolPass(context: VerifyContext): Promise<void> {
       const credential = ownCredential(context, first);
       const request = buildRequest(context.options.baseUrl, probe, call, credential);
       const answer = await sendRequest(context, probe, call, request);
-      // The 405 is declared on every operation (a transport-level answer): its body is judged as the path's first one's.
-      const verdict = judge(context, first, answer, { kind: "refusal", statuses: [405] });
-      const allow = answer.kind === "answer" && answer.status === 405 ? allowProblem(answer.headers.get("allow"), methods) : undefined;
-      const detail = [verdict.detail?.replace(`${first.operationId} answered`, `${method} ${template} answered`), allow].filter(Boolean).join("; ");
-      const failed = verdict.status === "failed" || allow !== undefined;
-      // About a path, not one of its operations: the check names no operation.
-      const sent = { ...sentOf(request, answer), expect: { kind: "refusal" as const, statuses: [405] } };
+      const { failed, detail } = probeVerdict(context, first, method, answer, methods);
+      // About a path, not one of its operations: the check names no operation. Its replay judges by the same rule.
+      const sent = { ...sentOf(request, answer), expect: PROBE_EXPECTATION, rule: { kind: "allow" as const, operationId: first.operationId, methods } };
       context.record({ suite: "protocol", name, status: failed ? "failed" : "passed", ...(failed ? { detail, sent } : {}), ms: Math.round(answer.ms) });
     }
   }

@@ -7,13 +7,14 @@ import { isObject, type JsonObject } from "../../contract/json.ts";
 import { responseLinks, type ResponseLink } from "../../contract/links.ts";
 import type { ContractOperation } from "../../contract/operations.ts";
 import type { Call } from "../calls.ts";
+import type { Expectation, ReplayStep } from "../check.ts";
 import { checkCall, ownCredential, skipCheck, skipReason, type VerifyContext } from "../context.ts";
 import type { Created } from "../fixtures.ts";
 
 /** What a failed state check adds: a server that keeps nothing fails them all, which says why. */
 const NEEDS_STATE = "this check needs a server that keeps state (the package's mock does with --stateful)";
 
-interface Exchange {
+export interface Exchange {
   call: Call;
   status: number;
   body: unknown;
@@ -104,6 +105,21 @@ function readBackHint(found: Differences, status: number): string {
   return found.stale ? `a stale read: the server acknowledged the update (${status}) and the read returns the value from before it` : NEEDS_STATE;
 }
 
+/**
+ * What a read-back found wrong, as its failure says it, or undefined when the read gives back every field the call
+ * sent: the pass and --replay judge a read-back with it.
+ */
+export function readBackProblem(context: VerifyContext, read: ContractOperation, exchange: Exchange, got: unknown): string | undefined {
+  const found = differences(context, read, exchange.call.body, got, exchange.before);
+  return found.lines.length === 0 ? undefined : `${found.lines.join("; ")}; ${readBackHint(found, exchange.status)}`;
+}
+
+/** A successful call as its links are resolved against, with what the item it changed held before, when verify made it. */
+export function exchangeAfter(context: VerifyContext, op: ContractOperation, call: Call, status: number, body: unknown): Exchange {
+  const item = context.fixtures.isCreate(op) === undefined ? context.fixtures.madeItem(call) : undefined;
+  return { call, status, body, ...(item === undefined ? {} : { before: item.made.call.body }) };
+}
+
 /** Runs one linked call and records its check; `expect` is what it must answer. */
 async function linkCheck(
   context: VerifyContext,
@@ -111,6 +127,7 @@ async function linkCheck(
   link: Link,
   exchange: Exchange,
   expect: "read" | "accepted" | "gone" | "refused",
+  steps: ReplayStep[],
 ): Promise<void> {
   const { target } = link;
   const credentialValue = link.credential === undefined ? undefined : evaluate(link.credential, exchange);
@@ -126,13 +143,7 @@ async function linkCheck(
   if (link.credential !== undefined) context.redactor.rememberCredential(credentialValue as string);
   const statuses = expect === "gone" ? [404, 410] : expect === "refused" ? [401] : undefined;
   // The verdict is recorded by checkCall; a read-back that answered is compared here as well, as a check of its own name.
-  const checked = await checkCall(
-    context,
-    "state",
-    name,
-    target,
-    call,
-    credential,
+  const expectation: Expectation =
     statuses === undefined
       ? {
           kind: "refusal",
@@ -140,22 +151,30 @@ async function linkCheck(
             .filter((s) => /^2\d\d$/.test(s))
             .map(Number),
         }
-      : { kind: "refusal", statuses },
+      : { kind: "refusal", statuses };
+  const checked = await checkCall(context, "state", name, target, call, credential, expectation, {
     // A server that keeps nothing answers a read as ever, and what was deleted as if it were there; any other failure is its own.
-    { note: (got) => (got !== undefined && (statuses === undefined ? got === 404 || got === 410 : got >= 200 && got < 300) ? NEEDS_STATE : undefined) },
-  );
+    note: (got) => (got !== undefined && (statuses === undefined ? got === 404 || got === 410 : got >= 200 && got < 300) ? NEEDS_STATE : undefined),
+    steps,
+  });
   if (expect === "read" && checked.verdict.status === "passed") {
-    const found = differences(context, target, exchange.call.body, checked.body, exchange.before);
-    const failed = found.lines.length > 0;
+    const problem = readBackProblem(context, target, exchange, checked.body);
+    // Its replay makes the steps again and compares what the last of them sent with what the read gives back.
+    const sent = { ...checked.sent, expect: expectation, steps, rule: { kind: "read-back" as const, step: steps.length - 1 } };
     context.record({
       suite: "state",
       name: name.replace(/answers$/, "reads back what was sent"),
-      status: failed ? "failed" : "passed",
-      ...(failed ? { detail: `${found.lines.join("; ")}; ${readBackHint(found, exchange.status)}`, sent: checked.sent } : {}),
+      status: problem === undefined ? "passed" : "failed",
+      ...(problem === undefined ? {} : { detail: problem, sent }),
       operationId: target.operationId,
       ms: 0,
     });
   }
+}
+
+/** A call as a check's step: what --replay sends again before the check's own request. */
+export function stepOf(op: ContractOperation, call: Call): ReplayStep {
+  return { operationId: op.operationId, call: structuredClone(call) };
 }
 
 /**
@@ -171,19 +190,35 @@ export async function stateAfterCall(
   deleted: Created | undefined,
 ): Promise<void> {
   if (status < 200 || status >= 300) return;
-  const item = context.fixtures.isCreate(op) === undefined ? context.fixtures.madeItem(call) : undefined;
-  const exchange: Exchange = { call, status, body, ...(item === undefined ? {} : { before: item.made.call.body }) };
+  const exchange = exchangeAfter(context, op, call, status, body);
+  // Each check depends on the call it follows, and one after a delete on the create of what was deleted as well.
+  const steps = [stepOf(op, call)];
   for (const link of linksOf(context, op, status)) {
     if (link.credential !== undefined)
-      await linkCheck(context, `${op.operationId} → ${link.target.operationId}: a call made with the credential it gave answers`, link, exchange, "accepted");
-    else if (link.target.method === "GET") await linkCheck(context, `${op.operationId} → ${link.target.operationId}: answers`, link, exchange, "read");
+      await linkCheck(
+        context,
+        `${op.operationId} → ${link.target.operationId}: a call made with the credential it gave answers`,
+        link,
+        exchange,
+        "accepted",
+        steps,
+      );
+    else if (link.target.method === "GET") await linkCheck(context, `${op.operationId} → ${link.target.operationId}: answers`, link, exchange, "read", steps);
   }
   if (deleted === undefined) return;
   const made: Exchange = deleted.made;
+  const afterDelete = [stepOf(deleted.lifecycle.create, made.call), ...steps];
   for (const link of linksOf(context, deleted.lifecycle.create, made.status)) {
     if (link.credential !== undefined)
-      await linkCheck(context, `${op.operationId} → ${link.target.operationId}: a call made with the deleted credential is refused`, link, made, "refused");
+      await linkCheck(
+        context,
+        `${op.operationId} → ${link.target.operationId}: a call made with the deleted credential is refused`,
+        link,
+        made,
+        "refused",
+        afterDelete,
+      );
     else if (link.target.method === "GET")
-      await linkCheck(context, `${op.operationId} → ${link.target.operationId}: what was deleted is gone`, link, made, "gone");
+      await linkCheck(context, `${op.operationId} → ${link.target.operationId}: what was deleted is gone`, link, made, "gone", afterDelete);
   }
 }

@@ -4,9 +4,9 @@
 // plan; gives the fixtures the ids it learns.
 import type { ContractOperation } from "../../contract/operations.ts";
 import type { ValidCall } from "../../contract/valid-calls.ts";
-import { requestInput } from "../calls.ts";
+import { isWrite, requestInput } from "../calls.ts";
 import { checkCall, ownCredential, skipCheck, skipReason, type Pass, type VerifyContext } from "../context.ts";
-import { stateAfterCall } from "./state-readback.ts";
+import { stateAfterCall, stepOf } from "./state-readback.ts";
 
 async function validCallCheck(context: VerifyContext, op: ContractOperation, example: ValidCall): Promise<void> {
   const name = `${op.operationId}: valid call`;
@@ -28,11 +28,19 @@ async function validCallCheck(context: VerifyContext, op: ContractOperation, exa
     });
     return;
   }
-  const answer = await checkCall(context, "operation", name, op, call, credential, { kind: "success" });
+  // Like every call, it depends on the run's writes before it (context.ts's dependedOn); a call on what verify deleted
+  // (the undo of a deletion) on that delete as well: its replay makes them again first.
+  const deleted = context.fixtures.madeItem(call);
+  const remove = deleted?.deletedBy === undefined ? undefined : deleted.lifecycle.remove;
+  const steps =
+    remove === undefined ? undefined : [...context.fixtures.kept, stepOf(remove, context.fixtures.apply(remove, context.validCalls[remove.operationId]!))];
+  const answer = await checkCall(context, "operation", name, op, call, credential, { kind: "success" }, steps === undefined ? {} : { steps });
   if (answer.status === undefined) return;
+  if (isWrite(op) && answer.status >= 200 && answer.status < 300 && context.fixtures.isCreate(op) === undefined && context.fixtures.isRemove(op) === undefined)
+    context.fixtures.kept.push(stepOf(op, call));
   // What the call did to the server's state, read back over the links its answer declares (state-readback.ts).
-  const deleted = context.fixtures.learn(op, call, answer.status, answer.body);
-  await stateAfterCall(context, op, call, answer.status, answer.body, deleted);
+  const gone = context.fixtures.learn(op, call, answer.status, answer.body);
+  await stateAfterCall(context, op, call, answer.status, answer.body, gone);
 }
 
 /** The valid call of each operation, in turn. */

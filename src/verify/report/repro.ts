@@ -6,7 +6,7 @@ export type { Need, ReproRequest };
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { CredentialOption } from "../../contract/credentials.ts";
-import type { Need, ReproRequest, Sent } from "../check.ts";
+import type { Need, ReplayStep, ReproRequest, Sent } from "../check.ts";
 import type { Fixtures } from "../fixtures.ts";
 import { headerVariable } from "../gateway-headers.ts";
 
@@ -90,7 +90,7 @@ export class Reproductions {
   }
 
   /** The failure's request as kept and as a `curl` line; its body written beside the report when it must be. */
-  make(id: string, { request: sent, answered, expect }: Sent): { request: ReproRequest; curl: string } {
+  make(id: string, { request: sent, answered, expect, steps, rule }: Sent): { request: ReproRequest; curl: string } {
     const request = {
       ...sent,
       url: this.#scrub(sent.url),
@@ -130,6 +130,8 @@ export class Reproductions {
       needs,
       ...(answered === undefined ? {} : { answered }),
       ...(expect === undefined ? {} : { expect }),
+      ...(steps === undefined || steps.length === 0 ? {} : { steps: this.#scrubbed(steps) }),
+      ...(rule === undefined ? {} : { rule }),
     };
     if (request.body !== undefined) {
       kept.body = request.body;
@@ -141,6 +143,18 @@ export class Reproductions {
       }
     }
     return { request: kept, curl: curlLine(kept, path.relative(process.cwd(), this.#reportDir) || ".") };
+  }
+
+  /** A check's steps as the request is kept: what a server sent in marked fields taken out of each text, as from its url and body. */
+  #scrubbed(steps: ReplayStep[]): ReplayStep[] {
+    const leaves = (node: unknown): unknown => {
+      if (typeof node === "string") return this.#scrub(node);
+      if (Array.isArray(node)) return node.map(leaves);
+      // Field names are the contract's; the values are what a server may have sent.
+      if (typeof node === "object" && node !== null) return Object.fromEntries(Object.entries(node).map(([name, value]) => [name, leaves(value)]));
+      return node;
+    };
+    return steps.map((step) => ({ operationId: step.operationId, call: leaves(step.call) as ReplayStep["call"] }));
   }
 }
 
