@@ -35,6 +35,18 @@ export interface VerifyContext {
   budgetNoted: Set<string>;
   /** Called with each check as it is made: the console line is printed at once, a failure gets its id and reproduction. */
   record: (check: MadeCheck) => void;
+  /** The plan position of the unit of work this context belongs to (ordered-pool.ts): what orders what the fixtures learn. */
+  position?: number;
+}
+
+/**
+ * A unit of work of a pass: steps that must stay in order (a call and its state checks; a property's cases and its
+ * shrinking), given a context of its own whose checks are recorded in plan order. `after`: the units (by their index
+ * among the pass's, earlier ones only) whose effects it needs first.
+ */
+export interface Unit {
+  run: (context: VerifyContext) => Promise<void>;
+  after?: number[];
 }
 
 /** The operations a run checks, and its valid calls in two phases: what keeps things (and makes them), then the deletes. */
@@ -53,6 +65,8 @@ export interface PassContext extends VerifyContext {
   mock: boolean;
   /** A line for the console beside the checks, redacted as they are. */
   log: (line: string) => void;
+  /** Runs a pass's units, --concurrency at a time, their checks recorded in the units' order (ordered-pool.ts). */
+  units: (units: Unit[]) => Promise<void>;
 }
 
 /** A pass of the run: one job over the run's context, its checks recorded as it goes (run.ts lists them in order). */

@@ -5,7 +5,7 @@
 import type { ContractOperation } from "../../contract/operations.ts";
 import { createRouter } from "../../contract/router.ts";
 import { buildRequest, callPath, WRITE_METHODS } from "../calls.ts";
-import { ownCredential, sendRequest, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
+import { ownCredential, sendRequest, sentOf, skipReason, type Pass, type Unit, type VerifyContext } from "../context.ts";
 import { judge } from "../judge.ts";
 
 /** Methods an `Allow` may name beyond the documented ones without being wrong: HEAD goes with GET, OPTIONS with CORS. */
@@ -26,11 +26,13 @@ export function allowProblem(allow: string | null, methods: string[]): string | 
   return `Allow: ${allow} (${[missing.length > 0 ? `leaves out ${missing.join(", ")}` : "", extra.length > 0 ? `names ${extra.join(", ")}, which the path does not document` : ""].filter(Boolean).join("; ")})`;
 }
 
-export async function runProtocolPass(context: VerifyContext): Promise<void> {
+/** A unit per probe: a write method a documented path does not document, sent to the path's URL. */
+export function protocolUnits(context: VerifyContext): Unit[] {
   const router = createRouter(context.document);
   const byPath = new Map<string, ContractOperation[]>();
   for (const op of context.operations) byPath.set(op.template, [...(byPath.get(op.template) ?? []), op]);
   const only = context.options.only;
+  const units: Unit[] = [];
   for (const [template, ops] of byPath) {
     // With --only, the paths of the operations it names.
     if (only !== undefined && !ops.some((op) => only.includes(op.operationId))) continue;
@@ -43,26 +45,28 @@ export async function runProtocolPass(context: VerifyContext): Promise<void> {
     // matches .../custom_credentials/prepare), and a method one of them documents is an operation, not a 405.
     const methods = router.methodsAt(callPath(first, call));
     for (const method of [...WRITE_METHODS].filter((m) => !methods.includes(m))) {
-      const probe: ContractOperation = { ...first, method };
-      const name = `${template}: ${method} is 405 naming ${methods.join(", ")}`;
-      const reason = skipReason(context, probe, option);
-      if (reason !== undefined) {
-        context.record({ suite: "protocol", name, status: "skipped", detail: reason, ms: 0 });
-        continue;
-      }
-      const credential = ownCredential(context, first);
-      const request = buildRequest(context.options.baseUrl, probe, call, credential);
-      const answer = await sendRequest(context, probe, call, request);
-      // The 405 is declared on every operation (a transport-level answer): its body is judged as the path's first one's.
-      const verdict = judge(context, first, answer, { kind: "refusal", statuses: [405] });
-      const allow = answer.kind === "answer" && answer.status === 405 ? allowProblem(answer.headers.get("allow"), methods) : undefined;
-      const detail = [verdict.detail?.replace(`${first.operationId} answered`, `${method} ${template} answered`), allow].filter(Boolean).join("; ");
-      const failed = verdict.status === "failed" || allow !== undefined;
-      // About a path, not one of its operations: the check names no operation.
-      const sent = { ...sentOf(request, answer), expect: { kind: "refusal" as const, statuses: [405] } };
-      context.record({ suite: "protocol", name, status: failed ? "failed" : "passed", ...(failed ? { detail, sent } : {}), ms: Math.round(answer.ms) });
+      units.push({
+        run: async (unit) => {
+          const probe: ContractOperation = { ...first, method };
+          const name = `${template}: ${method} is 405 naming ${methods.join(", ")}`;
+          const reason = skipReason(unit, probe, option);
+          if (reason !== undefined) return unit.record({ suite: "protocol", name, status: "skipped", detail: reason, ms: 0 });
+          const credential = ownCredential(unit, first);
+          const request = buildRequest(unit.options.baseUrl, probe, call, credential);
+          const answer = await sendRequest(unit, probe, call, request);
+          // The 405 is declared on every operation (a transport-level answer): its body is judged as the path's first one's.
+          const verdict = judge(unit, first, answer, { kind: "refusal", statuses: [405] });
+          const allow = answer.kind === "answer" && answer.status === 405 ? allowProblem(answer.headers.get("allow"), methods) : undefined;
+          const detail = [verdict.detail?.replace(`${first.operationId} answered`, `${method} ${template} answered`), allow].filter(Boolean).join("; ");
+          const failed = verdict.status === "failed" || allow !== undefined;
+          // About a path, not one of its operations: the check names no operation.
+          const sent = { ...sentOf(request, answer), expect: { kind: "refusal" as const, statuses: [405] } };
+          unit.record({ suite: "protocol", name, status: failed ? "failed" : "passed", ...(failed ? { detail, sent } : {}), ms: Math.round(answer.ms) });
+        },
+      });
     }
   }
+  return units;
 }
 
-export const protocolPass: Pass = (context) => runProtocolPass(context);
+export const protocolPass: Pass = (context) => context.units(protocolUnits(context));

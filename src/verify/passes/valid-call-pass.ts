@@ -5,7 +5,8 @@
 import type { ContractOperation } from "../../contract/operations.ts";
 import type { ValidCall } from "../../contract/valid-calls.ts";
 import { requestInput } from "../calls.ts";
-import { checkCall, ownCredential, skipCheck, skipReason, type Pass, type VerifyContext } from "../context.ts";
+import { checkCall, ownCredential, skipCheck, skipReason, type Pass, type PassContext, type VerifyContext } from "../context.ts";
+import { planDependencies } from "./operation-plan.ts";
 import { stateAfterCall } from "./state-readback.ts";
 
 async function validCallCheck(context: VerifyContext, op: ContractOperation, example: ValidCall): Promise<void> {
@@ -31,13 +32,14 @@ async function validCallCheck(context: VerifyContext, op: ContractOperation, exa
   const answer = await checkCall(context, "operation", name, op, call, credential, { kind: "success" });
   if (answer.status === undefined) return;
   // What the call did to the server's state, read back over the links its answer declares (state-readback.ts).
-  const deleted = context.fixtures.learn(op, call, answer.status, answer.body);
+  const deleted = context.fixtures.learn(op, call, answer.status, answer.body, { at: context.position });
   await stateAfterCall(context, op, call, answer.status, answer.body, deleted);
 }
 
-/** The valid call of each operation, in turn. */
-async function runValidCalls(context: VerifyContext, operations: ContractOperation[]): Promise<void> {
-  for (const op of operations) await validCallCheck(context, op, context.validCalls[op.operationId]!);
+/** The valid call of each operation, with its state checks: a unit each, waiting for what the plan says it needs. */
+function runValidCalls(context: PassContext, operations: ContractOperation[]): Promise<void> {
+  const after = planDependencies(operations, context.fixtures);
+  return context.units(operations.map((op, i) => ({ run: (unit) => validCallCheck(unit, op, context.validCalls[op.operationId]!), after: after[i]! })));
 }
 
 /** The creates, then every call that leaves things in place: the fixtures every later pass meets. */
