@@ -1,6 +1,7 @@
-// Runs a pass's units of work at most n at a time and records their checks in plan order: a unit's checks go out at
-// once while every unit before it is done, and otherwise wait in a buffer of at most 4 × n checks, so the console, the
-// failure ids and the reports are those of a run of one (--concurrency 1), whatever order the answers come in.
+// Runs a pass's units of work at most n at a time and records their checks in plan order, so the console, the failure
+// ids and the reports are those of a run of one (--concurrency 1), whatever order the answers come in: a unit's checks
+// go out at once while every unit before it is done, and otherwise wait in a buffer; once 4 × n wait, only the unit
+// they wait for may send (a request let through just before adds only its own few checks).
 // Written here rather than with p-limit or p-queue: they bound how many run, but neither starts work in plan order,
 // waits on a unit's dependencies, nor holds a sender back while the checks ahead of it are still out.
 import type { MadeCheck } from "./check.ts";
@@ -37,8 +38,10 @@ export class OrderedPool {
     const settled: Promise<void>[] = [];
     let head = 0;
     let buffered = 0;
-    // Read after awaits, so typed as written to from the workers (TypeScript would narrow a plain `let` to undefined).
-    let failure = undefined as { error: unknown; at: number } | undefined;
+    // The first unit (in plan order) that threw, and what: set by the workers, read after them.
+    const stopped: { failure?: { error: unknown; at: number } } = {};
+    // Read through a call: TypeScript keeps a property narrowed across the awaits in between, where workers change it.
+    const failed = () => stopped.failure;
     let waiting: (() => void)[] = [];
     const wake = () => {
       const woken = waiting;
@@ -57,7 +60,7 @@ export class OrderedPool {
       wake();
     };
     const room = async (index: number) => {
-      while (index !== head && buffered >= limit && failure === undefined) await new Promise<void>((resolve) => waiting.push(resolve));
+      while (index !== head && buffered >= limit && failed() === undefined) await new Promise<void>((resolve) => waiting.push(resolve));
     };
     const contextOf = (index: number): VerifyContext => ({
       ...context,
@@ -74,7 +77,7 @@ export class OrderedPool {
 
     let next = 0;
     const worker = async () => {
-      while (next < units.length && failure === undefined) {
+      while (next < units.length && failed() === undefined) {
         const index = next++;
         const unit = units[index]!;
         let finish!: () => void;
@@ -82,20 +85,22 @@ export class OrderedPool {
         try {
           await Promise.all((unit.after ?? []).map((before) => settled[before]));
           await room(index);
-          if (failure === undefined) await unit.run(contextOf(index));
+          if (failed() === undefined) await unit.run(contextOf(index));
         } catch (error) {
-          if (failure === undefined || index < failure.at) failure = { error, at: index };
+          if ((failed()?.at ?? Number.POSITIVE_INFINITY) > index) stopped.failure = { error, at: index };
           wake();
         } finally {
           done[index] = true;
           finish();
-          if (index === head) release();
+          // Never past a unit that threw: a run of one would have stopped there.
+          if (index === head) release(failed()?.at ?? units.length);
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.#size, units.length) }, worker));
+    const failure = failed();
     if (failure !== undefined) {
-      // What a run of one would have recorded before the fault: the units ahead of the first one not done.
+      // What a run of one would have recorded before the fault: the checks of the units up to the one that threw.
       release(failure.at + 1);
       throw failure.error;
     }

@@ -36,9 +36,10 @@ function area(op: ContractOperation): string {
 /**
  * What each valid call of a half of the plan waits for (indices into `ordered`, earlier ones only), so that running them
  * concurrently keeps what their order carries. Creates by depth: a team before its keys, the creates of one depth
- * together. Every other call after every create (their ids), and after the call before it in its area of the API: the
- * contract's order there carries data (createLinkToken before completeProviderMfa, createInsurance before
- * getLatestInsurance, bulkImportConnections before listBulkOps) and state (an update before the reads after it).
+ * together. Every other call after every create (their ids), and in its area of the API after the write before it
+ * (and a write after the reads before it too): the contract's order there carries data (createLinkToken before
+ * completeProviderMfa, createInsurance before getLatestInsurance, bulkImportConnections before listBulkOps) and state
+ * (an update before the reads after it), while the reads between two writes run together.
  * Deletes deepest first (a team's webhook before the team), the deletes of one depth together; an undo of a deletion
  * after the delete it undoes.
  */
@@ -56,8 +57,11 @@ export function planDependencies(ordered: ContractOperation[], fixtures: Fixture
       return undone.length > 0 ? undone : removes;
     }
     const creates = before((other) => fixtures.isCreate(other) !== undefined);
-    const sameArea = before((other) => fixtures.isCreate(other) === undefined && area(other) === area(op)).at(-1);
-    return sameArea === undefined ? creates : [...creates, sameArea];
+    // In its area, a read waits for the write before it; a write for everything since that write, reads included.
+    const sameArea = before((other) => fixtures.isCreate(other) === undefined && area(other) === area(op));
+    const lastWrite = sameArea.filter((i) => ordered[i]!.method !== "GET").at(-1);
+    const since = lastWrite === undefined ? sameArea : sameArea.filter((i) => i >= lastWrite);
+    return [...creates, ...(op.method === "GET" ? (lastWrite === undefined ? [] : [lastWrite]) : since)];
   });
 }
 
