@@ -198,7 +198,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
       document,
       operations.filter((op) => options.only === undefined || options.only.includes(op.operationId)),
     ),
-    groups: findings.groups.map((group) => ({ ...group, first: redactAgain([group.first as Check], options.reportDir, (text) => redactor.text(text))[0]! })),
+    groups: findings.groups.map((group) => ({ ...group, first: redactAgain([group.first], options.reportDir, (text) => redactor.text(text))[0]! })),
     checks,
   };
   const written = await writeReports(options.reportDir, report);
