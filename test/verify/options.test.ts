@@ -52,7 +52,7 @@ describe("npm run verify's options", () => {
       allowWrites: true,
       rate: 2.5,
     });
-    // A server given --allow-writes is a test environment: a rate that lets a full run end in about half a minute.
+    // A server given --allow-writes is a test environment: a rate that lets a default run's 2,500 requests go in 25 s.
     expect(options("--base-url", "https://staging.example", "--api-key", "k", "--allow-writes")).toMatchObject({ rate: REMOTE_TEST_RATE });
     expect(readVerifyOptions(["--base-url", "http://127.0.0.1:4010"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" })).toEqual({
       error: expect.stringContaining("--api-key"),
