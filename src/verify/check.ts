@@ -65,6 +65,11 @@ export interface Sent {
   answer?: Extract<HttpAnswer, { kind: "answer" }>;
   /** The calls the check made itself before its request, in order: --replay makes them again first. */
   steps?: ReplayStep[];
+  /**
+   * The check depended on the run's writes kept before this plan position (an insurance added before a read): read
+   * into `steps` when the check is recorded, in plan order, so that concurrent work before it is all there.
+   */
+  keptBefore?: number;
   /** What the check judged beyond the expectation: --replay judges the new answer by it too. */
   rule?: ReplayRule;
 }

@@ -35,6 +35,18 @@ export interface VerifyContext {
   budgetNoted: Set<string>;
   /** Called with each check as it is made: the console line is printed at once, a failure gets its id and reproduction. */
   record: (check: MadeCheck) => void;
+  /** The plan position of the unit of work this context belongs to (ordered-pool.ts): what orders what the fixtures learn. */
+  position?: number;
+}
+
+/**
+ * A unit of work of a pass: steps that must stay in order (a call and its state checks; a property's cases and its
+ * shrinking), given a context of its own whose checks are recorded in plan order. `after`: the units (by their index
+ * among the pass's, earlier ones only) whose effects it needs first.
+ */
+export interface Unit {
+  run: (context: VerifyContext) => Promise<void>;
+  after?: number[];
 }
 
 /** The operations a run checks, and its valid calls in two phases: what keeps things (and makes them), then the deletes. */
@@ -53,6 +65,8 @@ export interface PassContext extends VerifyContext {
   mock: boolean;
   /** A line for the console beside the checks, redacted as they are. */
   log: (line: string) => void;
+  /** Runs a pass's units, --concurrency at a time, their checks recorded in the units' order (ordered-pool.ts). */
+  units: (units: Unit[]) => Promise<void>;
 }
 
 /** A pass of the run: one job over the run's context, its checks recorded as it goes (run.ts lists them in order). */
@@ -129,9 +143,10 @@ export interface Checked {
  * The calls a failure's request depended on, for --replay to make again first: the check's own (the update before a
  * read-back), else the run's writes before it (the state it met: an insurance added, a bulk import made).
  */
-export function dependedOn(context: VerifyContext, steps?: ReplayStep[]): { steps?: ReplayStep[] } {
-  const depended = steps ?? context.fixtures.kept;
-  return depended.length === 0 ? {} : { steps: [...depended] };
+export function dependedOn(context: VerifyContext, steps?: ReplayStep[]): Pick<Sent, "steps" | "keptBefore"> {
+  if (steps !== undefined) return steps.length === 0 ? {} : { steps: [...steps] };
+  // Read when the check is recorded (run.ts), in plan order: every unit before it is done then, whatever ran at once.
+  return { keptBefore: context.position ?? Number.POSITIVE_INFINITY };
 }
 
 /** Sends a call, judges the answer, records the check (with its reproduction when it failed); returns what came back. */

@@ -40,6 +40,8 @@ export interface Created {
   deletedBy?: string;
   /** The create's call and answer: what the links of its answer are resolved from (passes/state-readback.ts). */
   made: { call: Call; status: number; body: unknown };
+  /** The plan position of the work that made it: `created` is kept in this order, whatever order the answers came in. */
+  at: number;
 }
 
 /**
@@ -60,13 +62,25 @@ export class Fixtures {
   linkToken: string | undefined;
   /**
    * The writes of the valid calls that keep things, but the creates, that succeeded (an insurance added, a bulk
-   * import made), in order: the state a later check reads, which its --replay makes again first.
+   * import made), in plan order whatever order their answers came in: the state a later check reads, which its
+   * --replay makes again first.
    */
-  readonly kept: ReplayStep[] = [];
+  readonly #kept: { step: ReplayStep; at: number }[] = [];
 
   constructor(mark: string, found: Lifecycle[]) {
     this.mark = mark;
     this.#lifecycles = found;
+  }
+
+  /** Keeps a write that succeeded, at the plan position of the work that sent it. */
+  keep(step: ReplayStep, at = Number.POSITIVE_INFINITY): void {
+    const later = this.#kept.findIndex((kept) => kept.at > at);
+    this.#kept.splice(later === -1 ? this.#kept.length : later, 0, { step, at });
+  }
+
+  /** The writes kept from work before this plan position (every one without a position), in plan order. */
+  keptBefore(at = Number.POSITIVE_INFINITY): ReplayStep[] {
+    return this.#kept.filter((kept) => kept.at < at).map((kept) => kept.step);
   }
 
   /** The create that provides a parameter, if verify can make one. */
@@ -118,8 +132,15 @@ export class Fixtures {
   /**
    * Learns from a successful answer to a call: the id a create made, a deletion (returned, for the state checks), or
    * that a deleted item is back. With `extra`, a create of another pass: kept for the cleanup, its id not used by later calls.
+   * `at`: the plan position of the work that sent the call (concurrent work learns in the order its answers came).
    */
-  learn(op: ContractOperation, call: Call, status: number, body: unknown, { extra = false } = {}): Created | undefined {
+  learn(
+    op: ContractOperation,
+    call: Call,
+    status: number,
+    body: unknown,
+    { extra = false, at = Number.POSITIVE_INFINITY }: { extra?: boolean; at?: number | undefined } = {},
+  ): Created | undefined {
     if (status < 200 || status >= 300 || !isObject(body)) return undefined;
     if (!extra && typeof body.link_token === "string") this.linkToken = body.link_token;
     const lifecycle = this.isCreate(op);
@@ -128,7 +149,10 @@ export class Fixtures {
       const id = body[lifecycle.param] ?? body.id;
       if (typeof id === "string") {
         if (!extra) this.ids.set(lifecycle.param, id);
-        this.created.push({ lifecycle, path: { ...call.path, [lifecycle.param]: id }, id, made: { call, status, body } });
+        // After everything made at or before its position: the cleanup's order (newest first) is the plan's.
+        const later = this.created.findIndex((record) => record.at > at);
+        const record: Created = { lifecycle, path: { ...call.path, [lifecycle.param]: id }, id, made: { call, status, body }, at };
+        this.created.splice(later === -1 ? this.created.length : later, 0, record);
       }
       return undefined;
     }

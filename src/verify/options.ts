@@ -26,7 +26,12 @@ leading with the failures grouped by cause.
   --management-key <key>    a management key; without it, management checks are skipped on a remote server
   --allow-writes            the server is a test environment: POST, PUT, PATCH and DELETE may run
                             (always on for a loopback server)
-  --rate <n>                at most n requests a second (default 20; unlimited on a loopback server)
+  --concurrency <n>         at most n requests in flight at once (default 8; 1 sends one at a time); the
+                            checks are recorded in the plan's order, so the findings are those of a run of one
+  --rate <n>                at most n requests a second across all of them (default on a server that is not on a
+                            loopback address: 20, or 100 with --allow-writes, a test environment; unlimited on
+                            a loopback server); a 429 is sent again after its Retry-After (at most 3 times, if
+                            it asks for no more than --timeout-ms), every request waiting meanwhile
   --wait <s>                a server that is starting: wait up to s seconds for it to answer (polling while the
                             connection is refused or reset, or it answers 502, 503 or 504) before the checks
   --header 'Name: value'    add this header to every request (repeatable): a gateway's own, in front of the server;
@@ -100,6 +105,8 @@ export interface VerifyOptions {
   allowWrites: boolean;
   /** Requests a second; undefined for no limit. */
   rate: number | undefined;
+  /** How many requests may be in flight at once. */
+  concurrency: number;
   only: string[] | undefined;
   timeoutMs: number;
   maxResponseBytes: number;
@@ -126,8 +133,11 @@ export type ReadOptions = { options: VerifyOptions } | { help: string } | { erro
 export const DEFAULT_CASES = 40;
 export const DEFAULT_TIME_BUDGET_S = 600;
 
-/** The default rate for a server that is not on this machine: gentle enough for a shared test environment. */
+/** The default rate for a server that is not on this machine: gentle enough for a shared environment. */
 export const REMOTE_RATE = 20;
+/** The default rate for a server that is not on this machine given --allow-writes: a test environment, there to be tested. */
+export const REMOTE_TEST_RATE = 100;
+export const DEFAULT_CONCURRENCY = 8;
 
 /** verify's flags, as parseArgs reads them (the usage above lists each). */
 export const FLAGS = {
@@ -136,6 +146,7 @@ export const FLAGS = {
   "management-key": { type: "string" },
   "allow-writes": { type: "boolean" },
   rate: { type: "string" },
+  concurrency: { type: "string" },
   "timeout-ms": { type: "string" },
   "max-response-bytes": { type: "string" },
   only: { type: "string", multiple: true },
@@ -190,11 +201,14 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       error: `--show-data writes health data and secrets into the reports, so it is refused for ${url.host}, which is not a loopback address (127.0.0.1, localhost, [::1])`,
     };
   }
-  let rate: number | undefined = loopback ? undefined : REMOTE_RATE;
+  let rate: number | undefined = loopback ? undefined : values["allow-writes"] === true ? REMOTE_TEST_RATE : REMOTE_RATE;
   if (values.rate !== undefined) {
     rate = Number(values.rate);
     if (!Number.isFinite(rate) || rate <= 0) return { error: `--rate ${values.rate} is not a positive number of requests a second` };
   }
+  const concurrency = values.concurrency === undefined ? DEFAULT_CONCURRENCY : Number(values.concurrency);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64)
+    return { error: `--concurrency ${values.concurrency} is not a whole number of requests at once from 1 to 64` };
   const limits: Record<string, number> = {};
   for (const [flag, fallback] of [
     ["timeout-ms", DEFAULT_TIMEOUT_MS],
@@ -230,6 +244,7 @@ export function readVerifyOptions(argv: string[], env: NodeJS.ProcessEnv = proce
       given: { apiKey: apiKey !== undefined, managementKey: managementKey !== undefined },
       allowWrites: loopback || values["allow-writes"] === true,
       rate,
+      concurrency,
       only: values.only,
       timeoutMs: limits["timeout-ms"]!,
       maxResponseBytes: limits["max-response-bytes"]!,

@@ -36,15 +36,19 @@ import { answerLine, captureAnswer } from "./report/answer.ts";
 import { causeLines, checkLine, progressLine, summaryLine, writeReports, type Report } from "./report/report.ts";
 import { runReplay } from "./replay.ts";
 import type { VerifyOutput } from "./output.ts";
+import { OrderedPool } from "./ordered-pool.ts";
+import { redactAgain } from "./redact-again.ts";
 
 export type { VerifyOutput };
 /** The command's flags, for the package's surface snapshot (scripts/build/surface.ts). */
 export { FLAGS as VERIFY_COMMAND_FLAGS } from "./options.ts";
 
 /**
- * The passes in the order a run makes them. The valid calls come in two halves: the creates and every call that keeps
- * things first, so every pass up to the deletes meets the fixtures alive with the ids they made; the deletes after
- * them; the cleanup deletes what is left; the workflows last, on a server the pass left as it found it.
+ * The passes in the order a run makes them, one after another: --concurrency works within a pass only (so the
+ * collection pass never meets a pass that creates). The valid calls come in two halves: the creates and every call
+ * that keeps things first, so every pass up to the deletes meets the fixtures alive with the ids they made; the
+ * deletes after them; the cleanup deletes what is left; the workflows last, alone and one at a time (they change the
+ * run's own team and share one user and one receiver), on a server the pass left as it found it.
  */
 const PASSES: Pass[] = [
   keepingCallPass,
@@ -135,7 +139,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
   };
 
   const writes = options.allowWrites ? "writes allowed" : "no writes (--allow-writes to run them)";
-  const rate = options.rate === undefined ? "no rate limit" : `at most ${options.rate} requests/s`;
+  const rate = `${options.concurrency} at a time, ${options.rate === undefined ? "no rate limit" : `at most ${options.rate} requests/s`}`;
   out.log(
     `verify: generated cases from seed ${options.seed} (--seed ${options.seed} replays them), ${options.cases} per operation; time budget ${options.timeBudgetMs / 1000} s`,
   );
@@ -169,7 +173,14 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
         budgetNoted: new Set(),
         record,
       };
-      const passContext: PassContext = { ...context, plan: planOperations(context), mock: target.mock, log: (line) => out.log(redactor.text(line)) };
+      const pool = new OrderedPool(options.concurrency);
+      const passContext: PassContext = {
+        ...context,
+        plan: planOperations(context),
+        mock: target.mock,
+        log: (line) => out.log(redactor.text(line)),
+        units: (units) => pool.run(context, units),
+      };
       for (const pass of PASSES) await pass(passContext);
       const reset = await resetTarget(sender, options, ownKeys, credentialMap, redactor);
       if (reset !== undefined) record(reset);
@@ -184,6 +195,9 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
       ms: 0,
     });
   }
+  // A check was redacted with what the run had learnt when it was recorded, which depends on the order answers came
+  // in: everything written is redacted again with all the run learnt.
+  const checks = redactAgain(findings.checks, options.reportDir, (text) => redactor.text(text));
   const report: Report = {
     baseUrl: options.baseUrl,
     mock: target.reachable && target.mock,
@@ -200,8 +214,12 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
       document,
       operations.filter((op) => options.only === undefined || options.only.includes(op.operationId)),
     ),
-    groups: findings.groups,
-    checks: findings.checks,
+    groups: findings.groups.map((group) => ({
+      ...group,
+      title: redactor.text(group.title),
+      first: redactAgain([group.first], options.reportDir, (text) => redactor.text(text))[0]!,
+    })),
+    checks,
   };
   const written = await writeReports(options.reportDir, report);
   out.log("");

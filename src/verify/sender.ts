@@ -35,12 +35,17 @@ export interface LimiterClock {
 
 const PROCESS_CLOCK: LimiterClock = { now: () => performance.now(), sleep: (ms) => sleep(ms) };
 
-/** Spaces requests at least 1/rate seconds apart, in the order they asked; unlimited when rate is undefined. */
+/**
+ * Spaces requests at least 1/rate seconds apart, in the order they asked, across every sender sharing it; unlimited
+ * when rate is undefined. A pause (a server's Retry-After) holds every caller until it ends.
+ */
 export class RateLimiter {
   readonly #intervalMs: number;
   readonly #clock: LimiterClock;
   /** When the caller before the latest one was let go (its actual time, which a late timer pushes back). */
   #last: Promise<number> = Promise.resolve(Number.NEGATIVE_INFINITY);
+  /** Until when (on the clock) no caller is let go: a server asked every sender to wait. */
+  #pausedUntil = Number.NEGATIVE_INFINITY;
 
   constructor(rate: number | undefined, clock: LimiterClock = PROCESS_CLOCK) {
     this.#intervalMs = rate === undefined ? 0 : 1000 / rate;
@@ -52,15 +57,37 @@ export class RateLimiter {
    * ahead on the clock let a timer that fired late (a busy process) send two requests a few milliseconds apart.
    */
   async take(): Promise<void> {
-    if (this.#intervalMs === 0) return;
+    if (this.#intervalMs === 0) return this.#pauseOver();
     const previous = this.#last;
     let letGo!: (at: number) => void;
     this.#last = new Promise((resolve) => (letGo = resolve));
     const at = (await previous) + this.#intervalMs;
     // A timer runs on the event loop's coarser clock and may fire a fraction of a millisecond early: wait it out.
     for (let wait = at - this.#clock.now(); wait > 0; wait = at - this.#clock.now()) await this.#clock.sleep(Math.ceil(wait));
+    await this.#pauseOver();
     letGo(this.#clock.now());
   }
+
+  /** Holds every caller for `ms` from now (a 429's Retry-After): one server's answer speaks for all of its load. */
+  pause(ms: number): void {
+    this.#pausedUntil = Math.max(this.#pausedUntil, this.#clock.now() + ms);
+  }
+
+  async #pauseOver(): Promise<void> {
+    // A pause may be lengthened while a caller waits it out: read it again after each wait.
+    for (let wait = this.#pausedUntil - this.#clock.now(); wait > 0; wait = this.#pausedUntil - this.#clock.now()) await this.#clock.sleep(Math.ceil(wait));
+  }
+}
+
+/** How many times a 429 is sent again after its Retry-After before its answer is judged. */
+export const RETRIES_AFTER_429 = 3;
+
+/** A Retry-After's wait in milliseconds (seconds, or an HTTP date), or undefined when it says neither. */
+export function retryAfterMs(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -142,32 +169,52 @@ function withAdded(headers: Record<string, string>, added: { name: string; value
   return merged;
 }
 
+/** What a gated view of a sender shares with it: the count of requests, which the run reports as one. */
+interface Count {
+  sent: number;
+}
+
 export class Sender {
   readonly limiter: RateLimiter;
   readonly #timeoutMs: number;
   readonly #maxBytes: number;
   readonly #redactor: Redactor | undefined;
   readonly #headers: { name: string; value: string }[];
-  #sent = 0;
+  readonly #count: Count;
+  readonly #gate: (() => Promise<void>) | undefined;
 
-  constructor(options: SenderOptions) {
+  constructor(options: SenderOptions, shared?: { count: Count; gate: () => Promise<void> }) {
     this.limiter = options.limiter ?? new RateLimiter(options.rate);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.#redactor = options.redactor;
     this.#headers = options.headers ?? [];
+    this.#count = shared?.count ?? { sent: 0 };
+    this.#gate = shared?.gate;
   }
 
-  /** A sender with the same limiter (one rate for both), deadline, size limit, redactor and added headers, counting its own requests. */
-  sibling(): Sender {
-    return new Sender({
+  #options(): SenderOptions {
+    return {
       rate: undefined,
       limiter: this.limiter,
       timeoutMs: this.#timeoutMs,
       maxResponseBytes: this.#maxBytes,
       ...(this.#redactor === undefined ? {} : { redactor: this.#redactor }),
       headers: this.#headers,
-    });
+    };
+  }
+
+  /** A sender with the same limiter (one rate for both), deadline, size limit, redactor and added headers, counting its own requests. */
+  sibling(): Sender {
+    return new Sender(this.#options());
+  }
+
+  /**
+   * This sender, counting with it, whose every request first waits for `gate` (the ordered pool's: a unit whose checks
+   * would overfill the buffer waits for those before it).
+   */
+  gated(gate: () => Promise<void>): Sender {
+    return new Sender(this.#options(), { count: this.#count, gate });
   }
 
   /** The longest one request may take, body included. */
@@ -177,18 +224,27 @@ export class Sender {
 
   /** How many requests went out. */
   get sent(): number {
-    return this.#sent;
+    return this.#count.sent;
   }
 
   async send(request: HttpRequest): Promise<HttpAnswer> {
-    const answer = await this.#send(request);
+    await this.#gate?.();
+    let answer = await this.#send(request);
+    // A 429 asks for the same request later: sent again after its Retry-After (every sender paused meanwhile), at most
+    // RETRIES_AFTER_429 times; only the last answer is judged, and a wait longer than a request may take is judged as it came.
+    for (let retry = 0; retry < RETRIES_AFTER_429 && answer.kind === "answer" && answer.status === 429; retry++) {
+      const wait = retryAfterMs(answer.headers.get("retry-after"));
+      if (wait === undefined || wait > this.#timeoutMs) break;
+      this.limiter.pause(wait);
+      answer = await this.#send(request);
+    }
     this.#redactor?.observe(request, answer.kind === "answer" ? answer : undefined);
     return answer;
   }
 
   async #send(request: HttpRequest): Promise<HttpAnswer> {
     await this.limiter.take();
-    this.#sent++;
+    this.#count.sent++;
     const started = performance.now();
     const failure = (error: string): HttpAnswer => ({ kind: "failure", error, ms: performance.now() - started });
     try {

@@ -2,7 +2,15 @@
 // says what is wrong with a command line it cannot run.
 import { describe, expect, it } from "vitest";
 import { CREDENTIAL_PLACEHOLDERS } from "../../src/contract/credentials.ts";
-import { DEFAULT_CASES, DEFAULT_TIME_BUDGET_S, readVerifyOptions, REMOTE_RATE, type VerifyOptions } from "../../src/verify/options.ts";
+import {
+  DEFAULT_CASES,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_TIME_BUDGET_S,
+  readVerifyOptions,
+  REMOTE_RATE,
+  REMOTE_TEST_RATE,
+  type VerifyOptions,
+} from "../../src/verify/options.ts";
 
 function options(...argv: string[]): VerifyOptions {
   const read = readVerifyOptions(argv, {});
@@ -44,9 +52,21 @@ describe("npm run verify's options", () => {
       allowWrites: true,
       rate: 2.5,
     });
+    // A server given --allow-writes is a test environment: a rate that lets a default run's 2,500 requests go in 25 s.
+    expect(options("--base-url", "https://staging.example", "--api-key", "k", "--allow-writes")).toMatchObject({ rate: REMOTE_TEST_RATE });
     expect(readVerifyOptions(["--base-url", "http://127.0.0.1:4010"], { SVC_VERIFY_TREAT_AS_REMOTE: "1" })).toEqual({
       error: expect.stringContaining("--api-key"),
     });
+  });
+
+  it("sends 8 requests at once unless told otherwise, 1 for one at a time", () => {
+    expect(options("--base-url", "http://127.0.0.1:4010").concurrency).toBe(DEFAULT_CONCURRENCY);
+    expect(DEFAULT_CONCURRENCY).toBe(8);
+    expect(options("--base-url", "http://127.0.0.1:4010", "--concurrency", "1").concurrency).toBe(1);
+    for (const bad of ["0", "2.5", "many", "65"])
+      expect(error("--base-url", "http://127.0.0.1:1", "--concurrency", bad)).toBe(
+        `--concurrency ${bad} is not a whole number of requests at once from 1 to 64`,
+      );
   });
 
   it("bounds the generated pass by cases and the checks by time, from a seed it picks or is given", () => {

@@ -6,13 +6,48 @@ import { validCalls } from "../../src/contract/valid-calls.ts";
 import { requestInput } from "../../src/verify/calls.ts";
 import { Fixtures, lifecycles } from "../../src/verify/fixtures.ts";
 import { invalidCalls, MAX_INVALID_CALLS } from "../../src/verify/cases/invalid-calls.ts";
-import { passOrder } from "../../src/verify/passes/operation-plan.ts";
+import { passOrder, planDependencies } from "../../src/verify/passes/operation-plan.ts";
 import { contract, operation, operations, validator } from "../support/contract.ts";
 
 const pairs = lifecycles(operations);
 const examples = validCalls(contract, operations);
 
 describe("verify's creates and deletes", () => {
+  it("makes each valid call wait, when they run concurrently, for what the plan's order carries, and no more", () => {
+    const fixtures = new Fixtures("verify-test", pairs);
+    const order = passOrder(operations, fixtures);
+    const after = planDependencies(order, fixtures);
+    const ids = order.map((op) => op.operationId);
+    /** Whether `later` waits for `earlier`, directly or through what it waits for. */
+    const waits = (later: string, earlier: string): boolean => {
+      const seen = new Set<number>();
+      const visit = (i: number): boolean => after[i]!.some((j) => ids[j] === earlier || (!seen.has(j) && (seen.add(j), visit(j))));
+      return visit(ids.indexOf(later));
+    };
+    for (const [later, earlier] of [
+      ["completeProviderMfa", "createLinkToken"],
+      ["getLatestInsurance", "createInsurance"],
+      ["listBulkOps", "bulkImportConnections"],
+      ["createTeamApiKey", "createTeam"],
+      ["getTeam", "createTeam"],
+      ["updateTeam", "getTeam"],
+      ["deleteTeam", "deleteTeamApiKey"],
+      ["deleteTeam", "deleteWebhookEndpoint"],
+      ["undoUserDeletion", "deleteUser"],
+    ])
+      expect(waits(later!, earlier!), `${later} after ${earlier}`).toBe(true);
+    // Every dependency points back: the pool starts units in order.
+    for (const [i, before] of after.entries()) for (const j of before) expect(j).toBeLessThan(i);
+    // What carries nothing runs together: two areas, two reads between the same writes, two deletes of one depth.
+    for (const [one, other] of [
+      ["listLabs", "listProviders"],
+      ["listTeamApiKeys", "listManagementKeys"],
+      ["createUser", "createTeam"],
+      ["deleteTeamApiKey", "deleteWebhookEndpoint"],
+    ])
+      expect(waits(one!, other!) || waits(other!, one!), `${one} and ${other}`).toBe(false);
+  });
+
   it("pairs each POST on a collection with the DELETE of its item, from the paths alone", () => {
     expect(pairs.map((p) => `${p.create.operationId} → ${p.remove.operationId} (${p.param})`).sort()).toEqual([
       "createEtlPipeline → deleteEtlPipeline (pipeline_id)",

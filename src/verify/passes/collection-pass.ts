@@ -6,7 +6,7 @@ import { collectionMarks, filterValues, matchesFilter, type Filter, type Paging 
 import { isObject } from "../../contract/json.ts";
 import type { ContractOperation } from "../../contract/operations.ts";
 import { judge } from "../judge.ts";
-import { dependedOn, ownCredential, sendRequest, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
+import { dependedOn, ownCredential, sendRequest, sentOf, skipReason, type Pass, type Unit, type VerifyContext } from "../context.ts";
 import { buildRequest, type Call } from "../calls.ts";
 import type { Expectation, ReplayRule, Sent } from "../check.ts";
 
@@ -125,29 +125,32 @@ async function filterChecks(context: VerifyContext, op: ContractOperation, call:
   }
 }
 
-/** Runs the pass over every operation whose lists the contract marks (those of --only among them). */
-export async function runCollectionPass(context: VerifyContext): Promise<void> {
+/**
+ * The pass over every operation whose lists the contract marks (those of --only among them): a unit per operation, its
+ * pages and filters in order (a filter's values come from its list). No pass that creates runs beside it (run.ts keeps
+ * the passes apart), so a `total` read twice reads the same list.
+ */
+export function collectionUnits(context: VerifyContext): Unit[] {
   const only = context.options.only;
-  for (const op of context.operations) {
-    if (only !== undefined && !only.includes(op.operationId)) continue;
+  return context.operations.flatMap((op): Unit[] => {
+    if (only !== undefined && !only.includes(op.operationId)) return [];
     const marks = collectionMarks(context.document, op);
-    if (marks.paging === undefined && marks.filters.length === 0) continue;
+    if (marks.paging === undefined && marks.filters.length === 0) return [];
     const reason = skipReason(context, op, context.credentials.optionOf(op));
     if (reason !== undefined) {
-      context.record({
-        suite: "collection",
-        name: `${op.operationId}: paging and filters`,
-        status: "skipped",
-        detail: reason,
-        operationId: op.operationId,
-        ms: 0,
-      });
-      continue;
+      const check = { suite: "collection", name: `${op.operationId}: paging and filters`, status: "skipped" as const, detail: reason };
+      return [{ run: async (unit) => unit.record({ ...check, operationId: op.operationId, ms: 0 }) }];
     }
     const call = context.fixtures.apply(op, context.validCalls[op.operationId]!);
-    if (marks.paging !== undefined) await pagingChecks(context, op, call, marks.paging);
-    await filterChecks(context, op, call, marks.filters);
-  }
+    return [
+      {
+        run: async (unit) => {
+          if (marks.paging !== undefined) await pagingChecks(unit, op, call, marks.paging);
+          await filterChecks(unit, op, call, marks.filters);
+        },
+      },
+    ];
+  });
 }
 
-export const collectionPass: Pass = (context) => runCollectionPass(context);
+export const collectionPass: Pass = (context) => context.units(collectionUnits(context));

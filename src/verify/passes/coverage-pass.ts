@@ -8,7 +8,7 @@ import { VALID_CALL } from "../../contract/valid-calls.ts";
 import { refusedByContract, type Call } from "../calls.ts";
 import { boundaryValues, someValue } from "../cases/boundaries.ts";
 import { inputsOf, inputValue, setInput, type Input } from "../cases/inputs.ts";
-import { checkCall, ownCredential, skipCheck, skipReason, spentBudget, type Pass, type VerifyContext } from "../context.ts";
+import { checkCall, ownCredential, skipCheck, skipReason, spentBudget, type Pass, type Unit, type VerifyContext } from "../context.ts";
 
 interface Variant {
   /** What the variant changes, as the check names it: `query size=100 (its maximum)`. */
@@ -79,33 +79,35 @@ export function coverageVariants(context: VerifyContext, op: ContractOperation, 
   });
 }
 
-/** Runs the pass over the selected operations but the deletes (which would remove what the other checks use). */
-export async function runCoveragePass(context: VerifyContext, selected: ContractOperation[]): Promise<void> {
-  for (const op of selected) {
-    if (context.fixtures.isRemove(op) !== undefined) continue;
+/** The pass over the selected operations but the deletes (which would remove what the other checks use): a unit per variant. */
+export function coverageUnits(context: VerifyContext, selected: ContractOperation[]): Unit[] {
+  return selected.flatMap((op) => {
+    if (context.fixtures.isRemove(op) !== undefined) return [];
     const base = context.fixtures.apply(op, context.validCalls[op.operationId]!);
-    const variants = coverageVariants(context, op, base);
     const reason = skipReason(context, op, context.credentials.optionOf(op));
-    for (const variant of variants) {
-      const name = `${op.operationId}: ${variant.what}`;
-      if (reason !== undefined) {
-        skipCheck(context, "coverage", name, op, reason);
-        continue;
-      }
-      if (spentBudget(context, "coverage")) return;
-      const checked = await checkCall(
-        context,
-        "coverage",
-        name,
-        op,
-        variant.call,
-        ownCredential(context, op),
-        variant.valid ? { kind: "success", accepted: true } : { kind: "invalid" },
-      );
-      // What a variant of a create made is deleted by the cleanup, like the pass's own.
-      if (checked.status !== undefined) context.fixtures.learn(op, variant.call, checked.status, checked.body, { extra: true });
-    }
-  }
+    return coverageVariants(context, op, base).map(
+      (variant): Unit => ({
+        run: async (unit) => {
+          // Once the budget is spent, the pass records nothing more (a run of one stops the pass there).
+          if (unit.budgetNoted.has("coverage")) return;
+          const name = `${op.operationId}: ${variant.what}`;
+          if (reason !== undefined) return skipCheck(unit, "coverage", name, op, reason);
+          if (spentBudget(unit, "coverage")) return;
+          const checked = await checkCall(
+            unit,
+            "coverage",
+            name,
+            op,
+            variant.call,
+            ownCredential(unit, op),
+            variant.valid ? { kind: "success", accepted: true } : { kind: "invalid" },
+          );
+          // What a variant of a create made is deleted by the cleanup, like the pass's own.
+          if (checked.status !== undefined) unit.fixtures.learn(op, variant.call, checked.status, checked.body, { extra: true, at: unit.position });
+        },
+      }),
+    );
+  });
 }
 
-export const coveragePass: Pass = (context) => runCoveragePass(context, context.plan.selected);
+export const coveragePass: Pass = (context) => context.units(coverageUnits(context, context.plan.selected));

@@ -9,7 +9,7 @@ import { isObject, type JsonObject } from "../../contract/json.ts";
 import { openEnumValues } from "../../contract/open-enums.ts";
 import { buildRequest, refusedByContract, type Call } from "../calls.ts";
 import { breakingArbitrary, validArbitrary } from "../cases/arbitraries.ts";
-import { dependedOn, ownCredential, send, skipCheck, skipReason, spentBudget, type Pass, type VerifyContext } from "../context.ts";
+import { dependedOn, ownCredential, send, skipCheck, skipReason, spentBudget, type Pass, type Unit, type VerifyContext } from "../context.ts";
 import { describeValue } from "./coverage-pass.ts";
 import { inputsOf, inputValue, setInput, type Input } from "../cases/inputs.ts";
 import { judge, type Expectation, type Verdict } from "../judge.ts";
@@ -98,7 +98,7 @@ async function runProperty(
     }
     const judged = judge(context, op, answer, expectation);
     // What a generated create made is deleted by the cleanup, like the pass's own.
-    if (answer.kind === "answer") context.fixtures.learn(op, call, answer.status, judged.body, { extra: true });
+    if (answer.kind === "answer") context.fixtures.learn(op, call, answer.status, judged.body, { extra: true, at: context.position });
     if (judged.status !== "failed") return true;
     // Shrinking moves only to cases that fail too: the last failure seen is the smallest.
     outcome.failing = { call, verdict: judged, overrides, ...(answer.kind === "answer" ? { status: answer.status, answer } : {}) };
@@ -152,12 +152,15 @@ function record(context: VerifyContext, op: ContractOperation, what: string, run
   else context.record({ ...base, name: `${name} (${ran} cases)`, status: "passed", ...(stopped === "" ? {} : { detail: stopped.slice(2) }) });
 }
 
-/** Runs the pass over the selected operations but the deletes, with --cases valid cases and half as many invalid ones each. */
-export async function runGeneratedPass(context: VerifyContext, selected: ContractOperation[]): Promise<void> {
+/**
+ * The pass over the selected operations but the deletes, with --cases valid cases and half as many invalid ones each:
+ * a unit per property (its cases and its shrinking stay in order), the operations' properties concurrent.
+ */
+export function generatedUnits(context: VerifyContext, selected: ContractOperation[]): Unit[] {
   const cases = context.options.cases;
-  if (cases === 0) return;
-  for (const op of selected) {
-    if (context.fixtures.isRemove(op) !== undefined) continue;
+  if (cases === 0) return [];
+  return selected.flatMap((op): Unit[] => {
+    if (context.fixtures.isRemove(op) !== undefined) return [];
     const base = context.fixtures.apply(op, context.validCalls[op.operationId]!);
     // A path's ids stay the run's (another id only finds nothing there); an enumerated path parameter is varied.
     const inputs = inputsOf(context.document, op).filter((input) => input.location !== "path" || isEnumerated(context.document, input.schema));
@@ -169,35 +172,45 @@ export async function runGeneratedPass(context: VerifyContext, selected: Contrac
       return [[input.key, fc.option(value, { nil: KEEP, freq: 3 })] as const];
     });
     const breakable = inputs.filter((input) => canBreak(context, op, base, input));
-    if (varied.length === 0 && breakable.length === 0) continue;
+    if (varied.length === 0 && breakable.length === 0) return [];
     const reason = skipReason(context, op, context.credentials.optionOf(op));
-    if (reason !== undefined) {
-      skipCheck(context, "generated", `${op.operationId}: generated calls`, op, reason);
-      continue;
-    }
+    if (reason !== undefined)
+      return [
+        { run: async (unit) => void (unit.budgetNoted.has("generated") || skipCheck(unit, "generated", `${op.operationId}: generated calls`, op, reason)) },
+      ];
     const seed = operationSeed(context.options.seed, op.operationId);
+    const units: Unit[] = [];
     if (varied.length > 0) {
-      if (spentBudget(context, "generated")) return;
-      const valid = fc.record(Object.fromEntries(varied)) as fc.Arbitrary<Overrides>;
-      const expectation: Expectation = { kind: "success", accepted: true };
-      const run = await runProperty(context, op, base, inputs, valid, cases, seed, expectation);
-      record(context, op, "generated valid calls are accepted", run, expectation);
+      units.push({
+        run: async (unit) => {
+          if (spentBudget(unit, "generated")) return;
+          const valid = fc.record(Object.fromEntries(varied)) as fc.Arbitrary<Overrides>;
+          const expectation: Expectation = { kind: "success", accepted: true };
+          const run = await runProperty(unit, op, base, inputs, valid, cases, seed, expectation);
+          record(unit, op, "generated valid calls are accepted", run, expectation);
+        },
+      });
     }
     if (breakable.length > 0) {
-      if (spentBudget(context, "generated")) return;
-      const broken = fc
-        .constantFrom(...breakable)
-        .chain((input) =>
-          (input.required && input.location === "body"
-            ? fc.oneof(fc.constant<unknown>(ABSENT), breakingArbitrary(context.document, input.schema))
-            : breakingArbitrary(context.document, input.schema)
-          ).map((value): Overrides => ({ [input.key]: value })),
-        );
-      const expectation: Expectation = { kind: "invalid" };
-      const run = await runProperty(context, op, base, inputs, broken, Math.ceil(cases / 2), seed + 1, expectation);
-      record(context, op, "generated invalid calls get a declared 4xx", run, expectation);
+      units.push({
+        run: async (unit) => {
+          if (spentBudget(unit, "generated")) return;
+          const broken = fc
+            .constantFrom(...breakable)
+            .chain((input) =>
+              (input.required && input.location === "body"
+                ? fc.oneof(fc.constant<unknown>(ABSENT), breakingArbitrary(context.document, input.schema))
+                : breakingArbitrary(context.document, input.schema)
+              ).map((value): Overrides => ({ [input.key]: value })),
+            );
+          const expectation: Expectation = { kind: "invalid" };
+          const run = await runProperty(unit, op, base, inputs, broken, Math.ceil(cases / 2), seed + 1, expectation);
+          record(unit, op, "generated invalid calls get a declared 4xx", run, expectation);
+        },
+      });
     }
-  }
+    return units;
+  });
 }
 
-export const generatedPass: Pass = (context) => runGeneratedPass(context, context.plan.selected);
+export const generatedPass: Pass = (context) => context.units(generatedUnits(context, context.plan.selected));

@@ -28,6 +28,43 @@ export function passOrder(operations: ContractOperation[], fixtures: Fixtures): 
   });
 }
 
+/** The path's first two segments, its area of the API (`/v2/link`, `/v2/management`): where the plan's order carries data. */
+function area(op: ContractOperation): string {
+  return op.template.split("/").slice(0, 3).join("/");
+}
+
+/**
+ * What each valid call of a half of the plan waits for (indices into `ordered`, earlier ones only), so that running them
+ * concurrently keeps what their order carries. Creates by depth: a team before its keys, the creates of one depth
+ * together. Every other call after every create (their ids), and in its area of the API after the write before it
+ * (and a write after the reads before it too): the contract's order there carries data (createLinkToken before
+ * completeProviderMfa, createInsurance before getLatestInsurance, bulkImportConnections before listBulkOps) and state
+ * (an update before the reads after it), while the reads between two writes run together.
+ * Deletes deepest first (a team's webhook before the team), the deletes of one depth together; an undo of a deletion
+ * after the delete it undoes.
+ */
+export function planDependencies(ordered: ContractOperation[], fixtures: Fixtures): number[][] {
+  const depth = (op: ContractOperation) => op.parameters.filter((p) => p.in === "path").length;
+  const indices = (keep: (op: ContractOperation, i: number) => boolean) => ordered.flatMap((op, i) => (keep(op, i) ? [i] : []));
+  return ordered.map((op, at) => {
+    const before = (test: (other: ContractOperation) => boolean) => indices((other, i) => i < at && test(other));
+    if (fixtures.isCreate(op) !== undefined) return before((other) => fixtures.isCreate(other) !== undefined && depth(other) < depth(op));
+    if (fixtures.isRemove(op) !== undefined) return before((other) => fixtures.isRemove(other) !== undefined && depth(other) > depth(op));
+    const removes = before((other) => fixtures.isRemove(other) !== undefined);
+    if (removes.length > 0) {
+      // An undo waits for the delete it undoes (the one whose path it extends), or for every delete when none is its.
+      const undone = removes.filter((i) => op.template.startsWith(`${ordered[i]!.template}/`));
+      return undone.length > 0 ? undone : removes;
+    }
+    const creates = before((other) => fixtures.isCreate(other) !== undefined);
+    // In its area, a read waits for the write before it; a write for everything since that write, reads included.
+    const sameArea = before((other) => fixtures.isCreate(other) === undefined && area(other) === area(op));
+    const lastWrite = sameArea.filter((i) => ordered[i]!.method !== "GET").at(-1);
+    const since = lastWrite === undefined ? sameArea : sameArea.filter((i) => i >= lastWrite);
+    return [...creates, ...(op.method === "GET" ? (lastWrite === undefined ? [] : [lastWrite]) : since)];
+  });
+}
+
 /** The creates an operation's valid call needs for real ids, and theirs in turn: what --only still runs first. */
 export function neededCreates(op: ContractOperation, examples: Record<string, ValidCall>, fixtures: Fixtures, seen: Set<ContractOperation>): void {
   const call = examples[op.operationId]!;

@@ -5,7 +5,7 @@
 import type { ContractOperation } from "../../contract/operations.ts";
 import { createRouter } from "../../contract/router.ts";
 import { buildRequest, callPath, WRITE_METHODS } from "../calls.ts";
-import { ownCredential, sendRequest, sentOf, skipReason, type Pass, type VerifyContext } from "../context.ts";
+import { ownCredential, sendRequest, sentOf, skipReason, type Pass, type Unit, type VerifyContext } from "../context.ts";
 import { judge, type JudgeContext } from "../judge.ts";
 import type { HttpAnswer } from "../sender.ts";
 
@@ -46,11 +46,13 @@ export function probeVerdict(
   return { failed: verdict.status === "failed" || allow !== undefined, detail };
 }
 
-export async function runProtocolPass(context: VerifyContext): Promise<void> {
+/** A unit per probe: a write method a documented path does not document, sent to the path's URL. */
+export function protocolUnits(context: VerifyContext): Unit[] {
   const router = createRouter(context.document);
   const byPath = new Map<string, ContractOperation[]>();
   for (const op of context.operations) byPath.set(op.template, [...(byPath.get(op.template) ?? []), op]);
   const only = context.options.only;
+  const units: Unit[] = [];
   for (const [template, ops] of byPath) {
     // With --only, the paths of the operations it names.
     if (only !== undefined && !ops.some((op) => only.includes(op.operationId))) continue;
@@ -63,22 +65,24 @@ export async function runProtocolPass(context: VerifyContext): Promise<void> {
     // matches .../custom_credentials/prepare), and a method one of them documents is an operation, not a 405.
     const methods = router.methodsAt(callPath(first, call));
     for (const method of [...WRITE_METHODS].filter((m) => !methods.includes(m))) {
-      const probe: ContractOperation = { ...first, method };
-      const name = `${template}: ${method} is 405 naming ${methods.join(", ")}`;
-      const reason = skipReason(context, probe, option);
-      if (reason !== undefined) {
-        context.record({ suite: "protocol", name, status: "skipped", detail: reason, ms: 0 });
-        continue;
-      }
-      const credential = ownCredential(context, first);
-      const request = buildRequest(context.options.baseUrl, probe, call, credential);
-      const answer = await sendRequest(context, probe, call, request);
-      const { failed, detail } = probeVerdict(context, first, method, answer, methods);
-      // About a path, not one of its operations: the check names no operation. Its replay judges by the same rule.
-      const sent = { ...sentOf(request, answer), expect: PROBE_EXPECTATION, rule: { kind: "allow" as const, operationId: first.operationId, methods } };
-      context.record({ suite: "protocol", name, status: failed ? "failed" : "passed", ...(failed ? { detail, sent } : {}), ms: Math.round(answer.ms) });
+      units.push({
+        run: async (unit) => {
+          const probe: ContractOperation = { ...first, method };
+          const name = `${template}: ${method} is 405 naming ${methods.join(", ")}`;
+          const reason = skipReason(unit, probe, option);
+          if (reason !== undefined) return unit.record({ suite: "protocol", name, status: "skipped", detail: reason, ms: 0 });
+          const credential = ownCredential(unit, first);
+          const request = buildRequest(unit.options.baseUrl, probe, call, credential);
+          const answer = await sendRequest(unit, probe, call, request);
+          const { failed, detail } = probeVerdict(unit, first, method, answer, methods);
+          // About a path, not one of its operations: the check names no operation. Its replay judges by the same rule.
+          const sent = { ...sentOf(request, answer), expect: PROBE_EXPECTATION, rule: { kind: "allow" as const, operationId: first.operationId, methods } };
+          unit.record({ suite: "protocol", name, status: failed ? "failed" : "passed", ...(failed ? { detail, sent } : {}), ms: Math.round(answer.ms) });
+        },
+      });
     }
   }
+  return units;
 }
 
-export const protocolPass: Pass = (context) => runProtocolPass(context);
+export const protocolPass: Pass = (context) => context.units(protocolUnits(context));

@@ -5,7 +5,8 @@
 import type { ContractOperation } from "../../contract/operations.ts";
 import type { ValidCall } from "../../contract/valid-calls.ts";
 import { isWrite, requestInput } from "../calls.ts";
-import { checkCall, ownCredential, skipCheck, skipReason, type Pass, type VerifyContext } from "../context.ts";
+import { checkCall, ownCredential, skipCheck, skipReason, type Pass, type PassContext, type VerifyContext } from "../context.ts";
+import { planDependencies } from "./operation-plan.ts";
 import { stateAfterCall, stepOf } from "./state-readback.ts";
 
 async function validCallCheck(context: VerifyContext, op: ContractOperation, example: ValidCall): Promise<void> {
@@ -33,19 +34,22 @@ async function validCallCheck(context: VerifyContext, op: ContractOperation, exa
   const deleted = context.fixtures.madeItem(call);
   const remove = deleted?.deletedBy === undefined ? undefined : deleted.lifecycle.remove;
   const steps =
-    remove === undefined ? undefined : [...context.fixtures.kept, stepOf(remove, context.fixtures.apply(remove, context.validCalls[remove.operationId]!))];
+    remove === undefined
+      ? undefined
+      : [...context.fixtures.keptBefore(context.position), stepOf(remove, context.fixtures.apply(remove, context.validCalls[remove.operationId]!))];
   const answer = await checkCall(context, "operation", name, op, call, credential, { kind: "success" }, steps === undefined ? {} : { steps });
   if (answer.status === undefined) return;
   if (isWrite(op) && answer.status >= 200 && answer.status < 300 && context.fixtures.isCreate(op) === undefined && context.fixtures.isRemove(op) === undefined)
-    context.fixtures.kept.push(stepOf(op, call));
+    context.fixtures.keep(stepOf(op, call), context.position);
   // What the call did to the server's state, read back over the links its answer declares (state-readback.ts).
-  const gone = context.fixtures.learn(op, call, answer.status, answer.body);
+  const gone = context.fixtures.learn(op, call, answer.status, answer.body, { at: context.position });
   await stateAfterCall(context, op, call, answer.status, answer.body, gone);
 }
 
-/** The valid call of each operation, in turn. */
-async function runValidCalls(context: VerifyContext, operations: ContractOperation[]): Promise<void> {
-  for (const op of operations) await validCallCheck(context, op, context.validCalls[op.operationId]!);
+/** The valid call of each operation, with its state checks: a unit each, waiting for what the plan says it needs. */
+function runValidCalls(context: PassContext, operations: ContractOperation[]): Promise<void> {
+  const after = planDependencies(operations, context.fixtures);
+  return context.units(operations.map((op, i) => ({ run: (unit) => validCallCheck(unit, op, context.validCalls[op.operationId]!), after: after[i]! })));
 }
 
 /** The creates, then every call that leaves things in place: the fixtures every later pass meets. */

@@ -90,7 +90,9 @@ export class Reproductions {
   }
 
   /** The failure's request as kept and as a `curl` line; its body written beside the report when it must be. */
-  make(id: string, { request: sent, answered, expect, steps, rule }: Sent): { request: ReproRequest; curl: string } {
+  make(id: string, { request: sent, answered, expect, steps: own, rule, keptBefore }: Sent): { request: ReproRequest; curl: string } {
+    // Read now, as the check is recorded in plan order: every write kept before it is there, whatever ran at once.
+    const steps = keptBefore === undefined ? own : [...(this.#fixtures()?.keptBefore(keptBefore) ?? []), ...(own ?? [])];
     const request = {
       ...sent,
       url: this.#scrub(sent.url),
