@@ -1,7 +1,10 @@
 // `npm run verify`'s command line: what a loopback server and a remote one get by default, and the one line that
 // says what is wrong with a command line it cannot run.
+import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { parse } from "yaml";
 import { CREDENTIAL_PLACEHOLDERS } from "../../src/contract/credentials.ts";
+import { readBlocks } from "../support/markdown.ts";
 import {
   DEFAULT_CASES,
   DEFAULT_CONCURRENCY,
@@ -163,5 +166,26 @@ describe("npm run verify's options", () => {
     expect(error("--base-url", "http://127.0.0.1:1", "--header", "X-Tenant: a", "--header", "x-tenant: b")).toBe("--header x-tenant is given twice");
     // A refusal never writes the value: it is a credential.
     expect(refused("x-svc-api-key: sk_secret_value")).not.toContain("sk_secret_value");
+  });
+
+  it("reads the CI job of docs/verify.md as written: the remote test rate, 8 at once, --wait, the gateway's header, --quiet, and the report folder the job keeps", () => {
+    const block = readBlocks("docs/verify.md").find((each) => each.language === "yaml" && each.code.includes("svc-health-verify"));
+    expect(block, "docs/verify.md's CI job").toBeDefined();
+    const job = parse(block!.code) as { jobs: Record<string, { steps: { run?: string; with?: Record<string, string> }[] }> };
+    const steps = Object.values(job.jobs).flatMap((each) => each.steps);
+    const command = steps.find((step) => step.run?.includes("svc-health-verify"))!.run!;
+    // The shell's words, the job's secrets standing in as the environment gives them.
+    const environment: Record<string, string> = { SVC_API_KEY: "sk_ci_example", SVC_MANAGEMENT_KEY: "mk_ci_example", GATEWAY_TOKEN: "gw_ci_example" };
+    const words = [...command.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map(([, double, single, bare]) =>
+      (double ?? single ?? bare)!.replace(/\$([A-Z_]+)/g, (_, name: string) => environment[name] ?? ""),
+    );
+    expect(words.slice(0, 2)).toEqual(["npx", "svc-health-verify"]);
+    const read = options(...words.slice(2));
+    expect(read).toMatchObject({ loopback: false, allowWrites: true, rate: REMOTE_TEST_RATE, concurrency: 8, quiet: true, waitMs: 120_000 });
+    expect(read.headers).toEqual([{ name: "Authorization", value: "Bearer gw_ci_example" }]);
+    // The steps after it keep the files verify writes there.
+    const kept = steps.flatMap((step) => Object.values(step.with ?? {}).map(String));
+    expect(kept).toContain(`${read.reportDir.split(path.sep).pop()}/verify-junit.xml`);
+    expect(kept.some((value) => value.replace(/\/$/, "") === path.relative(process.cwd(), read.reportDir))).toBe(true);
   });
 });
