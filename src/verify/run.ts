@@ -203,6 +203,7 @@ export async function runVerify(argv: string[], out: VerifyOutput = console): Pr
     mock: target.reachable && target.mock,
     allowWrites: options.allowWrites,
     rate: options.rate ?? null,
+    concurrency: options.concurrency,
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - started),
     requests: sender.sent,

@@ -77,6 +77,7 @@ describe("npm run verify --concurrency", () => {
     const eight = await run(8);
     expect(one.stdout).toContain("1 at a time");
     expect(eight.stdout).toContain("8 at a time");
+    expect([one.report!.concurrency, eight.report!.concurrency]).toEqual([1, 8]);
     // The planted faults are met: a read-back, a page, a server error; else the comparison would prove little.
     const failed = one.report!.checks.filter((check) => check.status === "failed");
     expect(failed.some((check) => check.suite === "state")).toBe(true);

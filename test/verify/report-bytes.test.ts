@@ -40,6 +40,7 @@ function report(checks: Check[], findings: Findings): Report {
     mock: false,
     allowWrites: true,
     rate: null,
+    concurrency: 8,
     startedAt: "2026-11-27T00:00:00.000Z",
     durationMs: 1,
     requests: checks.length,

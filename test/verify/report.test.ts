@@ -92,6 +92,7 @@ const report: Report = {
   mock: false,
   allowWrites: true,
   rate: null,
+  concurrency: 8,
   startedAt: "2026-01-02T03:04:05.000Z",
   durationMs: 2345,
   requests: 3,

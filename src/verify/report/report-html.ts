@@ -146,7 +146,7 @@ export function reportHtml(report: Report): string {
   }.</p>
 ${failures(report)}
 <h2>Checks by operation and class</h2>
-<p>Started ${escapeHtml(report.startedAt)}. ${report.mock ? "The package's stateful mock." : "A server."} ${report.allowWrites ? "Writes allowed." : "No writes."} Generated cases: ${report.cases} per operation from seed ${report.seed} (<code>--seed ${report.seed}</code> replays them).</p>
+<p>Started ${escapeHtml(report.startedAt)}. ${report.mock ? "The package's stateful mock." : "A server."} ${report.allowWrites ? "Writes allowed." : "No writes."} ${report.concurrency} requests at a time, ${report.rate === null ? "no rate limit" : `at most ${report.rate} a second`}. Generated cases: ${report.cases} per operation from seed ${report.seed} (<code>--seed ${report.seed}</code> replays them).</p>
 <p>✓ passed, ✗ failed, – skipped; a cell counts the checks of its operation and class, and its failures link to their cause.</p>
 ${grid(report)}
 <h2>Coverage</h2>

@@ -37,6 +37,8 @@ export interface Report {
   allowWrites: boolean;
   /** Requests a second; null for no limit. */
   rate: number | null;
+  /** Requests in flight at once (--concurrency). */
+  concurrency: number;
   startedAt: string;
   durationMs: number;
   /** Requests verify sent itself (the probe, the operation pass, the cleanup); the workflows' are respect's. */
