@@ -60,7 +60,8 @@ function byConcreteness(a: PathRoute, b: PathRoute): number {
   for (let i = 0; i < Math.min(a.segments.length, b.segments.length); i++) {
     if (templated(a.segments[i]) !== templated(b.segments[i])) return templated(a.segments[i]) ? 1 : -1;
   }
-  return 0;
+  // Paths of different lengths never match the same request; ordered all the same, so the sort's order is a total one.
+  return a.segments.length - b.segments.length;
 }
 
 export function createRouter(document: JsonObject): Router {
