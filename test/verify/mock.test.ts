@@ -63,6 +63,18 @@ describe("npm run verify against the stateful mock", () => {
     expect(refusals).toContain("listLabs: a management key instead of its own");
   });
 
+  it("probes a concrete path's methods by OpenAPI's rule: PUT on …/custom_credentials/prepare is a 405 naming POST, not the templated path's operation", () => {
+    const probes = onStateful.report!.checks.filter(
+      (check) => check.suite === "protocol" && check.name.startsWith("/v2/management/teams/{team_id}/custom_credentials/"),
+    );
+    expect(probes.map((check) => [check.name, check.status])).toEqual(
+      expect.arrayContaining([
+        ["/v2/management/teams/{team_id}/custom_credentials/prepare: PUT is 405 naming POST", "passed"],
+        ["/v2/management/teams/{team_id}/custom_credentials/{provider}: POST is 405 naming PUT", "passed"],
+      ]),
+    );
+  });
+
   it("sends at most three invalid calls per operation, and some to every operation that takes a body", () => {
     const invalid = namesIn(onStateful, "invalid");
     for (const op of operations) {

@@ -61,8 +61,10 @@ export function protocolUnits(context: VerifyContext): Unit[] {
     const option = context.credentials.optionOf(first);
     const call = { ...context.fixtures.apply(first, context.validCalls[first.operationId]!), query: {} };
     delete call.body;
-    // The methods the URL answers: another path's template may match it too (PUT .../custom_credentials/{provider}
-    // matches .../custom_credentials/prepare), and a method one of them documents is an operation, not a 405.
+    // The methods of the path item the URL reaches, by OpenAPI's rule (a concrete path before a templated one): for
+    // .../custom_credentials/prepare, POST alone, so its PUT is probed and must be a 405, not the templated path's
+    // setTeamCustomCredential. Asked of the router rather than read from `ops`, in case a valid call's value makes a
+    // templated path's URL one a more concrete path reaches.
     const methods = router.methodsAt(callPath(first, call));
     for (const method of [...WRITE_METHODS].filter((m) => !methods.includes(m))) {
       units.push({
