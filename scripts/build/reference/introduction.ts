@@ -5,7 +5,8 @@ import { Credentials } from "../../../src/contract/credentials.ts";
 import { isObject, type JsonObject } from "../../../src/contract/json.ts";
 import { deref, listOperations, type ContractOperation } from "../../../src/contract/operations.ts";
 import { collectionMarks } from "../../../src/contract/collections.ts";
-import { type ResponseLink, responseLinks } from "../../../src/contract/links.ts";
+import { responseLinks } from "../../../src/contract/links.ts";
+import { linkInputs } from "./link-notes.ts";
 import { operationRows } from "../generate-tables.ts";
 import { TRANSPORT_RESPONSES } from "../decorate.ts";
 import { BADGES } from "./badges.ts";
@@ -119,13 +120,6 @@ function pagingSection(document: JsonObject): string {
     "Some query parameters filter a list (marked `x-svc-filter`): the answer keeps only the items whose field matches, before it is cut into pages. A filter left out filters nothing. The mock pages and filters its examples the same way.",
     table(["operation", "parameter", "keeps the items of", "whose field", "when"], filterRows(document)),
   );
-}
-
-/** How a link fills the linked call: each parameter and, for a body, the fields its expressions fill. */
-function linkInputs(link: ResponseLink): string {
-  const parameters = Object.entries(link.parameters).map(([name, value]) => `\`${name}\` ← \`${String(value)}\``);
-  const body = JSON.stringify(link.requestBody ?? null).match(/"\$[^"]+"/g) ?? [];
-  return [...parameters, ...body.map((expression) => `body ← \`${expression.slice(1, -1)}\``)].join(", ");
 }
 
 /**
