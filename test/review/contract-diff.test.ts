@@ -136,6 +136,10 @@ const CASES: Record<string, Case> = {
     change: (doc) => (doc.paths["/v2/things"].post.responses["201"].links.readThing.parameters["path.thing_id"] = "$response.body#/label"),
     expected: [{ kind: "breaking", rule: "link-changed", subjects: ["createThing"], where: "response 201 link readThing" }],
   },
+  "a link's parameter written unqualified or qualified is the same link (rule 19)": {
+    change: (doc) => (doc.paths["/v2/things"].post.responses["201"].links.readThing.parameters = { thing_id: "$response.body#/id" }),
+    expected: [],
+  },
   "a link added is additive, and a link's description changed is nothing (rule 19)": {
     change: (doc) => {
       const links = doc.paths["/v2/things"].post.responses["201"].links;
