@@ -42,6 +42,7 @@ const BREAKERS: Record<string, (doc: Doc) => void> = {
   "svc-mock-branches-form": (doc) => (create(doc)["x-svc-mock-branches"][0].when.in = "header"),
   "svc-collection-marks": (doc) => delete list(doc)["x-svc-paging"],
   "svc-link-credential-form": (doc) => (create(doc).responses["200"].links.readThing["x-svc-credential"] = "kind"),
+  "svc-links-valid": (doc) => (create(doc).responses["200"].links.readThing.operationId = "getNothing"),
   // Visit holds health data only through the patient it references.
   "svc-data-marked": (doc) => (schema(doc, "Visit").properties.notes = { type: "string" }),
 };
@@ -52,6 +53,15 @@ const MORE_COLLECTION_BREAKERS: Record<string, (doc: Doc) => void> = {
   "paging mark of another form": (doc) => (list(doc)["x-svc-paging"] = { items: "things", size: 10 }),
   "filter on a field the items do not have": (doc) => (list(doc).parameters[0]["x-svc-filter"].field = "colour"),
   "filter with a match it does not know": (doc) => (list(doc).parameters[0]["x-svc-filter"].match = "any"),
+};
+
+/** The other ways to break svc-links-valid: how a link names its target, fills its parameters and points into the schemas. */
+const MORE_LINK_BREAKERS: Record<string, (doc: Doc) => void> = {
+  "link by operationRef": (doc) => (create(doc).responses["200"].links.readThing.operationRef = "#/paths/~1v2~1things~1{thing_id}/get"),
+  "link parameter not qualified": (doc) => (create(doc).responses["200"].links.readThing.parameters = { thing_id: "$response.body#/kind" }),
+  "link parameter the target does not take": (doc) => (create(doc).responses["200"].links.readThing.parameters = { "query.colour": "$response.body#/kind" }),
+  "link expression to a field the answer lacks": (doc) => (create(doc).responses["200"].links.readThing.parameters = { "path.thing_id": "$response.body#/id" }),
+  "link body field the target lacks": (doc) => (create(doc).responses["200"].links.createAnother.requestBody = { colour: "$response.body#/kind" }),
 };
 
 /** The other ways to break svc-data-marked, whose function has more to get wrong than one rule's pattern. */
@@ -73,7 +83,7 @@ beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), "svc-lint-rules-"));
   const base = YAML.parse(await readFile(path.join(repoRoot, "test/fixtures/lint/base.yaml"), "utf8")) as Doc;
   await writeFile(fixtureFile("base"), YAML.stringify(base));
-  const breakers = { ...BREAKERS, ...MORE_DATA_MARK_BREAKERS, ...MORE_COLLECTION_BREAKERS };
+  const breakers = { ...BREAKERS, ...MORE_DATA_MARK_BREAKERS, ...MORE_COLLECTION_BREAKERS, ...MORE_LINK_BREAKERS };
   for (const [name, breakIt] of Object.entries(breakers)) {
     const broken = structuredClone(base);
     breakIt(broken);
@@ -122,6 +132,12 @@ describe("house lint rules", () => {
   for (const way of Object.keys(MORE_COLLECTION_BREAKERS)) {
     it(`svc-collection-marks fires on a ${way}`, () => {
       expect(codesFor(way)).toContain("svc-collection-marks");
+    });
+  }
+
+  for (const way of Object.keys(MORE_LINK_BREAKERS)) {
+    it(`svc-links-valid fires on a ${way}`, () => {
+      expect(codesFor(way)).toContain("svc-links-valid");
     });
   }
 

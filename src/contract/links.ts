@@ -1,11 +1,12 @@
 // The links an operation's answers declare (OpenAPI `links`): the relations between operations (a create's answer
 // links to the read, update and delete of what it made), read in one place for verify's state checks and the
 // reference's table. `x-svc-credential` on a link names the field of the answer that holds the credential the linked
-// call is made with.
+// call is made with; `x-svc-state: none` marks a link that only hands the next operation an id, which state checks skip.
 import { isObject, type JsonObject } from "./json.ts";
 import { deref, type ContractOperation } from "./operations.ts";
 
 export const CREDENTIAL_LINK = "x-svc-credential";
+export const STATE_LINK = "x-svc-state";
 
 export interface ResponseLink {
   name: string;
@@ -16,6 +17,10 @@ export interface ResponseLink {
   /** A runtime expression for the credential the linked call is made with. */
   credential?: string;
   description?: string;
+  /** The linked call's whole body, with runtime expressions where the ids go. */
+  requestBody?: unknown;
+  /** False for a link marked `x-svc-state: none`: it hands an id on and claims nothing about what the server keeps. */
+  state: boolean;
 }
 
 /** The links of an operation's answer with this status (`"201"`), in the order the contract gives them. */
@@ -33,6 +38,8 @@ export function responseLinks(document: JsonObject, op: ContractOperation, statu
         parameters: isObject(link.parameters) ? link.parameters : {},
         ...(typeof credential === "string" ? { credential } : {}),
         ...(typeof link.description === "string" ? { description: link.description } : {}),
+        ...(link.requestBody === undefined ? {} : { requestBody: link.requestBody }),
+        state: link[STATE_LINK] !== "none",
       },
     ];
   });

@@ -3,6 +3,7 @@
 // mock section from the mock's constants.
 import { beforeAll, describe, expect, it } from "vitest";
 import type { JsonObject } from "../../src/contract/json.ts";
+import { responseLinks } from "../../src/contract/links.ts";
 import { deref, listOperations } from "../../src/contract/operations.ts";
 import { MOCK_PATHS } from "../../src/shared/mock-paths.ts";
 import { ANOTHER_MFA_CODE, WRONG_MFA_CODE } from "../../src/mock/state/link.ts";
@@ -75,6 +76,28 @@ describe("the reference's document", () => {
       expect(intro).toContain(heading);
     expect(intro.indexOf("## Authentication")).toBeLessThan(intro.indexOf("## Service change history"));
     for (const field of ["`code`", "`message`", "`details`", "`pages`"]) expect(intro).toContain(field);
+  });
+
+  it("shows every link: under its answer, and in the introduction's table of state relations or of ids handed on", () => {
+    const intro = String((reference.info as JsonObject).description);
+    const section = intro.slice(intro.indexOf("## Links between operations"));
+    const handedOn = section.indexOf("Every other id an answer carries");
+    expect(handedOn).toBeGreaterThan(0);
+    let seen = 0;
+    for (const op of listOperations(contract)) {
+      for (const status of Object.keys(op.responses)) {
+        for (const link of responseLinks(contract, op, status)) {
+          seen++;
+          const row = section.indexOf(`| \`${op.operationId}\` \`${status}\` | \`${link.operationId}\``);
+          expect(row, `${op.operationId} → ${link.operationId}`).toBeGreaterThan(0);
+          // The state claim before the second table covers only links without x-svc-state: none.
+          expect(row > handedOn, `${op.operationId} → ${link.operationId}`).toBe(!link.state);
+          const answer = deref(reference, (listOperations(reference).find((o) => o.operationId === op.operationId)!.operation.responses as JsonObject)[status]);
+          expect(String(answer.description), `${op.operationId} ${status}`).toContain(`- \`${link.operationId}\``);
+        }
+      }
+    }
+    expect(seen).toBeGreaterThanOrEqual(40);
   });
 
   it("has a mock section with the stateful mock's choices, from the mock's own constants", () => {

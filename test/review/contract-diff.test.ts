@@ -30,7 +30,14 @@ function baseDocument(): Doc {
         post: {
           operationId: "createThing",
           requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/ThingCreate" } } } },
-          responses: { "201": { description: "Created.", ...thingBody }, "422": { description: "Invalid." } },
+          responses: {
+            "201": {
+              description: "Created.",
+              ...thingBody,
+              links: { readThing: { operationId: "getThing", parameters: { "path.thing_id": "$response.body#/id" } } },
+            },
+            "422": { description: "Invalid." },
+          },
         },
       },
       "/v2/things/{thing_id}": {
@@ -117,6 +124,30 @@ const ALL_THING_READERS = ["listThings", "createThing", "getThing", "thing.creat
 const names = (change: ContractChange) => change.subject.names.find((name) => !name.includes(" ")) ?? change.subject.key;
 
 const CASES: Record<string, Case> = {
+  "a link removed is breaking (rule 19)": {
+    change: (doc) => delete doc.paths["/v2/things"].post.responses["201"].links.readThing,
+    expected: [{ kind: "breaking", rule: "link-removed", subjects: ["createThing"], where: "response 201 link readThing" }],
+  },
+  "a link's target changed is breaking (rule 19)": {
+    change: (doc) => (doc.paths["/v2/things"].post.responses["201"].links.readThing.operationId = "deleteThing"),
+    expected: [{ kind: "breaking", rule: "link-changed", subjects: ["createThing"], where: "response 201 link readThing" }],
+  },
+  "a link's expression changed is breaking (rule 19)": {
+    change: (doc) => (doc.paths["/v2/things"].post.responses["201"].links.readThing.parameters["path.thing_id"] = "$response.body#/label"),
+    expected: [{ kind: "breaking", rule: "link-changed", subjects: ["createThing"], where: "response 201 link readThing" }],
+  },
+  "a link's parameter written unqualified or qualified is the same link (rule 19)": {
+    change: (doc) => (doc.paths["/v2/things"].post.responses["201"].links.readThing.parameters = { thing_id: "$response.body#/id" }),
+    expected: [],
+  },
+  "a link added is additive, and a link's description changed is nothing (rule 19)": {
+    change: (doc) => {
+      const links = doc.paths["/v2/things"].post.responses["201"].links;
+      links.readThing.description = "Reads the thing back.";
+      links.deleteThing = { operationId: "deleteThing", parameters: { "path.thing_id": "$response.body#/id" } };
+    },
+    expected: [{ kind: "additive", rule: "link-added", subjects: ["createThing"], where: "response 201 link deleteThing" }],
+  },
   "an operation removed is breaking": {
     change: (doc) => delete doc.paths["/v2/things/{thing_id}"].delete,
     expected: [{ kind: "breaking", rule: "operation-removed", subjects: ["deleteThing"], where: "operation" }],

@@ -1,5 +1,5 @@
 // Makes the document the reference is built from, out of the bundled contract: the contract plus what only a reader
-// needs (introduction, badges, health-data and secret notes, request samples, one operation per event kind, navigation
+// needs (introduction, badges, health-data and secret notes, each answer's links, request samples, one operation per event kind, navigation
 // groups). The published contract (generated/openapi.*) stays without these.
 import type { JsonObject } from "../../../src/contract/json.ts";
 import { addBadges } from "./badges.ts";
@@ -7,6 +7,7 @@ import { addCodeSamples, serviceBaseUrl } from "./code-samples.ts";
 import { addDataNotes } from "./data-notes.ts";
 import { expandEventOperations, FAMILY_TAGS } from "./event-operations.ts";
 import { writeIntroduction } from "./introduction.ts";
+import { addLinkNotes } from "./link-notes.ts";
 import { unwrapDescriptions } from "./prose.ts";
 
 const MANAGEMENT_TAGS = new Set(["Management"]);
@@ -29,6 +30,7 @@ export function referenceDocument(contract: JsonObject): JsonObject {
   expandEventOperations(document);
   addBadges(document);
   addDataNotes(document);
+  addLinkNotes(document);
   // A server variable would hide the base URL behind "Show 1 variable"; the introduction says to replace it per region.
   const servers = (document.servers ?? []) as JsonObject[];
   if (servers[0] !== undefined) servers[0] = { url: serviceBaseUrl(document), description: servers[0].description };

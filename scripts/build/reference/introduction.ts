@@ -6,6 +6,7 @@ import { isObject, type JsonObject } from "../../../src/contract/json.ts";
 import { deref, listOperations, type ContractOperation } from "../../../src/contract/operations.ts";
 import { collectionMarks } from "../../../src/contract/collections.ts";
 import { responseLinks } from "../../../src/contract/links.ts";
+import { linkInputs } from "./link-notes.ts";
 import { operationRows } from "../generate-tables.ts";
 import { TRANSPORT_RESPONSES } from "../decorate.ts";
 import { BADGES } from "./badges.ts";
@@ -121,20 +122,28 @@ function pagingSection(document: JsonObject): string {
   );
 }
 
-/** Each link an answer declares (OpenAPI `links`): what a call leaves behind, and how to reach it next. */
+/**
+ * Each link an answer declares (OpenAPI `links`): what a call leaves behind, and how to reach it next. The claim about
+ * state covers only the links without `x-svc-state: none`; the others are listed apart, as ids handed on.
+ */
 function linksSection(document: JsonObject): string {
-  const rows = listOperations(document).flatMap((op) =>
-    Object.keys(op.responses).flatMap((status) =>
-      responseLinks(document, op, status).map((link) => {
-        const credential = link.credential === undefined ? "" : ` (made with \`${link.credential.replace("$response.body#/", "")}\` as its credential)`;
-        return [`\`${op.operationId}\` \`${status}\``, `\`${link.operationId}\`${credential}`, firstSentence(link.description)];
-      }),
-    ),
-  );
+  const rowsOf = (state: boolean) =>
+    listOperations(document).flatMap((op) =>
+      Object.keys(op.responses).flatMap((status) =>
+        responseLinks(document, op, status)
+          .filter((link) => link.state === state)
+          .map((link) => {
+            const credential = link.credential === undefined ? "" : ` (made with \`${link.credential.replace("$response.body#/", "")}\` as its credential)`;
+            return [`\`${op.operationId}\` \`${status}\``, `\`${link.operationId}\`${credential}`, linkInputs(link), firstSentence(link.description)];
+          }),
+      ),
+    );
   return section(
     "Links between operations",
-    "What a call makes is read, changed and deleted by other operations, and an answer says which with OpenAPI `links`: a created team is read by Get Team with the `id` its answer gave, and after Delete Team reading it is `404`; a created team API key is taken at once by any call made with it, and refused with `401` once deleted (`x-svc-credential` names the field that holds the credential). The stateful mock keeps these relations; `npm run verify` checks a server against each of them.",
-    table(["answer", "links to", "what it says"], rows),
+    "What a call makes is read, changed and deleted by other operations, and an answer says which with OpenAPI `links`: a created team is read by Get Team with the `id` its answer gave, and after Delete Team reading it is `404`; a created team API key is taken at once by any call made with it, and refused with `401` once deleted (`x-svc-credential` names the field that holds the credential). The stateful mock keeps the relations of this first table; `npm run verify` checks a server against each of them.",
+    table(["answer", "links to", "with", "what it says"], rowsOf(true)),
+    "Every other id an answer carries is handed by a link to each operation that takes it (marked `x-svc-state: none`): a generic stateful tester follows them instead of guessing ids. They say where an id goes, not what a server keeps. A credential cannot be handed by a standard link: Complete provider MFA and calls made with a created key are reached through the Arazzo workflows.",
+    table(["answer", "links to", "with", "what it says"], rowsOf(false)),
   );
 }
 

@@ -2,6 +2,7 @@
 // additive or a deprecation (the policy is openapi/breaking-changes.md).
 import { HTTP_METHODS } from "../../../src/contract/operations.ts";
 import { isObject, type JsonObject } from "../../../src/contract/json.ts";
+import { compareLinks } from "./link-diff.ts";
 import { encodePointer } from "./source-map.ts";
 import { fieldName, followRefs as follow, SchemaDiff, type ChangeKind, type Direction } from "./schema-diff.ts";
 
@@ -318,6 +319,8 @@ function compareEndpoint(base: JsonObject, head: JsonObject, schemas: SchemaDiff
     }
     const oldResponse = follow(base, oldResponses[status], `${was.pointer}/responses/${status}`);
     compareContent(`response ${status}`, oldResponse, newResponse, responseDirection, false);
+    for (const link of compareLinks(base, head, oldResponse, newResponse))
+      add(link.kind, link.rule, `response ${status} link ${link.name}`, link.message, link.pointer);
     // Header names are case-insensitive.
     const headersOf = (response: JsonObject) =>
       new Map(Object.entries(isObject(response.headers) ? response.headers : {}).map(([name, header]) => [name.toLowerCase(), { name, header }]));

@@ -28,7 +28,9 @@ interface Link extends ResponseLink {
 
 /** The links an operation's answer with this status declares, with their target operations. */
 function linksOf(context: VerifyContext, op: ContractOperation, status: number): Link[] {
+  // A link that only hands an id on (`x-svc-state: none`) claims nothing a server must keep.
   return responseLinks(context.document, op, String(status)).flatMap((link) => {
+    if (!link.state) return [];
     const target = context.operations.find((each) => each.operationId === link.operationId);
     return target === undefined ? [] : [{ ...link, target }];
   });
