@@ -1,0 +1,137 @@
+// The whole management API kept by the stateful mock, derived from the contract rather than written per operation:
+// each resource with a create is created, read, listed, updated, read back, deleted and then gone; each setting
+// (a GET beside a PUT or PATCH, with no create) is set and read back; a created management key reaches its org as
+// its kind and team_ids scope it, and is refused once deleted.
+import { randomUUID } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_MOCK_URL } from "../../src/mock/create-mock.ts";
+import { fetchHandler } from "../../src/mock/fetch-handler.ts";
+import { createPipeline } from "../../src/mock/pipeline.ts";
+import { deref, type ContractOperation } from "../../src/contract/operations.ts";
+import type { JsonObject } from "../../src/contract/json.ts";
+import { assertMatchesContract, contract, operations } from "../support/contract.ts";
+
+const handle = fetchHandler(createPipeline({ document: contract, log: () => {}, stateful: {} }));
+const management = operations.filter((op) => op.template.startsWith("/v2/management/"));
+const at = (method: string, template: string) => management.find((op) => op.method === method.toUpperCase() && op.template === template);
+/** The path parameter a template ends with (`/teams/{team_id}` → team_id), when it does. */
+const lastParameter = (template: string) => /\/\{([^}]+)\}$/.exec(template)?.[1];
+const parent = (template: string) => template.slice(0, template.lastIndexOf("/"));
+
+async function call(key: string, op: ContractOperation, path: Record<string, string>, body?: unknown) {
+  const url = op.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? `missing-${name}`));
+  const headers = { "x-management-key": key, "content-type": "application/json" };
+  const response = await handle(
+    new Request(`${DEFAULT_MOCK_URL}${url}`, { method: op.method, headers, body: body === undefined ? null : JSON.stringify(body) }),
+  );
+  const text = await response.text();
+  const answer = { status: response.status, body: text === "" ? undefined : (JSON.parse(text) as any) };
+  if (answer.status < 300) assertMatchesContract(op.operationId, answer.status, answer.body);
+  return answer;
+}
+
+/** Every request example of an operation, in the contract's order. */
+function requestBodies(op: ContractOperation): unknown[] {
+  const media = op.requestBody === undefined ? undefined : ((op.requestBody.content as JsonObject)["application/json"] as JsonObject);
+  return Object.values((media?.examples ?? {}) as JsonObject).map((example) => structuredClone(deref(contract, example).value));
+}
+
+/** What was sent, as a read shows it: a field the read leaves out (a write-only secret) is not compared. */
+function expectReadBack(read: any, sent: any) {
+  for (const [field, value] of Object.entries(sent)) {
+    expect(read, `the read holds ${field}`).toHaveProperty([field]);
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      expect(read[field]).toMatchObject(Object.fromEntries(Object.entries(value).filter(([inner]) => inner in read[field])));
+    } else expect(read[field], field).toEqual(value);
+  }
+}
+
+/** A resource: a create on a collection, and what acts on one of its items (`{collection}/{id}`). */
+const resources = management
+  .filter((op) => op.method === "POST" && op.responses["201"] !== undefined)
+  .map((create) => {
+    const item = management.find((op) => parent(op.template) === create.template && lastParameter(op.template) !== undefined)?.template;
+    return {
+      create,
+      list: at("get", create.template),
+      read: item === undefined ? undefined : at("get", item),
+      update: item === undefined ? undefined : (at("patch", item) ?? at("put", item)),
+      remove: item === undefined ? undefined : at("delete", item),
+      idParameter: item === undefined ? undefined : lastParameter(item)!,
+    };
+  });
+
+/** A setting: a GET and a PUT or PATCH on one path that no create makes an item of. */
+const settings = management
+  .filter((op) => (op.method === "PUT" || op.method === "PATCH") && at("get", op.template) !== undefined)
+  .filter((op) => !resources.some((resource) => parent(op.template) === resource.create.template))
+  .map((set) => ({ set, get: at("get", set.template)! }));
+
+/** A new org (a management key the mock has not met) with one team, and the path parameters that reach it. */
+async function newOrg() {
+  const key = `mk_test_${randomUUID()}`;
+  const team = await call(key, at("post", "/v2/management/teams")!, {}, { name: "Derived" });
+  expect(team.status).toBe(201);
+  return { key, path: { team_id: team.body.id as string } };
+}
+
+describe("every management resource with a create is kept in state (derived from the contract)", () => {
+  it("finds the resources and settings the contract has", () => {
+    expect(resources.map((resource) => resource.create.operationId)).toEqual(
+      expect.arrayContaining(["createTeam", "createTeamApiKey", "createManagementKey", "createWebhookEndpoint", "createEtlPipeline"]),
+    );
+    expect(settings.map((setting) => setting.set.operationId).sort()).toEqual(["setTeamBrand", "updateOrg"]);
+  });
+
+  it.each(resources.map((resource) => [resource.create.operationId, resource] as const))(
+    "%s: create → read, list → update → read back → delete → gone",
+    async (_, resource) => {
+      const { key, path } = await newOrg();
+      // The first request example the mock accepts: another may name teams only the contract's examples have.
+      let created: Awaited<ReturnType<typeof call>> | undefined;
+      for (const body of requestBodies(resource.create)) {
+        created = await call(key, resource.create, path, body);
+        if (created.status === 201) break;
+      }
+      expect(created?.status).toBe(201);
+      const id = String(created!.body.id);
+      const itemPath = { ...path, [resource.idParameter!]: id };
+      const found = async () => {
+        if (resource.list === undefined) return undefined;
+        const listed = await call(key, resource.list, path);
+        expect(listed.status).toBe(200);
+        return (listed.body as any[]).find((entry) => entry.id === id);
+      };
+      const listedEntry = await found();
+      if (resource.list !== undefined) expect(listedEntry, "the created record is listed").toBeDefined();
+      if (resource.read !== undefined) {
+        const read = await call(key, resource.read, itemPath);
+        expect(read.status).toBe(200);
+        if (listedEntry !== undefined) expect(read.body).toEqual(listedEntry);
+        expectReadBack(read.body, Object.fromEntries(Object.entries(created!.body).filter(([field]) => field in read.body)));
+      }
+      if (resource.update !== undefined) {
+        const [change] = requestBodies(resource.update);
+        const updated = await call(key, resource.update, itemPath, change);
+        expect(updated.status).toBe(200);
+        const read = resource.read === undefined ? { body: await found() } : await call(key, resource.read, itemPath);
+        expectReadBack(read.body, change);
+      }
+      expect(resource.remove, `${resource.create.operationId} has a delete`).toBeDefined();
+      expect((await call(key, resource.remove!, itemPath)).status).toBe(200);
+      if (resource.read !== undefined) expect((await call(key, resource.read, itemPath)).status).toBe(404);
+      expect(await found(), "the deleted record is no longer listed").toBeUndefined();
+      expect((await call(key, resource.remove!, itemPath)).status).toBe(404);
+    },
+  );
+
+  it.each(settings.map((setting) => [setting.set.operationId, setting] as const))("%s: set → read back", async (_, setting) => {
+    const { key, path } = await newOrg();
+    for (const body of requestBodies(setting.set)) {
+      expect((await call(key, setting.set, path, body)).status).toBe(200);
+      const read = await call(key, setting.get, path);
+      expect(read.status).toBe(200);
+      expectReadBack(read.body, body);
+    }
+  });
+});
