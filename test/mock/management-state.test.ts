@@ -135,3 +135,33 @@ describe("every management resource with a create is kept in state (derived from
     }
   });
 });
+
+describe("a created management key reaches its org, scoped by its kind and team_ids", () => {
+  const op = (operationId: string) => management.find((each) => each.operationId === operationId)!;
+
+  it("an org key reaches every team; a team key only its own, and no org-level operation; a deleted key is refused", async () => {
+    const { key, path } = await newOrg();
+    const other = await call(key, op("createTeam"), {}, { name: "Other" });
+    const orgKey = await call(key, op("createManagementKey"), {}, { kind: "org", label: "Automation" });
+    const teamKey = await call(key, op("createManagementKey"), {}, { kind: "team", label: "Health only", team_ids: [path.team_id] });
+    expect([orgKey.status, teamKey.status]).toEqual([201, 201]);
+    const [asOrg, asTeam] = [orgKey.body.management_key as string, teamKey.body.management_key as string];
+
+    const teamIds = async (as: string) => ((await call(as, op("listTeams"), {})).body as { id: string }[]).map((team) => team.id).sort();
+    expect(await teamIds(asOrg)).toEqual([path.team_id, other.body.id].sort());
+    expect(await teamIds(asTeam)).toEqual([path.team_id]);
+    expect((await call(asTeam, op("getTeam"), path)).status).toBe(200);
+    const outside = await call(asTeam, op("getTeam"), { team_id: other.body.id });
+    expect([outside.status, outside.body.code]).toEqual([403, "team_not_in_key_scope"]);
+    const orgLevel = await call(asTeam, op("getOrg"), {});
+    expect([orgLevel.status, orgLevel.body.code]).toEqual([403, "org_key_required"]);
+    expect((await call(asOrg, op("createTeam"), {}, { name: "By the new key" })).status).toBe(201);
+
+    const unknownTeam = await call(key, op("createManagementKey"), {}, { kind: "team", label: "Nowhere", team_ids: [randomUUID()] });
+    expect(unknownTeam.status).toBe(422);
+
+    expect((await call(key, op("deleteManagementKey"), { key_id: teamKey.body.id })).status).toBe(200);
+    expect((await call(asTeam, op("getTeam"), path)).status).toBe(401);
+    expect((await call(asOrg, op("getTeam"), path)).status).toBe(200);
+  });
+});
