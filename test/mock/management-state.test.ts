@@ -165,3 +165,32 @@ describe("a created management key reaches its org, scoped by its kind and team_
     expect((await call(asOrg, op("getTeam"), path)).status).toBe(200);
   });
 });
+
+describe("the management state in seed data", () => {
+  it("exports the org's name, management keys, brand and ETL pipelines, and a fresh mock loaded with the export answers the same", async () => {
+    const { key, path } = await newOrg();
+    const op = (operationId: string) => management.find((each) => each.operationId === operationId)!;
+    const [pipelineBody] = requestBodies(op("createEtlPipeline"));
+    const [brand] = requestBodies(op("setTeamBrand"));
+    expect((await call(key, op("updateOrg"), {}, { name: "Seeded org" })).status).toBe(200);
+    expect((await call(key, op("setTeamBrand"), path, brand)).status).toBe(200);
+    const pipeline = await call(key, op("createEtlPipeline"), path, pipelineBody);
+    const teamKey = await call(key, op("createManagementKey"), {}, { kind: "team", label: "Seeded", team_ids: [path.team_id] });
+    const exported = await handle(new Request(`${DEFAULT_MOCK_URL}/_mock/data`, { headers: { "x-management-key": key } }));
+    const data = (await exported.json()) as any;
+    expect(data.orgs[0]).toMatchObject({ name: "Seeded org", management_keys: [teamKey.body], teams: [{ brand, etl_pipelines: [pipeline.body] }] });
+
+    const fresh = fetchHandler(createPipeline({ document: contract, log: () => {}, stateful: { data } }));
+    const read = async (as: string, url: string) => {
+      const response = await fresh(new Request(`${DEFAULT_MOCK_URL}${url}`, { headers: { "x-management-key": as } }));
+      return { status: response.status, body: (await response.json()) as any };
+    };
+    const asTeam = teamKey.body.management_key as string;
+    expect((await read(asTeam, `/v2/management/teams/${path.team_id}/etl_pipelines/${pipeline.body.id}`)).body).toEqual(pipeline.body);
+    expect((await read(asTeam, `/v2/management/teams/${path.team_id}/brand`)).body).toEqual(brand);
+    expect((await read(asTeam, "/v2/management/org")).status).toBe(403);
+    expect((await read(key, "/v2/management/org")).body.name).toBe("Seeded org");
+    const again = await fresh(new Request(`${DEFAULT_MOCK_URL}/_mock/data`, { headers: { "x-management-key": key } }));
+    expect(await again.json()).toEqual(data);
+  });
+});
