@@ -18,10 +18,10 @@ const at = (method: string, template: string) => management.find((op) => op.meth
 const lastParameter = (template: string) => /\/\{([^}]+)\}$/.exec(template)?.[1];
 const parent = (template: string) => template.slice(0, template.lastIndexOf("/"));
 
-async function call(key: string, op: ContractOperation, path: Record<string, string>, body?: unknown) {
+async function call(key: string, op: ContractOperation, path: Record<string, string>, body?: unknown, target = handle) {
   const url = op.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(path[name] ?? `missing-${name}`));
   const headers = { "x-management-key": key, "content-type": "application/json" };
-  const response = await handle(
+  const response = await target(
     new Request(`${DEFAULT_MOCK_URL}${url}`, { method: op.method, headers, body: body === undefined ? null : JSON.stringify(body) }),
   );
   const text = await response.text();
@@ -68,9 +68,9 @@ const settings = management
   .map((set) => ({ set, get: at("get", set.template)! }));
 
 /** A new org (a management key the mock has not met) with one team, and the path parameters that reach it. */
-async function newOrg() {
+async function newOrg(target = handle) {
   const key = `mk_test_${randomUUID()}`;
-  const team = await call(key, at("post", "/v2/management/teams")!, {}, { name: "Derived" });
+  const team = await call(key, at("post", "/v2/management/teams")!, {}, { name: "Derived" }, target);
   expect(team.status).toBe(201);
   return { key, path: { team_id: team.body.id as string } };
 }
@@ -193,4 +193,29 @@ describe("the management state in seed data", () => {
     const again = await fresh(new Request(`${DEFAULT_MOCK_URL}/_mock/data`, { headers: { "x-management-key": key } }));
     expect(await again.json()).toEqual(data);
   });
+});
+
+describe("the management state within the caps", () => {
+  const capped = fetchHandler(createPipeline({ document: contract, log: () => {}, stateful: { caps: { recordsPerTeam: 3 } } }));
+
+  it.each(resources.map((resource) => [resource.create.operationId, resource] as const))(
+    "%s past the records per team is 429 mock_state_full",
+    async (_, resource) => {
+      const { key, path } = await newOrg(capped);
+      const statuses: number[] = [];
+      let refused: any;
+      for (let i = 0; i < 5 && refused === undefined; i++) {
+        for (const body of requestBodies(resource.create)) {
+          const answer = await call(key, resource.create, path, body, capped);
+          if (answer.status === 422) continue;
+          statuses.push(answer.status);
+          if (answer.status === 429) refused = answer.body;
+          break;
+        }
+      }
+      expect(statuses.at(-1), JSON.stringify(statuses)).toBe(429);
+      expect(statuses.slice(0, -1).every((status) => status === 201)).toBe(true);
+      expect(refused.code).toBe("mock_state_full");
+    },
+  );
 });
