@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_MOCK_URL } from "../../src/mock/create-mock.ts";
 import { fetchHandler } from "../../src/mock/fetch-handler.ts";
 import { createPipeline } from "../../src/mock/pipeline.ts";
+import type { SeedError } from "../../src/mock/state/seed.ts";
 import { deref, type ContractOperation } from "../../src/contract/operations.ts";
 import type { JsonObject } from "../../src/contract/json.ts";
 import { assertMatchesContract, contract, operations } from "../support/contract.ts";
@@ -218,4 +219,41 @@ describe("the management state within the caps", () => {
       expect(refused.code).toBe("mock_state_full");
     },
   );
+});
+
+describe("seed data's management keys", () => {
+  it("refuses a team management key bound to a team its org does not have, and an org key bound to teams, naming each", () => {
+    const ORG = "5eed0000-0000-4000-8000-0000000000a1";
+    const TEAM = "5eed0000-0000-4000-8000-0000000000b1";
+    const key = (kind: string, team_ids: string[], n: number) => ({
+      id: `5eed0000-0000-4000-8000-00000000000${n}`,
+      kind,
+      label: `Key ${n}`,
+      team_ids,
+      key_preview: "mk_test_seed…",
+      created_at: "2025-01-01T00:00:00Z",
+      management_key: `mk_test_seed_${n}`,
+    });
+    const data = {
+      version: 1,
+      orgs: [
+        {
+          management_key: "mk_test_seed_org",
+          id: ORG,
+          teams: [{ id: TEAM, org_id: ORG, name: "Seeded", created_at: "2025-01-01T00:00:00Z" }],
+          management_keys: [key("team", [TEAM], 1), key("team", ["5eed0000-0000-4000-8000-0000000000b2"], 2), key("org", [TEAM], 3)],
+        },
+      ],
+    };
+    let problems: string[] = [];
+    try {
+      createPipeline({ document: contract, log: () => {}, stateful: { data } });
+    } catch (error) {
+      problems = (error as SeedError).problems;
+    }
+    expect(problems).toEqual([
+      `orgs[0].management_keys[1] (label "Key 2"): /team_ids/0: must be the id of one of the org's teams`,
+      `orgs[0].management_keys[2] (label "Key 3"): /team_ids: must be empty for an org management key`,
+    ]);
+  });
 });
