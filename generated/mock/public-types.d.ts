@@ -143,13 +143,22 @@ export type MockSeedOrgTeam = Schemas["Team"] & MockSeedTeamContent & {
     api_keys?: Schemas["TeamApiKeyCreated"][];
     /** The providers whose OAuth credential the team set (setTeamCustomCredential), which bulk import needs. */
     custom_credentials?: string[];
+    /** The brand setTeamBrand set; null or left out: none set, and getTeamBrand shows the team's name. */
+    brand?: Schemas["TeamBrand"] | null;
+    /** Its ETL pipelines as getEtlPipeline answers them (the shared access key is write-only, never kept). */
+    etl_pipelines?: Schemas["EtlPipeline"][];
 };
 /** An org, reached by its management key, and the teams it made. */
 export interface MockSeedOrg {
     management_key: string;
     /** The org's id; else its teams' org_id, else a new one. */
     id?: string;
+    /** The org's name, as getOrg shows it and updateOrg changes it. */
+    name?: string;
+    created_at?: string;
     teams?: MockSeedOrgTeam[];
+    /** The keys createManagementKey issued, as it answered them (key included): each reaches the org, scoped by its kind and team_ids. */
+    management_keys?: Schemas["ManagementKeyCreated"][];
 }
 /** The stateful mock's seed data: what `GET /_mock/data` exports, and what `--data` and createMock's `data` start from. */
 export interface MockSeedData {
@@ -213,6 +222,19 @@ export interface MockStateView {
             connections: number;
         };
         deliveries: unknown[];
+    };
+    /** The org the management key reaches (`/_mock/state` with a management key), once the stateful mock has met it. */
+    org?: {
+        id: string;
+        name: string;
+        /** Its teams' ids. */
+        teams: string[];
+        records: number;
+        counts: {
+            teams: number;
+            management_keys: number;
+            etl_pipelines: number;
+        };
     };
     /** The team's conditions (none: `{}`). */
     conditions?: Conditions;

@@ -140,6 +140,24 @@ export const dataNeedsState = (): Refusal => ({
 /** `then`: what to do instead, where the operation can say. */
 export const keyDeleted = (then = ""): Refusal => ({ status: 401, code: "unauthorized", message: `This API key was deleted (deleteTeamApiKey)${then}.` });
 
+export const managementKeyDeleted = (): Refusal => ({
+  status: 401,
+  code: "unauthorized",
+  message: "This management key was deleted (deleteManagementKey); create another with createManagementKey under an org management key.",
+});
+
+export const orgKeyRequired = (): Refusal => ({
+  status: 403,
+  code: "org_key_required",
+  message: "This operation acts on the organization and needs an org management key; a team management key has no access to org-level resources or actions.",
+});
+
+export const teamNotInKeyScope = (teamId: string): Refusal => ({
+  status: 403,
+  code: "team_not_in_key_scope",
+  message: `The team management key is not bound to team ${teamId}.`,
+});
+
 export const orgTeamKey = (managementHeader: string): Refusal => ({
   status: 401,
   code: "unauthorized",

@@ -37,7 +37,18 @@ function describeTeam(team: TeamState) {
 }
 
 function describeOrg(org: OrgState) {
-  return { id: org.id, teams: [...org.teams.keys()], records: org.ledger.records };
+  const teams = [...org.teams.values()];
+  return {
+    id: org.id,
+    name: org.name,
+    teams: teams.map((team) => team.id),
+    records: org.ledger.records,
+    counts: {
+      teams: teams.length,
+      management_keys: org.managementKeys.size,
+      etl_pipelines: teams.reduce((sum, team) => sum + team.etlPipelines.size, 0),
+    },
+  };
 }
 
 /** Reads and checks a PATCH body; the details name every field that is wrong. */

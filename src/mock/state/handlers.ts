@@ -12,6 +12,9 @@ import { createDeliverer, type Deliver } from "./deliveries.ts";
 import { insuranceHandlers } from "./insurance.ts";
 import { linkHandlers, tokenHandlers } from "./link.ts";
 import { orgHandlers, orgTeam, teamManagementHandlers, unknownTeam } from "./management.ts";
+import { keyScopeRefusal, managementKeyHandlers } from "./management-keys.ts";
+import { etlPipelineHandlers } from "./etl-pipelines.ts";
+import { brandHandlers, orgSettingsHandlers } from "./org-settings.ts";
 import { loadSeed } from "./seed.ts";
 import { MAX_RECORD_BODY, StateFull, type StateCaps, type TeamSettings } from "./model.ts";
 import { StateStore } from "./store.ts";
@@ -19,6 +22,8 @@ import { liveUser, unknownUser, userHandlers } from "./users.ts";
 import type { StateMethod } from "../paths.ts";
 
 const TEAM_HANDLERS: Record<string, TeamHandler> = { ...userHandlers, ...linkHandlers, ...insuranceHandlers, ...bulkImportHandlers };
+const ORG_HANDLERS = { ...orgHandlers, ...orgSettingsHandlers, ...managementKeyHandlers };
+const ORG_TEAM_HANDLERS = { ...teamManagementHandlers, ...etlPipelineHandlers, ...brandHandlers };
 
 /** The operations whose handlers keep what the request holds (a user, an insurance record, an endpoint...): their bodies are bounded. */
 const KEEPS_ITS_BODY = new Set([
@@ -30,6 +35,11 @@ const KEEPS_ITS_BODY = new Set([
   "createTeamApiKey",
   "createWebhookEndpoint",
   "updateWebhookEndpoint",
+  "updateOrg",
+  "createManagementKey",
+  "setTeamBrand",
+  "createEtlPipeline",
+  "updateEtlPipeline",
 ]);
 
 export interface StatefulMockOptions {
@@ -49,6 +59,8 @@ export class StatefulMock implements StatefulState {
   readonly #examples: Examples;
   readonly #deliver: Deliver;
   readonly #credentials: Credentials;
+  /** Org-level operations, read from the contract: those whose declared 403 is `org_key_required` (section 5, rule 1). */
+  readonly #orgLevel: Set<string>;
 
   constructor(options: StatefulMockOptions) {
     this.store = new StateStore(options.caps, options.defaults);
@@ -56,6 +68,7 @@ export class StatefulMock implements StatefulState {
     this.#examples = new Examples(options.document, options.operations);
     this.#deliver = createDeliverer(options.log);
     this.#credentials = new Credentials(options.document);
+    this.#orgLevel = new Set(options.operations.filter((op) => forbiddenCode(this.#examples, op) === "org_key_required").map((op) => op.operationId));
     if (options.data !== undefined) loadSeed(this, options.data);
   }
 
@@ -118,14 +131,27 @@ export class StatefulMock implements StatefulState {
       const userId = call.path.user_id;
       return userId !== undefined && liveUser(team, userId) === undefined ? unknownUser(userId) : undefined;
     }
-    const org = this.store.orgForManagementKey(credential.value);
-    const handler = orgHandlers[id];
-    if (handler !== undefined) return handler({ ...shared, org });
+    const key = credential.value;
     const teamId = call.path.team_id;
+    const refused = keyScopeRefusal(this.store, key, this.#orgLevel.has(id), teamId);
+    if (refused !== undefined) return refused;
+    const org = this.store.orgForManagementKey(key);
+    const handler = ORG_HANDLERS[id];
+    if (handler !== undefined) return handler({ ...shared, org, key });
     if (teamId === undefined) return undefined;
     const team = orgTeam(org, teamId);
     if (team === undefined) return unknownTeam(teamId);
-    return teamManagementHandlers[id]?.(team, { ...shared, org });
+    return ORG_TEAM_HANDLERS[id]?.(team, { ...shared, org, key });
+  }
+}
+
+/** The error code of an operation's declared 403 example, when it has one. */
+function forbiddenCode(examples: Examples, op: ContractOperation): unknown {
+  if (op.responses["403"] === undefined) return undefined;
+  try {
+    return examples.response(op.operationId, 403)?.code;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,11 +1,13 @@
-// The management API's part of the state: an org (one per management key) makes teams, issues their API keys (a key
-// issued here reaches that team on the regular API), registers their webhook endpoints and OAuth credentials. The
-// org's other settings (brand, ETL pipelines, management keys) answer from the examples.
+// The management API's part of the state: an org (one per management key met first) makes teams, issues their API
+// keys (a key issued here reaches that team on the regular API), registers their webhook endpoints and OAuth
+// credentials. Its management keys (management-keys.ts), settings and brand (org-settings.ts) and ETL pipelines
+// (etl-pipelines.ts) have files of their own.
 import { randomHex, randomId, utf8Length } from "../platform.ts";
 import { newSecret } from "../../webhooks/signature.ts";
 import { notFound, type StateAnswer } from "./vocabulary.ts";
 import { isoAt, MAX_RECORD_BODY, type ApiKeyRecord, type OrgState, type TeamState, type WebhookRecord } from "./model.ts";
 import type { OrgHandler } from "./vocabulary.ts";
+import { teamsInScope } from "./management-keys.ts";
 
 /** The management API's dates are the wall clock's: an org has no clock of its own. */
 const now = () => isoAt(Date.now());
@@ -124,12 +126,12 @@ export const teamManagementHandlers: Record<string, (team: TeamState, ...rest: P
 const unknownWebhook = (team: TeamState, id: string): StateAnswer => notFound(`Team ${team.id} has no webhook endpoint with the id ${id}.`);
 
 export const orgHandlers: Record<string, OrgHandler> = {
-  listTeams: ({ org }) => ({ status: 200, body: [...org.teams.values()].map(publicTeam) }),
+  listTeams({ org, key, store }) {
+    const reached = teamsInScope(store, key);
+    return { status: 200, body: [...org.teams.values()].filter((team) => reached?.(team.id) ?? true).map(publicTeam) };
+  },
   createTeam({ org, call, store }) {
     const team = store.addOrgTeam(org, String(call.body.name));
     return { status: 201, body: publicTeam(team) };
-  },
-  getOrg({ org, examples }) {
-    return { status: 200, body: { ...examples.response("getOrg", 200), id: org.id } };
   },
 };

@@ -19,7 +19,7 @@ export const DEFAULT_SETTINGS: TeamSettings = {
 export interface StateCaps {
   /** Teams and orgs together (each new credential the mock sees makes one). */
   teams: number;
-  /** Records (users, insurance records, link tokens, bulk operations, webhook endpoints, API keys, teams of an org) per team or org. */
+  /** Records (users, insurance records, link tokens, bulk operations, webhook endpoints, API keys, ETL pipelines, teams and management keys of an org) per team or org. */
   recordsPerTeam: number;
   /** Records across every team and org. */
   records: number;
@@ -77,6 +77,14 @@ export type WebhookRecord = components["schemas"]["WebhookEndpointCreated"];
 /** A team API key as issued (the key included), in the contract's own type. */
 export type ApiKeyRecord = components["schemas"]["TeamApiKeyCreated"];
 
+/** A management key as issued (the key included), in the contract's own type. */
+export type ManagementKeyRecord = components["schemas"]["ManagementKeyCreated"];
+
+/** An ETL pipeline as the API shows it: the destination's shared access key is write-only, so it is not kept. */
+export type EtlPipelineRecord = components["schemas"]["EtlPipeline"];
+
+export type TeamBrand = components["schemas"]["TeamBrand"];
+
 export interface DeliveryRecord {
   event_type: string;
   webhook_id: string;
@@ -110,6 +118,9 @@ export interface TeamState {
   bulkOps: BulkOpRecord[];
   webhooks: Map<string, WebhookRecord>;
   apiKeys: Map<string, ApiKeyRecord>;
+  /** The brand setTeamBrand set; null until then, when the team's name stands in for it. */
+  brand: TeamBrand | null;
+  etlPipelines: Map<string, EtlPipelineRecord>;
   /** Providers whose OAuth application credential the team configured (setTeamCustomCredential); bulk import needs one. */
   customCredentials: Set<string>;
   /** The last deliveries of events to the team's endpoints, newest last (at most DELIVERY_LOG). */
@@ -119,7 +130,11 @@ export interface TeamState {
 
 export interface OrgState {
   id: string;
+  name: string;
+  created_at: string;
   teams: Map<string, TeamState>;
+  /** The keys createManagementKey issued, by id; the key the org was met through is not one of them. */
+  managementKeys: Map<string, ManagementKeyRecord>;
   ledger: Ledger;
 }
 
@@ -147,10 +162,16 @@ export function newTeam(name: string, settings: TeamSettings, orgId?: string): T
     bulkOps: [],
     webhooks: new Map(),
     apiKeys: new Map(),
+    brand: null,
+    etlPipelines: new Map(),
     customCredentials: new Set(),
     deliveries: [],
     ledger: newLedger(),
   };
+}
+
+export function newOrg(name: string, id = randomId()): OrgState {
+  return { id, name, created_at: isoAt(Date.now()), teams: new Map(), managementKeys: new Map(), ledger: newLedger() };
 }
 
 /** The team's clock, in ms since the epoch. */

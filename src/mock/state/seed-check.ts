@@ -26,8 +26,8 @@ export const problemLine = (problem: SeedProblem): string => `${problem.record}:
 const CHILDREN: Record<string, Record<string, string>> = {
   seed: { teams: "team", orgs: "org" },
   team: { users: "user", webhook_endpoints: "webhook" },
-  org: { teams: "orgTeam" },
-  orgTeam: { users: "user", webhook_endpoints: "webhook", api_keys: "apiKey" },
+  org: { teams: "orgTeam", management_keys: "managementKey" },
+  orgTeam: { users: "user", webhook_endpoints: "webhook", api_keys: "apiKey", etl_pipelines: "pipeline" },
   user: { insurance: "insurance", connections: "connection" },
 };
 /** The field that tells a reader which record it is; never one holding health data (an insurance record has none). */
@@ -38,6 +38,8 @@ const IDENTITY: Record<string, string> = {
   user: "client_user_id",
   webhook: "id",
   apiKey: "label",
+  managementKey: "label",
+  pipeline: "id",
   connection: "provider",
 };
 
@@ -150,6 +152,14 @@ function consistencyProblems(data: unknown): SeedProblem[] {
       apiKey(key.api_key, `${at}/api_keys/${k}/api_key`);
       sameAs(key.team_id, id, `${at}/api_keys/${k}/team_id`, "its team's id");
     });
+    const pipelineId = claims(data, problems, "id");
+    list(team.etl_pipelines).forEach((pipeline, p) => {
+      if (!isObject(pipeline)) return;
+      sized(pipeline, `${at}/etl_pipelines/${p}`);
+      pipelineId(pipeline.id, `${at}/etl_pipelines/${p}/id`);
+      sameAs(pipeline.team_id, id, `${at}/etl_pipelines/${p}/team_id`, "its team's id");
+    });
+    sized(team.brand, `${at}/brand`);
   };
   list(data.teams).forEach((team, t) => {
     if (!isObject(team)) return;
@@ -167,6 +177,22 @@ function consistencyProblems(data: unknown): SeedProblem[] {
       teamId(team.id, `/orgs/${o}/teams/${t}/id`);
       sameAs(team.org_id, id, `/orgs/${o}/teams/${t}/org_id`, "its org's id");
       content(team, `/orgs/${o}/teams/${t}`, text(team.id));
+    });
+    const orgTeams = new Set(list(org.teams).map((team) => (isObject(team) ? text(team.id) : undefined)));
+    const keyId = claims(data, problems, "id");
+    list(org.management_keys).forEach((key, k) => {
+      if (!isObject(key)) return;
+      keyId(key.id, `/orgs/${o}/management_keys/${k}/id`);
+      managementKey(key.management_key, `/orgs/${o}/management_keys/${k}/management_key`);
+      // A team management key reaches only teams of its own org, as createManagementKey allows.
+      list(key.team_ids).forEach((teamId, i) => {
+        if (!orgTeams.has(text(teamId)))
+          problems.push(seedProblem(data, `/orgs/${o}/management_keys/${k}/team_ids/${i}`, "must be the id of one of the org's teams"));
+      });
+      if (key.kind === "org" && list(key.team_ids).length > 0)
+        problems.push(seedProblem(data, `/orgs/${o}/management_keys/${k}/team_ids`, "must be empty for an org management key"));
+      if (key.kind === "team" && list(key.team_ids).length === 0)
+        problems.push(seedProblem(data, `/orgs/${o}/management_keys/${k}/team_ids`, "must name at least one team for a team management key"));
     });
   });
   return problems;
@@ -187,8 +213,8 @@ export const seedOrgId = (org: { id?: unknown; teams?: unknown }): string | unde
     .find((id) => id !== undefined);
 
 /** The records a team holds, counted as the API counts them when it makes each one. */
-export function seedRecords(team: SeedTeamContent & { api_keys?: unknown[]; custom_credentials?: string[] }): number {
-  let records = list(team.webhook_endpoints).length + list(team.api_keys).length;
+export function seedRecords(team: SeedTeamContent & { api_keys?: unknown[]; etl_pipelines?: unknown[]; custom_credentials?: string[] }): number {
+  let records = list(team.webhook_endpoints).length + list(team.api_keys).length + list(team.etl_pipelines).length;
   for (const user of list(team.users) as JsonObject[]) records += 1 + list(user.insurance).length + list(user.connections).length;
   // A provider's slug is a record of its own, and a long one more (setTeamCustomCredential).
   for (const provider of team.custom_credentials ?? []) records += customCredentialRecords(provider);
@@ -218,8 +244,8 @@ export function capProblems(seed: SeedData, caps: StateCaps, kept: Kept): SeedPr
   };
   teams.forEach((team, t) => perTeam(seedRecords(team), `/teams/${t}`));
   orgs.forEach((org, o) => {
-    // An org's teams are its records.
-    perTeam((org.teams ?? []).length, `/orgs/${o}`);
+    // An org's teams and the management keys it issued are its records.
+    perTeam((org.teams ?? []).length + (org.management_keys ?? []).length, `/orgs/${o}`);
     (org.teams ?? []).forEach((team, t) => perTeam(seedRecords(team), `/orgs/${o}/teams/${t}`));
   });
   if (kept.records + records > caps.records)

@@ -71,6 +71,8 @@ export function seedSchema(document: JsonObject): object {
       ...content,
       api_keys: list(record(document, "TeamApiKeyCreated", { label: property("TeamApiKeyCreateRequest", "label") })),
       custom_credentials: { type: "array", uniqueItems: true, items: component("BulkImportProvider") },
+      brand: { anyOf: [record(document, "TeamBrand", {}), { type: "null" }] },
+      etl_pipelines: list(record(document, "EtlPipeline", { name: property("EtlPipelineCreateRequest", "name") })),
     },
   );
   return {
@@ -95,7 +97,14 @@ export function seedSchema(document: JsonObject): object {
         type: "object",
         required: ["management_key"],
         additionalProperties: false,
-        properties: { management_key: { type: "string", minLength: 1 }, id: property("Org", "id"), teams: list(orgTeam) },
+        properties: {
+          management_key: { type: "string", minLength: 1 },
+          id: property("Org", "id"),
+          name: property("OrgUpdateRequest", "name"),
+          created_at: property("Org", "created_at"),
+          teams: list(orgTeam),
+          management_keys: list(record(document, "ManagementKeyCreated", { label: property("OrgManagementKeyCreateRequest", "label") })),
+        },
       }),
     },
   };

@@ -6,10 +6,10 @@ import type { JsonObject } from "../../contract/json.ts";
 import type { StatefulState } from "./vocabulary.ts";
 import { createdRecord, keptInsurance } from "./insurance.ts";
 import { allowLoopbackWebhooks } from "./loopback-webhooks.ts";
-import { DEFAULT_CAPS, newLedger, newTeam, type OrgState, type TeamState, type UserRecord } from "./model.ts";
+import { DEFAULT_CAPS, newOrg, newTeam, type TeamState, type UserRecord } from "./model.ts";
 import { capProblems, problemLine, seedOrgId, seedProblem, seedProblems, seedRecords, seedTeamId, type Kept, type SeedProblem } from "./seed-check.ts";
 import { SEED_VERSION, type SeedData, type SeedOrg, type SeedOrgTeam, type SeedTeam, type SeedTeamContent, type SeedUser } from "./seed-form.ts";
-import { ownTeamName, type StateStore } from "./store.ts";
+import { ownOrgName, ownTeamName, type StateStore } from "./store.ts";
 
 export type { SeedData, SeedOrg, SeedOrgTeam, SeedTeam, SeedUser } from "./seed-form.ts";
 export { problemLine, type SeedProblem } from "./seed-check.ts";
@@ -109,12 +109,15 @@ export function loadSeed(mock: StatefulState, data: unknown, scope: SeedScope = 
     store.reserve(team, seedRecords(entry));
   }
   for (const entry of seed.orgs ?? []) {
-    const org: OrgState = { id: seedOrgId(entry) ?? randomId(), teams: new Map(), ledger: newLedger() };
+    const org = newOrg(entry.name ?? ownOrgName(entry.management_key), seedOrgId(entry) ?? randomId());
+    if (entry.created_at !== undefined) org.created_at = entry.created_at;
     store.addOrg(entry.management_key, org);
     for (const orgTeam of entry.teams ?? []) {
       const team = makeTeam(store, orgTeam, { id: orgTeam.id, name: orgTeam.name, created_at: orgTeam.created_at, orgId: org.id });
       for (const key of orgTeam.api_keys ?? []) team.apiKeys.set(key.id, structuredClone(key));
       team.customCredentials = new Set(orgTeam.custom_credentials ?? []);
+      team.brand = orgTeam.brand === undefined ? null : structuredClone(orgTeam.brand);
+      for (const pipeline of orgTeam.etl_pipelines ?? []) team.etlPipelines.set(pipeline.id, structuredClone(pipeline));
       org.teams.set(team.id, team);
       store.addTeam(
         team,
@@ -122,7 +125,8 @@ export function loadSeed(mock: StatefulState, data: unknown, scope: SeedScope = 
       );
       store.reserve(team, seedRecords(orgTeam));
     }
-    store.reserve(org, org.teams.size);
+    for (const key of entry.management_keys ?? []) store.bindManagementKey(org, structuredClone(key));
+    store.reserve(org, org.teams.size + org.managementKeys.size);
   }
 }
 
@@ -202,9 +206,18 @@ export function exportSeed(mock: StatefulState, apiKey?: string, managementKey?:
         ...teamContent(team),
         api_keys: [...team.apiKeys.values()].map((record) => structuredClone(record)),
         custom_credentials: [...team.customCredentials],
+        brand: structuredClone(team.brand),
+        etl_pipelines: [...team.etlPipelines.values()].map((pipeline) => structuredClone(pipeline)),
       }),
     );
-    orgs.push({ management_key: key, id: org.id, teams: orgTeams });
+    orgs.push({
+      management_key: key,
+      id: org.id,
+      name: org.name,
+      created_at: org.created_at,
+      teams: orgTeams,
+      management_keys: [...org.managementKeys.values()].map((record) => structuredClone(record)),
+    });
   }
   return { version: SEED_VERSION, teams, orgs };
 }

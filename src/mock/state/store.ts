@@ -1,15 +1,16 @@
 // Finds the team or org a credential reaches, creating it on first sight, and keeps every count under its cap: a
-// team API key issued through the management API reaches that team; any other API key is a team of its own. The
+// team API key issued through the management API reaches that team, a management key issued there its org (scoped
+// by its kind and teams); any other API key is a team of its own, any other management key an org of its own. The
 // totals are summed from the teams and orgs themselves, never kept beside them, so no reset or delete can skew them.
 import { MOCK_PATHS } from "../../shared/mock-paths.ts";
-import { randomId } from "../platform.ts";
 import {
   DEFAULT_CAPS,
   DEFAULT_SETTINGS,
-  newLedger,
+  newOrg,
   newTeam,
   StateFull,
   type LinkTokenRecord,
+  type ManagementKeyRecord,
   type OrgState,
   type StateCaps,
   type TeamSettings,
@@ -22,6 +23,9 @@ const REVOKED_KEYS = 10_000;
 /** The name of a team met through an API key of its own: the key's start, which is how a reader tells teams apart. */
 export const ownTeamName = (key: string): string => `Team of ${key.slice(0, 12)}…`;
 
+/** The name of an org met through a management key of its own, until updateOrg renames it. */
+export const ownOrgName = (key: string): string => `Org of ${key.slice(0, 12)}…`;
+
 export class StateStore {
   readonly caps: StateCaps;
   readonly defaults: TeamSettings;
@@ -31,6 +35,10 @@ export class StateStore {
   readonly #teamsByKey = new Map<string, TeamState>();
   /** Management key (or deprecated org key) → org. */
   readonly #orgsByKey = new Map<string, OrgState>();
+  /** Management key issued by createManagementKey → its org and record (kind, team_ids). */
+  readonly #issuedManagementKeys = new Map<string, { org: OrgState; record: ManagementKeyRecord }>();
+  /** Management keys deleted through deleteManagementKey: refused, not a new org. */
+  readonly #revokedManagementKeys = new Set<string>();
   /** Keys deleted through deleteTeamApiKey: refused, as the service refuses a deleted key, not a new team. */
   readonly #revoked = new Set<string>();
   /** Link token → its record, across teams: the token alone is the credential of complete_mfa (section 5). */
@@ -45,13 +53,18 @@ export class StateStore {
   get records(): number {
     let sum = 0;
     for (const team of this.#teams) sum += team.ledger.records;
-    for (const org of this.#orgsByKey.values()) sum += org.ledger.records;
+    for (const org of this.#allOrgs()) sum += org.ledger.records;
     return sum;
   }
 
   /** Teams and orgs. */
   get teamCount(): number {
     return this.#teams.size + this.#orgsByKey.size;
+  }
+
+  /** Every org, once (an org is reached by the key it was met through and by the keys it issued). */
+  #allOrgs(): Set<OrgState> {
+    return new Set(this.#orgsByKey.values());
   }
 
   #roomForTeam(): void {
@@ -82,12 +95,27 @@ export class StateStore {
     return this.#teamsByKey.get(key);
   }
 
+  /** Whether a management key was deleted (the mock refuses it). */
+  isRevokedManagementKey(key: string): boolean {
+    return this.#revokedManagementKeys.has(key);
+  }
+
+  /** Whether the mock knows a management key: met first, seeded, or issued by createManagementKey and not deleted. */
+  isKnownManagementKey(key: string): boolean {
+    return this.#orgsByKey.has(key) || this.#issuedManagementKeys.has(key);
+  }
+
+  /** The issued key's record (its kind and team_ids), or undefined for a key the org was met through, which is an org key. */
+  managementKeyRecord(key: string): ManagementKeyRecord | undefined {
+    return this.#issuedManagementKeys.get(key)?.record;
+  }
+
   /** The org a management key reaches, made on first sight with no teams. */
   orgForManagementKey(key: string): OrgState {
-    let org = this.#orgsByKey.get(key);
+    let org = this.peekOrg(key);
     if (org === undefined) {
       this.#roomForTeam();
-      org = { id: randomId(), teams: new Map(), ledger: newLedger() };
+      org = newOrg(ownOrgName(key));
       this.#orgsByKey.set(key, org);
     }
     return org;
@@ -95,7 +123,22 @@ export class StateStore {
 
   /** The org a management key reaches, without making one. */
   peekOrg(key: string): OrgState | undefined {
-    return this.#orgsByKey.get(key);
+    return this.#orgsByKey.get(key) ?? this.#issuedManagementKeys.get(key)?.org;
+  }
+
+  /** A key issued by createManagementKey (or seeded in an org's management_keys): it reaches its org from now on. */
+  bindManagementKey(org: OrgState, record: ManagementKeyRecord): void {
+    org.managementKeys.set(record.id, record);
+    this.#revokedManagementKeys.delete(record.management_key);
+    this.#issuedManagementKeys.set(record.management_key, { org, record });
+  }
+
+  /** A deleted management key: it reaches nothing and is refused from now on. */
+  revokeManagementKey(org: OrgState, record: ManagementKeyRecord): void {
+    org.managementKeys.delete(record.id);
+    this.#issuedManagementKeys.delete(record.management_key);
+    this.#revokedManagementKeys.add(record.management_key);
+    if (this.#revokedManagementKeys.size > REVOKED_KEYS) this.#revokedManagementKeys.delete(this.#revokedManagementKeys.values().next().value!);
   }
 
   /** Takes room for `count` new records of a team or org, or throws StateFull naming the cap reached. */
@@ -168,10 +211,11 @@ export class StateStore {
     this.#forgetTokens(team);
   }
 
-  /** Forgets an org and every team it made. */
-  forgetOrg(key: string, org: OrgState): void {
+  /** Forgets an org, every team it made and every key that reaches it (`key`, any one of them). */
+  forgetOrg(_key: string, org: OrgState): void {
     for (const team of org.teams.values()) this.forgetTeam(team);
-    this.#orgsByKey.delete(key);
+    for (const [key, reached] of this.#orgsByKey) if (reached === org) this.#orgsByKey.delete(key);
+    for (const [key, issued] of this.#issuedManagementKeys) if (issued.org === org) this.#issuedManagementKeys.delete(key);
   }
 
   /** Forgets what an API key reached (its team comes back empty on the next request). */
@@ -184,7 +228,7 @@ export class StateStore {
   }
 
   resetManagementKey(key: string): void {
-    const org = this.#orgsByKey.get(key);
+    const org = this.peekOrg(key);
     if (org !== undefined) this.forgetOrg(key, org);
   }
 
@@ -192,6 +236,8 @@ export class StateStore {
     this.#teams.clear();
     this.#teamsByKey.clear();
     this.#orgsByKey.clear();
+    this.#issuedManagementKeys.clear();
+    this.#revokedManagementKeys.clear();
     this.#revoked.clear();
     this.linkTokens.clear();
   }

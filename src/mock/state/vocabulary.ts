@@ -99,6 +99,8 @@ export interface TokenContext extends Shared {
 }
 export interface OrgContext extends Shared {
   org: OrgState;
+  /** The management key the request sends: a team management key reaches only its teams. */
+  key: string;
 }
 export type Answer = StateAnswer | undefined | Promise<StateAnswer | undefined>;
 export type TeamHandler = (context: TeamContext) => Answer;
