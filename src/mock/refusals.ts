@@ -140,6 +140,10 @@ export const dataNeedsState = (): Refusal => ({
 /** `then`: what to do instead, where the operation can say. */
 export const keyDeleted = (then = ""): Refusal => ({ status: 401, code: "unauthorized", message: `This API key was deleted (deleteTeamApiKey)${then}.` });
 
+/** A credential the strict mock (`--strict-keys`) does not know; `known`: what it does take instead. */
+export const unknownKey = (header: string, known: string): Refusal =>
+  unauthorized(`The mock runs with strict keys (--strict-keys) and does not know this ${header}: send ${known}.`);
+
 export const orgTeamKey = (managementHeader: string): Refusal => ({
   status: 401,
   code: "unauthorized",
