@@ -62,7 +62,7 @@ export function banner(facts: BannerFacts): string {
   const lead = facts.long ? "\n" : "";
   if (facts.proxy !== undefined) return `${lead}${proxyBanner(url, facts.proxy, facts.record)}\nStop with Ctrl-C.`;
   const mode = facts.stateful
-    ? `stateful${facts.strictKeys ? ", strict keys: a key it does not know is 401" : ""}: remembers each team's calls; ${url}${MOCK_PATHS.state} resets it and moves its clock`
+    ? `stateful${facts.strictKeys ? " with strict keys (a key it does not know is 401)" : ""}: remembers each team's calls; ${url}${MOCK_PATHS.state} resets it and moves its clock`
     : "answers from the contract's examples";
   return [
     `${lead}Mock server:  ${url}   (${mode}; ${facts.prism})`,
