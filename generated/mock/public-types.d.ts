@@ -72,8 +72,8 @@ export interface MockSettings {
     /**
      * Only keys the mock knows authenticate, as `--strict-keys` does; implies `stateful`. Known: the seed data's keys,
      * those createTeamApiKey and createManagementKey issue, the placeholders (`YOUR_TEAM_API_KEY`,
-     * `YOUR_MANAGEMENT_KEY`), verify's own (`*_test_verify_*`) and link tokens createLinkToken issued; any other is the
-     * declared `401`.
+     * `YOUR_MANAGEMENT_KEY`) and verify's own (`*_test_verify_*`); any other is the declared `401`. A link token
+     * createLinkToken did not issue is answered `invalid_token`, as the service answers it (and as `stateful` does).
      */
     strictKeys?: boolean;
     /** The conditions every team meets until it sets its own through `/_mock/state`. */

@@ -54,7 +54,7 @@ export const FLAGS = {
       "--strict-keys",
       "refuse with 401 every key the mock does not know, as the service does (implies",
       "--stateful): known are the seed's keys, those the management API issues, the",
-      "placeholders YOUR_TEAM_API_KEY and YOUR_MANAGEMENT_KEY, and issued link tokens",
+      "placeholders YOUR_TEAM_API_KEY and YOUR_MANAGEMENT_KEY, and verify's own keys",
     ],
   },
   data: { type: "string", usage: ["--data <file>", `start the stateful mock from a seed file (the form GET ${MOCK_PATHS.data} exports)`] },

@@ -1,6 +1,6 @@
 // Strict keys (`--strict-keys`, `strictKeys: true`): the keys the mock knows authenticate (the seed's, those the
-// management API issues, the placeholders, verify's own, issued link tokens), any other is the contract's 401 whatever
-// Prefer asks; without the option any key is a team. The option is checked as the others are, and the flag reaches the mock.
+// management API issues, the placeholders, verify's own), any other is the contract's 401 whatever Prefer asks, and an
+// unissued link token is the service's invalid_token; without the option any key is a team. The option is checked as the others are, and the flag reaches the mock.
 import { describe, expect, it } from "vitest";
 import { hostOptionsOf, readMockOptions } from "../../src/mock/command-options.ts";
 import { createMockWith } from "../../src/mock/create-mock.ts";
@@ -58,7 +58,7 @@ describe("strict keys", () => {
     expectRefused(await call(strict, "GET", "/v3/lab_tests/labs", deleted), "listLabs", /was deleted/);
   });
 
-  it("take only a link token createLinkToken issued, never the placeholder", async () => {
+  it("answer a link token createLinkToken did not issue as the service does (invalid_token), an issued one as issued", async () => {
     const user = await call(strict, "POST", "/v2/user", team(SEED_KEY), { client_user_id: "strict-link" });
     const token = await call(strict, "POST", "/v2/link/token", team(SEED_KEY), { user_id: user.body.user_id });
     const complete = (value: string) =>
@@ -69,8 +69,8 @@ describe("strict keys", () => {
         { "x-svc-link-token": value, "content-type": "application/json" },
         { mfa_code: "123456" },
       );
-    expect((await complete(token.body.link_token)).status).toBe(200);
-    expectRefused(await complete("YOUR_LINK_TOKEN"), "completeProviderMfa");
+    expect(await complete(token.body.link_token)).toMatchObject({ status: 200, body: { state: "success" } });
+    expect(await complete("YOUR_LINK_TOKEN")).toMatchObject({ status: 200, body: { state: "error", error_type: "invalid_token" } });
   });
 
   it("give no team to an unknown key through /_mock/state", async () => {
