@@ -1,7 +1,8 @@
 // The stateful mock (`--stateful`): state per credential, the document's rules over state, caps answered with a
 // declared 429 that names them, /_mock/state to read, reset and move the clock, and every stateful answer checked
-// against the contract before it is sent. In this process, through the pipeline the mock's server runs (no port: the
-// state is the point here; test/mock-http/ tests the mock over HTTP).
+// against the contract before it is sent; each test without and with strict keys (`--strict-keys`). In this process,
+// through the pipeline the mock's server runs (no port: the state is the point here; test/mock-http/ tests the mock
+// over HTTP).
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_MOCK_URL } from "../../src/mock/create-mock.ts";
