@@ -23,7 +23,7 @@ const USAGE = commandUsage("usage: npm start -- [options]", undefined);
 const fail = failWith("npm start");
 
 const options = readMockOptions(USAGE, "npm start -- --help lists the options", fail);
-const { port, host, stateful, dataFile, proxy, record } = options;
+const { port, host, stateful, strictKeys, dataFile, proxy, record } = options;
 const data = dataFile === undefined ? undefined : readDataFile(dataFile, fail);
 const facts = { port, host, dataFile, onPort: (other: number) => `npm start -- --port ${other}` };
 
@@ -71,6 +71,7 @@ console.log(
   banner({
     url: mock.url,
     stateful,
+    strictKeys,
     proxy,
     record,
     prism: "Prism loads on the first Prefer: dynamic=true",

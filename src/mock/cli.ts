@@ -39,7 +39,7 @@ example and an x-svc-mock-dynamic-fallback header.`,
 const fail = failWith("svc-health-mock");
 
 const options = readMockOptions(USAGE, "--help lists the options", fail);
-const { port, host, stateful, dataFile, proxy, record } = options;
+const { port, host, stateful, strictKeys, dataFile, proxy, record } = options;
 const data = dataFile === undefined ? undefined : readDataFile(dataFile, fail);
 
 const facts = { port, host, dataFile, onPort: (other: number) => `svc-health-mock --port ${other}` };
@@ -76,6 +76,7 @@ server.listen(port, host, () => {
     banner({
       url: `http://${host}:${bound}`,
       stateful,
+      strictKeys,
       proxy,
       record,
       prism: prism ? "Prism loads on the first Prefer: dynamic=true" : "Prism is not installed, so dynamic answers are the examples",

@@ -23,8 +23,10 @@ type FlagSettings<K extends keyof MockSettings> = { [P in K]-?: MockSettings[P] 
 export interface MockCommandOptions extends FlagSettings<"conditions" | "journalSize"> {
   port: number;
   host: string;
-  /** Whether the mock remembers what each team did (`--stateful`, or `--data`). */
+  /** Whether the mock remembers what each team did (`--stateful`, `--data` or `--strict-keys`). */
   stateful: boolean;
+  /** Only the keys the mock knows authenticate (`--strict-keys`). */
+  strictKeys: boolean;
   /** A seed file to start the stateful mock from (`--data`). */
   dataFile: string | undefined;
   /** The real server a validating proxy forwards to. */
@@ -44,6 +46,15 @@ export const FLAGS = {
       "--stateful",
       "remember what each team does (users, link tokens, insurance, bulk imports, webhook",
       `endpoints), per credential; ${MOCK_PATHS.state} resets it and moves each team's clock`,
+    ],
+  },
+  "strict-keys": {
+    type: "boolean",
+    usage: [
+      "--strict-keys",
+      "refuse with 401 every key the mock does not know, as the service does (implies",
+      "--stateful): known are the seed's keys, those the management API issues, the",
+      "placeholders YOUR_TEAM_API_KEY and YOUR_MANAGEMENT_KEY, and verify's own keys",
     ],
   },
   data: { type: "string", usage: ["--data <file>", `start the stateful mock from a seed file (the form GET ${MOCK_PATHS.data} exports)`] },
@@ -144,7 +155,7 @@ export function readMockOptions(usage: string, helpHint: string, fail: (line: st
     if (proxy === undefined) fail(`--proxy ${values.proxy} is not an http or https URL`);
     const refused = upstreamRefusal(proxy);
     if (refused !== undefined) fail(refused);
-    const mockOnly = (["stateful", "data", "conditions"] as const).filter((name) => values[name] !== undefined);
+    const mockOnly = (["stateful", "data", "conditions", "strict-keys"] as const).filter((name) => values[name] !== undefined);
     if (mockOnly.length > 0) {
       const one = mockOnly.length === 1;
       fail(
@@ -156,7 +167,8 @@ export function readMockOptions(usage: string, helpHint: string, fail: (line: st
   return {
     port,
     host: values.host ?? "127.0.0.1",
-    stateful: values.stateful === true || values.data !== undefined,
+    stateful: values.stateful === true || values.data !== undefined || values["strict-keys"] === true,
+    strictKeys: values["strict-keys"] === true,
     dataFile: values.data,
     conditions,
     journalSize,
@@ -186,7 +198,7 @@ export function readDataFile(file: string, fail: (line: string) => never): unkno
  */
 export function hostOptionsOf(options: MockCommandOptions, data: unknown): Pick<MockHostOptions, "stateful" | "conditions" | "journalSize" | "proxy"> {
   return {
-    ...(options.stateful ? { stateful: data === undefined ? {} : { data } } : {}),
+    ...(options.stateful ? { stateful: { ...(data === undefined ? {} : { data }), ...(options.strictKeys ? { strictKeys: true } : {}) } } : {}),
     conditions: options.conditions,
     journalSize: options.journalSize,
     ...(options.proxy === undefined ? {} : { proxy: { upstream: options.proxy, record: options.record } }),

@@ -43,6 +43,8 @@ export function startFailure(error: unknown, facts: StartFacts, fail: (line: str
 export interface BannerFacts {
   url: string;
   stateful: boolean;
+  /** With --strict-keys: said in the mode, since every unknown key's 401 would otherwise look like a broken client. */
+  strictKeys?: boolean;
   /** With --proxy: the upstream, and where it records. */
   proxy: URL | undefined;
   record: string | undefined;
@@ -60,7 +62,7 @@ export function banner(facts: BannerFacts): string {
   const lead = facts.long ? "\n" : "";
   if (facts.proxy !== undefined) return `${lead}${proxyBanner(url, facts.proxy, facts.record)}\nStop with Ctrl-C.`;
   const mode = facts.stateful
-    ? `stateful: remembers each team's calls; ${url}${MOCK_PATHS.state} resets it and moves its clock`
+    ? `stateful${facts.strictKeys ? " with strict keys (a key it does not know is 401)" : ""}: remembers each team's calls; ${url}${MOCK_PATHS.state} resets it and moves its clock`
     : "answers from the contract's examples";
   return [
     `${lead}Mock server:  ${url}   (${mode}; ${facts.prism})`,

@@ -32,11 +32,13 @@ export function createMockWith(document: JsonObject, options: MockOptions = {}):
   const base = new URL(url);
   /** The base address's path, to which a path given alone is appended. */
   const prefix = base.pathname.replace(/\/$/, "");
-  const stateful = options.stateful === true || options.data !== undefined;
+  const stateful = options.stateful === true || options.data !== undefined || options.strictKeys === true;
   const pipeline = createPipeline({
     document,
     log: options.log ?? (() => {}),
-    ...(stateful ? { stateful: options.data === undefined ? {} : { data: options.data } } : {}),
+    ...(stateful
+      ? { stateful: { ...(options.data === undefined ? {} : { data: options.data }), ...(options.strictKeys === true ? { strictKeys: true } : {}) } }
+      : {}),
     conditions: options.conditions,
     journalSize: options.journalSize,
   });

@@ -24,6 +24,7 @@ export const isJournalSize = (value: unknown): boolean => Number.isInteger(value
 const CHECKS: { [K in keyof Required<MockOptions>]: (value: unknown) => string | undefined } = {
   stateful: (value) => (typeof value === "boolean" ? undefined : `stateful must be true or false (got ${JSON.stringify(value)})`),
   data: () => undefined,
+  strictKeys: (value) => (typeof value === "boolean" ? undefined : `strictKeys must be true or false (got ${JSON.stringify(value)})`),
   conditions: (value) => {
     const read = readConditions(value);
     return Array.isArray(read) ? `conditions: ${conditionProblems(read)}` : undefined;

@@ -44,6 +44,8 @@ export interface StatefulOptions {
   defaults?: Partial<TeamSettings>;
   /** A seed dataset to start from (src/mock/state/seed.ts). */
   data?: unknown;
+  /** Only the keys the mock knows authenticate (src/mock/state/known-keys.ts). */
+  strictKeys?: boolean;
 }
 
 /** The steps in the order a request meets them; from `receive` on, every refusal is one each operation declares. */

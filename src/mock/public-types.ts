@@ -70,6 +70,13 @@ export interface MockSettings {
    * it is (`import seed from "./seed.json" with { type: "json" }`) is taken too: the mock checks every value as it starts.
    */
   data?: MockSeedData | MockSeedJson;
+  /**
+   * Only keys the mock knows authenticate, as `--strict-keys` does; implies `stateful`. Known: the seed data's keys,
+   * those createTeamApiKey and createManagementKey issue, the placeholders (`YOUR_TEAM_API_KEY`,
+   * `YOUR_MANAGEMENT_KEY`) and verify's own (`*_test_verify_*`); any other is the declared `401`. A link token
+   * createLinkToken did not issue is answered `invalid_token`, as the service answers it (and as `stateful` does).
+   */
+  strictKeys?: boolean;
   /** The conditions every team meets until it sets its own through `/_mock/state`. */
   conditions?: Conditions;
   /** Recent requests the journal keeps per team (default 100, at most 10,000); 0 turns the journal off. */

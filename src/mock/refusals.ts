@@ -157,6 +157,9 @@ export const teamNotInKeyScope = (teamId: string): Refusal => ({
   code: "team_not_in_key_scope",
   message: `The team management key is not bound to team ${teamId}.`,
 });
+/** A credential the strict mock (`--strict-keys`) does not know; `known`: what it does take instead. */
+export const unknownKey = (header: string, known: string): Refusal =>
+  unauthorized(`The mock runs with strict keys (--strict-keys) and does not know this ${header}: send ${known}.`);
 
 export const orgTeamKey = (managementHeader: string): Refusal => ({
   status: 401,

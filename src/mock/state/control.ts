@@ -6,6 +6,7 @@ import type { HeaderBag } from "../http-shapes.ts";
 import { stateRefusal, type StateAnswer } from "./vocabulary.ts";
 import { invalidParts, keyDeleted, settingsPerTeam } from "../refusals.ts";
 import { insuranceCount } from "./insurance.ts";
+import { unknownKeyRefusal } from "./known-keys.ts";
 import { DEFAULT_SETTINGS, isoAt, MAX_CLOCK_MOVE_S, SETTING_BOUNDS, teamNow, type OrgState, type TeamSettings, type TeamState } from "./model.ts";
 import type { StatefulState } from "./vocabulary.ts";
 
@@ -134,6 +135,11 @@ export function controlAnswer(mock: StatefulState, method: StateMethod, headers:
   // PATCH.
   if (apiKey === undefined) return stateRefusal(settingsPerTeam(mock.header("TeamApiKey")));
   if (store.isRevoked(apiKey)) return stateRefusal(keyDeleted());
+  // Setting a team's clock or settings would make a team of any key: with strict keys, only a known one has a team to set.
+  if (mock.strictKeys) {
+    const refused = unknownKeyRefusal(store, "team", apiKey, mock.header("TeamApiKey"));
+    if (refused !== undefined) return stateRefusal(refused);
+  }
   const patch = readPatch(text);
   const invalid = (details: Detail[]) => stateRefusal(invalidParts(details));
   if (Array.isArray(patch)) return invalid(patch);

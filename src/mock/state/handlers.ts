@@ -16,6 +16,8 @@ import { keyScopeRefusal, managementKeyHandlers } from "./management-keys.ts";
 import { etlPipelineHandlers } from "./etl-pipelines.ts";
 import { brandHandlers, orgSettingsHandlers } from "./org-settings.ts";
 import { loadSeed } from "./seed.ts";
+import { unknownKeyRefusal } from "./known-keys.ts";
+import type { Refusal } from "../http-shapes.ts";
 import { MAX_RECORD_BODY, StateFull, type StateCaps, type TeamSettings } from "./model.ts";
 import { StateStore } from "./store.ts";
 import { liveUser, unknownUser, userHandlers } from "./users.ts";
@@ -49,6 +51,8 @@ export interface StatefulMockOptions {
   defaults?: Partial<TeamSettings>;
   /** Seed data to start from (seed.ts); a bad one throws SeedError before the mock exists. */
   data?: unknown;
+  /** Only the keys the mock knows authenticate (known-keys.ts); without it, any key is a team or an org of its own. */
+  strictKeys?: boolean;
   log: (line: string) => void;
 }
 
@@ -61,6 +65,7 @@ export class StatefulMock implements StatefulState {
   readonly #credentials: Credentials;
   /** Org-level operations, read from the contract: those whose declared 403 is `org_key_required` (section 5, rule 1). */
   readonly #orgLevel: Set<string>;
+  readonly strictKeys: boolean;
 
   constructor(options: StatefulMockOptions) {
     this.store = new StateStore(options.caps, options.defaults);
@@ -69,19 +74,31 @@ export class StatefulMock implements StatefulState {
     this.#deliver = createDeliverer(options.log);
     this.#credentials = new Credentials(options.document);
     this.#orgLevel = new Set(options.operations.filter((op) => forbiddenCode(this.#examples, op) === "org_key_required").map((op) => op.operationId));
+    this.strictKeys = options.strictKeys === true;
     if (options.data !== undefined) loadSeed(this, options.data);
   }
 
   /** The first credential the request sends of the schemes an operation accepts, with its kind. */
-  credential(operation: ContractOperation, headers: StateCall["headers"]): { kind: CredentialKind; value: string } | undefined {
+  credential(operation: ContractOperation, headers: StateCall["headers"]): { kind: CredentialKind; value: string; header: string } | undefined {
     for (const alternative of operation.securityAlternatives) {
       for (const scheme of alternative) {
         const credential = this.#credentials.scheme(scheme);
         const value = credential === undefined ? undefined : headers[credential.headerKey];
-        if (typeof value === "string" && value !== "" && credential !== undefined) return { kind: credential.kind, value };
+        if (typeof value === "string" && value !== "" && credential !== undefined) return { kind: credential.kind, value, header: credential.header };
       }
     }
     return undefined;
+  }
+
+  /**
+   * With strict keys, the 401 for a credential the mock does not know. Asked in the credential step, before a Prefer
+   * header or the request's body is read, where the mock's other 401s are decided.
+   */
+  strictRefusal(operation: ContractOperation, headers: StateCall["headers"]): Refusal | undefined {
+    if (!this.strictKeys) return undefined;
+    const credential = this.credential(operation, headers);
+    if (credential === undefined) return undefined;
+    return unknownKeyRefusal(this.store, credential.kind, credential.value, credential.header);
   }
 
   /** The header of a scheme, lower-case (`x-svc-api-key` for TeamApiKey). */

@@ -114,4 +114,6 @@ export interface StatefulState {
   readonly document: JsonObject;
   /** The header of a scheme, lower-case (`x-svc-api-key` for TeamApiKey). */
   header(scheme: string): string;
+  /** Only the keys the mock knows authenticate (`--strict-keys`). */
+  readonly strictKeys: boolean;
 }

@@ -35,7 +35,8 @@ export async function receive(x: Exchange): Promise<Outcome> {
 
 export function credential(x: Exchange, context: StepContext): Outcome {
   const refusal = context.validator.credentialRefusal(x.match.operation, x.headers);
-  return refusal === undefined ? undefined : unauthorized(refusal);
+  if (refusal !== undefined) return unauthorized(refusal);
+  return context.stateful?.strictRefusal(x.match.operation, x.headers);
 }
 
 export function accept(x: Exchange): Outcome {
