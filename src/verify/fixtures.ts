@@ -51,6 +51,15 @@ export interface Created {
 const MARKED_FIELDS = ["client_user_id", "name", "label"];
 
 /** Ids learnt from the answers, in the run's order, and what they made. */
+/**
+ * Puts an entry after every one from work at or before its plan position: concurrent work learns in the order its
+ * answers come, and what it learnt is read in plan order (the cleanup's, a replay's steps).
+ */
+function inPlanOrder<T extends { at: number }>(list: T[], entry: T): void {
+  const later = list.findIndex((each) => each.at > entry.at);
+  list.splice(later === -1 ? list.length : later, 0, entry);
+}
+
 export class Fixtures {
   /** `verify-<random>`: unique to the run. */
   readonly mark: string;
@@ -74,8 +83,7 @@ export class Fixtures {
 
   /** Keeps a write that succeeded, at the plan position of the work that sent it. */
   keep(step: ReplayStep, at = Number.POSITIVE_INFINITY): void {
-    const later = this.#kept.findIndex((kept) => kept.at > at);
-    this.#kept.splice(later === -1 ? this.#kept.length : later, 0, { step, at });
+    inPlanOrder(this.#kept, { step, at });
   }
 
   /** The writes kept from work before this plan position (every one without a position), in plan order. */
@@ -150,9 +158,7 @@ export class Fixtures {
       if (typeof id === "string") {
         if (!extra) this.ids.set(lifecycle.param, id);
         // After everything made at or before its position: the cleanup's order (newest first) is the plan's.
-        const later = this.created.findIndex((record) => record.at > at);
-        const record: Created = { lifecycle, path: { ...call.path, [lifecycle.param]: id }, id, made: { call, status, body }, at };
-        this.created.splice(later === -1 ? this.created.length : later, 0, record);
+        inPlanOrder(this.created, { lifecycle, path: { ...call.path, [lifecycle.param]: id }, id, made: { call, status, body }, at });
       }
       return undefined;
     }

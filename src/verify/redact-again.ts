@@ -6,8 +6,8 @@ import path from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { Check } from "./check.ts";
 
-/** Every string of a JSON-like value through `scrub` (a step's call: its path, query and body values). */
-function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
+/** Every string of a JSON-like value through `scrub`, its keys kept (a step's call: its path, query and body values). */
+export function scrubDeep<T>(value: T, scrub: (text: string) => string): T {
   if (typeof value === "string") return scrub(value) as T;
   if (Array.isArray(value)) return value.map((item) => scrubDeep(item, scrub)) as T;
   if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, scrubDeep(item, scrub)])) as T;

@@ -9,6 +9,7 @@ import type { CredentialOption } from "../../contract/credentials.ts";
 import type { Need, ReplayStep, ReproRequest, Sent } from "../check.ts";
 import type { Fixtures } from "../fixtures.ts";
 import { headerVariable } from "../gateway-headers.ts";
+import { scrubDeep } from "../redact-again.ts";
 
 /** The environment variable a reproduction reads each credential from. */
 export const CREDENTIAL_VARIABLES: Record<CredentialOption, string> = {
@@ -149,14 +150,8 @@ export class Reproductions {
 
   /** A check's steps as the request is kept: what a server sent in marked fields taken out of each text, as from its url and body. */
   #scrubbed(steps: ReplayStep[]): ReplayStep[] {
-    const leaves = (node: unknown): unknown => {
-      if (typeof node === "string") return this.#scrub(node);
-      if (Array.isArray(node)) return node.map(leaves);
-      // Field names are the contract's; the values are what a server may have sent.
-      if (typeof node === "object" && node !== null) return Object.fromEntries(Object.entries(node).map(([name, value]) => [name, leaves(value)]));
-      return node;
-    };
-    return steps.map((step) => ({ operationId: step.operationId, call: leaves(step.call) as ReplayStep["call"] }));
+    // Field names are the contract's; the values are what a server may have sent.
+    return steps.map((step) => ({ operationId: step.operationId, call: scrubDeep(step.call, (text) => this.#scrub(text)) }));
   }
 }
 
